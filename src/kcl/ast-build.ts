@@ -1,0 +1,336 @@
+/**
+ * Builders the grammar's postprocessors call. Nearley runs a postprocessor every time a rule
+ * completes, including on branches that die later, so these stay cheap: no parsing here except
+ * the `${...}` parts of strings, which are rare.
+ */
+import type * as A from './ast.js';
+import type { Token } from './lexer.js';
+import { decodeString } from './strings.js';
+
+export type Located = Token | A.Loc | { loc: A.Loc };
+
+function startOf(x: Located): { line: number; column: number } {
+  if ('loc' in x) return x.loc;
+  if ('column' in x) return x;
+  return { line: x.line, column: x.col };
+}
+
+function endOf(x: Located): { endLine: number; endColumn: number } {
+  if ('loc' in x) return x.loc;
+  if ('endLine' in x) return x;
+  if (x.lineBreaks === 0) return { endLine: x.line, endColumn: x.col + Math.max(0, x.text.length - 1) };
+  const lastLine = x.text.slice(x.text.lastIndexOf('\n') + 1);
+  return { endLine: x.line + x.lineBreaks, endColumn: Math.max(1, lastLine.length) };
+}
+
+export function loc(first: Located, last: Located = first): A.Loc {
+  const s = startOf(first);
+  const e = endOf(last);
+  return { line: s.line, column: s.column, endLine: e.endLine, endColumn: e.endColumn };
+}
+
+/** nearley hands over nested arrays for EBNF groups; this picks the last located thing. */
+export function lastOf(...xs: unknown[]): Located {
+  for (let i = xs.length - 1; i >= 0; i--) {
+    const x = xs[i];
+    if (x === null || x === undefined) continue;
+    if (Array.isArray(x)) {
+      if (x.length === 0) continue;
+      return lastOf(...x);
+    }
+    return x as Located;
+  }
+  throw new Error('no located element');
+}
+
+// ---------------------------------------------------------------- atoms
+
+export function identifier(tok: Token): A.Identifier {
+  return { type: 'Identifier', names: [tok.value], ...loc(tok) };
+}
+
+export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
+  const names = [first.value];
+  for (const [, t] of rest) names.push(t.value);
+  return { type: 'Identifier', names, ...loc(first, rest.length ? rest[rest.length - 1][1] : first) };
+}
+
+const UNIT_FACTORS: Record<string, bigint> = {
+  n: 1n, u: 1n, m: 1n, k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
+  Ki: 1024n, Mi: 1024n ** 2n, Gi: 1024n ** 3n, Ti: 1024n ** 4n, Pi: 1024n ** 5n,
+};
+
+export function intLit(tok: Token): A.NumberLit {
+  const text = tok.text.replace(/_/g, '');
+  const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
+  if (m) return { type: 'NumberLit', value: BigInt(m[1]), suffix: m[2], ...loc(tok) };
+  let value: bigint;
+  if (/^0[0-7]+$/.test(text)) value = BigInt('0o' + text.slice(1));
+  else value = BigInt(text);
+  return { type: 'NumberLit', value, ...loc(tok) };
+}
+
+export { UNIT_FACTORS };
+
+export function floatLit(tok: Token): A.NumberLit {
+  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...loc(tok) };
+}
+
+export function constant(tok: Token): A.NameConstant {
+  const value = tok.text === 'True' ? true : tok.text === 'False' ? false : tok.text === 'None' ? null : 'Undefined';
+  return { type: 'NameConstant', value, ...loc(tok) };
+}
+
+export function stringLit(tok: Token): A.StringLit {
+  return decodeString(tok, loc(tok));
+}
+
+// ---------------------------------------------------------------- operators
+
+export type ChainItem = A.Expr | A.BinaryOp;
+
+export function unary(opTok: Token | null, value: A.Expr): A.Expr {
+  if (!opTok) return value;
+  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, ...loc(opTok, value) };
+}
+
+export function binop(toks: Token[]): A.BinaryOp {
+  return toks.map((t) => t.text).join(' ') as A.BinaryOp;
+}
+
+/** The precedence of binary operators, as kcl's parser has them (higher binds tighter). */
+const PRECEDENCE: Record<A.BinaryOp, number> = {
+  or: 2, and: 3, '==': 4, '!=': 4, in: 5, 'not in': 5, is: 6, 'is not': 6,
+  '<': 7, '<=': 7, '>': 7, '>=': 7, '|': 8, '^': 9, '&': 10, '<<': 11, '>>': 11,
+  '+': 12, '-': 12, '*': 13, '/': 13, '//': 13, '%': 13, '**': 14,
+};
+const COMPARISONS = new Set<A.BinaryOp>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
+
+/** Folds a flat `operand (op operand)*` chain into a tree by precedence climbing; comparison
+ * runs become one Compare node like kcl's (`a < b < c`). */
+export function chain(items: ChainItem[]): A.Expr {
+  if (items.length === 1) return items[0] as A.Expr;
+  let pos = 0;
+  const climb = (minPrec: number): A.Expr => {
+    let left = items[pos++] as A.Expr;
+    let compare: A.CompareExpr | undefined;
+    while (pos < items.length) {
+      const op = items[pos] as A.BinaryOp;
+      const prec = PRECEDENCE[op];
+      if (prec <= minPrec) break;
+      pos++;
+      const right = climb(prec);
+      if (COMPARISONS.has(op)) {
+        if (!compare) compare = { type: 'Compare', left, ops: [], comparators: [], ...loc(left) };
+        compare.ops.push(op);
+        compare.comparators.push(right);
+        Object.assign(compare, { endLine: right.endLine, endColumn: right.endColumn });
+        continue;
+      }
+      if (compare) {
+        left = compare;
+        compare = undefined;
+      }
+      left = { type: 'Binary', op, left, right, ...loc(left, right) };
+    }
+    return compare ?? left;
+  };
+  return climb(0);
+}
+
+export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {
+  return { type: 'As', value, target, ...loc(value, target) };
+}
+
+export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
+  return { type: 'IfExpr', body, cond, orelse, ...loc(body, orelse) };
+}
+
+// ---------------------------------------------------------------- postfix
+
+export type Trailer =
+  | { kind: 'attr'; name: string; optional: boolean; end: Located }
+  | { kind: 'index'; sub: Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc>; optional: boolean; end: Located }
+  | { kind: 'call'; args: A.Expr[]; keywords: A.Keyword[]; end: Located };
+
+export function applyTrailer(value: A.Expr, t: Trailer): A.Expr {
+  const l = loc(value, t.end);
+  switch (t.kind) {
+    case 'attr':
+      return { type: 'Selector', value, attr: t.name, optional: t.optional, ...l };
+    case 'index':
+      return { type: 'Subscript', value, optional: t.optional, ...t.sub, ...l };
+    case 'call':
+      return { type: 'Call', func: value, args: t.args, keywords: t.keywords, ...l };
+  }
+}
+
+export function subscriptIndex(index: A.Expr): Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc> {
+  return { index, isSlice: false };
+}
+
+export function subscriptSlice(
+  lower: A.Expr | null,
+  upper: A.Expr | null,
+  step: A.Expr | null,
+): Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc> {
+  return { lower: lower ?? undefined, upper: upper ?? undefined, step: step ?? undefined, isSlice: true };
+}
+
+export type Arg = { kind: 'pos'; value: A.Expr } | { kind: 'kw'; kw: A.Keyword };
+
+export function splitArgs(args: Arg[]): { args: A.Expr[]; keywords: A.Keyword[] } {
+  const positional: A.Expr[] = [];
+  const keywords: A.Keyword[] = [];
+  for (const a of args) {
+    if (a.kind === 'pos') positional.push(a.value);
+    else keywords.push(a.kw);
+  }
+  return { args: positional, keywords };
+}
+
+export function keywordArg(name: Token, value: A.Expr): Arg {
+  return { kind: 'kw', kw: { name: name.value, value, loc: loc(name, value) } };
+}
+
+export function schemaExpr(
+  name: A.Identifier,
+  call: { args: A.Expr[]; keywords: A.Keyword[] } | null,
+  config: A.ConfigExpr,
+): A.SchemaExpr {
+  return {
+    type: 'SchemaExpr',
+    name,
+    args: call?.args ?? [],
+    keywords: call?.keywords ?? [],
+    config,
+    ...loc(name, config),
+  };
+}
+
+// ---------------------------------------------------------------- collections
+
+/** `(item sep)* item?` as nearley delivers it. */
+export function entries<T>(pairs: [T, unknown][], last: T | null): T[] {
+  const out = pairs.map((p) => p[0]);
+  if (last !== null) out.push(last);
+  return out;
+}
+
+export function configEntry(key: A.Expr | null, opTok: Token, value: A.Expr): A.ConfigEntry {
+  const op = (opTok.text === '**' ? ':' : opTok.text) as A.ConfigOp;
+  return { type: 'ConfigEntry', key: key ?? undefined, op, value, ...loc(key ?? opTok, value) };
+}
+
+export function blockValue<T>(d: unknown[]): T[] {
+  // `NEWLINE INDENT entries DEDENT` or a single inline entry
+  return d.length === 1 ? [d[0] as T] : (d[2] as T[]);
+}
+
+export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
+  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, ...loc(forTok, lastOf(iter, ifs)) };
+}
+
+// ---------------------------------------------------------------- types
+
+export function namedType(id: A.Identifier): A.TypeNode {
+  const l = loc(id);
+  if (id.names.length === 1 && id.names[0] === 'any') return { type: 'AnyType', loc: l };
+  return { type: 'NamedType', name: id.names, loc: l };
+}
+
+export function literalType(lit: A.StringLit | A.NumberLit | A.NameConstant): A.TypeNode {
+  const value = lit.type === 'NameConstant' ? (lit.value === 'Undefined' ? null : lit.value) : lit.value;
+  const text = lit.type === 'StringLit' ? JSON.stringify(lit.value) : lit.type === 'NumberLit' ? String(lit.value) : String(lit.value ?? 'None');
+  return { type: 'LiteralType', value, text, loc: loc(lit) };
+}
+
+export function unionType(first: A.TypeNode, rest: [Token, A.TypeNode][]): A.TypeNode {
+  if (rest.length === 0) return first;
+  const members = [first, ...rest.map((r) => r[1])];
+  return { type: 'UnionType', members, loc: loc(first, members[members.length - 1]) };
+}
+
+// ---------------------------------------------------------------- statements
+
+export function target(name: Token, path: { part: A.Target['path'][number]; end: Located }[]): A.Target {
+  return {
+    name: name.value,
+    path: path.map((p) => p.part),
+    loc: loc(name, path.length ? path[path.length - 1].end : name),
+  };
+}
+
+export function schemaBody(
+  items: (A.Stmt | A.CheckItem[])[],
+): Pick<A.SchemaStmt, 'doc' | 'mixins' | 'indexSignature' | 'body' | 'checks'> {
+  const body: A.Stmt[] = [];
+  const checks: A.CheckItem[] = [];
+  const mixins: A.Identifier[] = [];
+  let indexSignature: A.IndexSignature | undefined;
+  let doc: string | undefined;
+  items.forEach((item, i) => {
+    if (Array.isArray(item)) {
+      checks.push(...item);
+    } else if (item.type === 'Mixin') {
+      mixins.push(...item.names);
+    } else if (item.type === 'IndexSignature') {
+      indexSignature = item;
+    } else if (i === 0 && item.type === 'ExprStmt' && item.value.type === 'StringLit') {
+      doc = item.value.value;
+    } else {
+      body.push(item);
+    }
+  });
+  return { doc, mixins, indexSignature, body, checks };
+}
+
+export function ruleChecks(items: A.CheckItem[]): { doc?: string; checks: A.CheckItem[] } {
+  const first = items[0];
+  if (first && first.test.type === 'StringLit' && !first.ifCond && !first.message && items.length > 1) {
+    return { doc: first.test.value, checks: items.slice(1) };
+  }
+  return { checks: items };
+}
+
+export function ifStmt(ifTok: Token, cond: A.Expr, body: A.Stmt[], elifs: [Token, A.Expr, Token, A.Stmt[]][], orelse: A.Stmt[] | null): A.IfStmt {
+  let tail: A.Stmt[] = orelse ?? [];
+  for (let i = elifs.length - 1; i >= 0; i--) {
+    const [tok, c, , b] = elifs[i];
+    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, ...loc(tok, lastOf(b, tail)) };
+    tail = [node];
+  }
+  return { type: 'If', cond, body, orelse: tail, ...loc(ifTok, lastOf(body, tail)) };
+}
+
+export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(
+  make: (cond: A.Expr, body: T[], orelse: T[] | N | undefined, first: Located, last: Located) => N,
+  ifTok: Token,
+  cond: A.Expr,
+  body: T[],
+  elifs: [Token, A.Expr, T[]][],
+  orelse: T[] | null,
+): N {
+  let tail: T[] | N | undefined = orelse ?? undefined;
+  for (let i = elifs.length - 1; i >= 0; i--) {
+    const [tok, c, b] = elifs[i];
+    tail = make(c, b, tail, tok, lastOf(b, tail));
+  }
+  return make(cond, body, tail, ifTok, lastOf(body, tail));
+}
+
+export function listIf(cond: A.Expr, body: A.ListItem[], orelse: A.ListItem[] | A.ListIfItem | undefined, first: Located, last: Located): A.ListIfItem {
+  return { type: 'ListIfItem', cond, body, orelse, ...loc(first, last) };
+}
+
+export function configIf(cond: A.Expr, body: A.ConfigItem[], orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined, first: Located, last: Located): A.ConfigIfEntry {
+  return { type: 'ConfigIfEntry', cond, body, orelse, ...loc(first, last) };
+}
+
+/** True when the last lambda parameter is a function type with no arrow while the lambda has a
+ * return type: then the arrow could belong to either, and kcl gives it to the parameter. */
+export function arrowTakenByLastParam(params: A.Param[] | null, ret: unknown): boolean {
+  const last = params?.[params.length - 1]?.annotation;
+  const tail = last?.type === 'UnionType' ? last.members[last.members.length - 1] : last;
+  return ret !== null && tail?.type === 'FunctionType' && tail.ret === undefined;
+}

@@ -1,0 +1,134 @@
+/**
+ * Diagnostics are data: every phase (lexer, parser, evaluator) produces a Diagnostic, and this is
+ * the one place that turns them into text. The format follows kcl's rustc-style output so that
+ * the upstream golden messages match.
+ */
+
+export interface Position {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface Span extends Position {
+  endLine: number;
+  endColumn: number;
+}
+
+export type ErrorKind =
+  | 'InvalidSyntax'
+  | 'TabError'
+  | 'IndentationError'
+  | 'CannotFindModule'
+  | 'CompileError'
+  | 'TypeError'
+  | 'ImmutableError'
+  | 'EvaluationError'
+  | 'AttributeError'
+  | 'UniqueKeyError'
+  | 'AssertionError'
+  | 'SchemaCheckFailure'
+  | 'RecursionError'
+  | 'ValueError'
+  | 'IndexError'
+  | 'KeyError'
+  | 'ZeroDivisionError'
+  | 'IntOverflow'
+  | 'FloatOverflow'
+  | 'OptionError'
+  | 'DeprecatedError'
+  | 'CycleInheritError'
+  | 'IllegalInheritError'
+  | 'RecursiveLoad'
+  | 'UsageError';
+
+const CODES: Record<ErrorKind, string> = {
+  InvalidSyntax: 'E1001',
+  TabError: 'E1002',
+  IndentationError: 'E1003',
+  CannotFindModule: 'E2F04',
+  CompileError: 'E2L23',
+  TypeError: 'E2G22',
+  ImmutableError: 'E1001',
+  EvaluationError: 'E3M38',
+  AttributeError: 'E2A31',
+  UniqueKeyError: 'E2L28',
+  AssertionError: 'E3M38',
+  SchemaCheckFailure: 'E3M38',
+  RecursionError: 'E3M38',
+  ValueError: 'E3M38',
+  IndexError: 'E3M38',
+  KeyError: 'E3M38',
+  ZeroDivisionError: 'E3M38',
+  IntOverflow: 'E3M38',
+  FloatOverflow: 'E3M38',
+  OptionError: 'E3M38',
+  DeprecatedError: 'E3M38',
+  CycleInheritError: 'E2D34',
+  IllegalInheritError: 'E2D35',
+  RecursiveLoad: 'E2L23',
+  UsageError: 'E3M38',
+};
+
+export interface Note {
+  position?: Position;
+  message: string;
+}
+
+export interface Diagnostic {
+  kind: ErrorKind;
+  message: string;
+  position?: Position;
+  /** Further places that explain the error (where a name was declared, the other side of a conflict). */
+  related?: Note[];
+  note?: string;
+}
+
+/** The one exception type of the compiler: it carries a Diagnostic, never a bare string. */
+export class KclError extends Error {
+  readonly diagnostic: Diagnostic;
+
+  constructor(diagnostic: Diagnostic) {
+    super(diagnostic.message);
+    this.name = 'KclError';
+    this.diagnostic = diagnostic;
+  }
+}
+
+export function kclError(kind: ErrorKind, message: string, position?: Position, extra?: Partial<Diagnostic>): KclError {
+  return new KclError({ kind, message, position, ...extra });
+}
+
+/** Looks a source line up for the snippet under a diagnostic; undefined when the file is unknown. */
+export type SourceLookup = (file: string) => string | undefined;
+
+function snippet(position: Position, message: string, lookup: SourceLookup): string[] {
+  const source = lookup(position.file);
+  const gutterWidth = String(position.line).length;
+  const pad = ' '.repeat(gutterWidth);
+  const lines = [`${pad}--> ${position.file}:${position.line}:${position.column}`];
+  const text = source?.split(/\r?\n/)[position.line - 1];
+  if (text === undefined) {
+    lines.push(`${pad} |`, `${pad} = ${message}`);
+    return lines;
+  }
+  const caretPad = ' '.repeat(Math.max(0, position.column - 1));
+  lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${caretPad}^ ${message}`, `${pad} |`);
+  return lines;
+}
+
+/** Renders a diagnostic the way kcl does: `error[CODE]: Kind`, the place, the line and a caret. */
+export function renderDiagnostic(d: Diagnostic, lookup: SourceLookup): string {
+  const out = [`error[${CODES[d.kind]}]: ${d.kind}`];
+  if (d.position) {
+    out.push(...snippet(d.position, d.message, lookup));
+  } else {
+    out.push(d.message);
+  }
+  for (const related of d.related ?? []) {
+    if (related.position) out.push(...snippet(related.position, related.message, lookup));
+    else out.push(related.message);
+  }
+  if (d.note) out.push(`note: ${d.note}`);
+  return out.join('\n') + '\n';
+}

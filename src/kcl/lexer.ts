@@ -1,0 +1,294 @@
+/**
+ * The KCL lexer: moo splits the text into raw tokens, then a layout pass turns line structure into
+ * NEWLINE / INDENT / DEDENT tokens the way kcl does it.
+ *
+ * Layout is tracked per context. Module, schema and lambda bodies are blocks with Python's rules.
+ * Inside brackets, lines are joined implicitly, except where KCL gives them meaning: config and
+ * list entries may be separated by line breaks, and `if`/`elif`/`else` entries open indented
+ * blocks. So inside a bracket a line break is a NEWLINE only when it can separate entries, and an
+ * INDENT only after a line that ends in `:`.
+ */
+import moo from 'moo';
+import { kclError, type Position } from './diagnostics.js';
+
+export interface Token {
+  type: string;
+  /** For names: the name without a `$` escape; otherwise the source text. */
+  value: string;
+  text: string;
+  offset: number;
+  line: number;
+  col: number;
+  lineBreaks: number;
+}
+
+/** Words that can never be names. Other KCL keywords (type, check, schema, rule, protocol, all,
+ * any, map, filter) are recognised by position in the grammar, so `type` stays usable as a key. */
+const HARD_KEYWORDS = [
+  'True', 'False', 'None', 'Undefined', 'import', 'as', 'if', 'elif', 'else', 'for', 'in',
+  'not', 'and', 'or', 'is', 'lambda', 'assert', 'mixin',
+];
+
+const rules: moo.Rules = {
+  ws: /[ \t\f]+/,
+  comment: /#[^\n]*/,
+  continuation: { match: /\\(?:\r?\n|(?![^]))/, lineBreaks: true },
+  nl: { match: /\r?\n/, lineBreaks: true },
+  string: [
+    { match: /[rRbB]?"""(?:[^"\\]|\\[^]|"(?!""))*"""/, lineBreaks: true },
+    { match: /[rRbB]?'''(?:[^'\\]|\\[^]|'(?!''))*'''/, lineBreaks: true },
+    { match: /[rRbB]?"(?:[^"\\\n]|\\[^])*"/, lineBreaks: true },
+    { match: /[rRbB]?'(?:[^'\\\n]|\\[^])*'/, lineBreaks: true },
+  ],
+  float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
+  int: /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
+  name: { match: /\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
+  op: [
+    '**=', '//=', '<<=', '>>=', '...', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
+    '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
+    '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>', '=', '(', ')', '[', ']', '{', '}',
+    ',', ':', '.', ';', '@', '?', '!',
+  ],
+  unterminated: { match: /["']/ },
+  invalid: { match: /[^]/, lineBreaks: true },
+};
+
+const rawLexer = moo.compile(rules);
+
+interface IndentLevel {
+  tabs: number;
+  spaces: number;
+}
+
+interface Context {
+  kind: 'block' | 'bracket';
+  closer: string;
+  /** The indentation levels opened in this context; the first is its base. Empty until set. */
+  indents: IndentLevel[];
+  pendingLambdas: number;
+}
+
+const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+const CLOSERS = new Set([')', ']', '}']);
+/** After these a line break inside brackets cannot end an entry: the expression goes on. */
+const JOINING = new Set([
+  '(', '[', '{', ',', '+', '-', '*', '/', '//', '%', '**', '<<', '>>', '&', '|', '^', '~',
+  '<', '>', '<=', '>=', '==', '!=', '=', '+=', '->', 'and', 'or', 'not', 'in', 'is', '.', '?',
+  'lambda', 'for', '@',
+]);
+/** A `{` after these, while a lambda header is open, is a dict type rather than the lambda body. */
+const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',']);
+const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
+
+function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
+  if (a.tabs === b.tabs) return Math.sign(a.spaces - b.spaces);
+  if (a.tabs < b.tabs ? a.spaces <= b.spaces : a.spaces >= b.spaces) return Math.sign(a.tabs - b.tabs);
+  throw kclError('TabError', 'inconsistent use of tabs and spaces in indentation', pos);
+}
+
+function measureIndent(source: string, offset: number): IndentLevel {
+  let tabs = 0;
+  let spaces = 0;
+  for (let i = source.lastIndexOf('\n', offset - 1) + 1; i < offset; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 9) tabs++;
+    else if (c === 32) spaces++;
+    else if (c !== 12) break;
+  }
+  return { tabs, spaces };
+}
+
+function layoutToken(type: string, at: { offset: number; line: number; col: number }): Token {
+  return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0 };
+}
+
+/** Splits KCL source into tokens, with layout tokens; throws a KclError for lexical errors. */
+export function tokenize(source: string, file: string): Token[] {
+  rawLexer.reset(source);
+  const out: Token[] = [];
+  const contexts: Context[] = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
+  let lineBreak = false;
+  let last: Token | undefined;
+  const emit = (t: Token) => {
+    out.push(t);
+    last = t;
+  };
+  const position = (t: { line: number; col: number }): Position => ({ file, line: t.line, column: t.col });
+  const lastIsLayout = () => last === undefined || LAYOUT.has(last.type);
+
+  const blockLineBreak = (ctx: Context, tok: Token) => {
+    const indent = measureIndent(source, tok.offset);
+    if (ctx.indents.length === 0) {
+      ctx.indents.push(indent);
+      return;
+    }
+    if (!lastIsLayout() && last?.text !== '{') emit(layoutToken('NEWLINE', tok));
+    let top = ctx.indents[ctx.indents.length - 1];
+    let order = compareIndent(indent, top, position(tok));
+    if (order > 0) {
+      ctx.indents.push(indent);
+      emit(layoutToken('INDENT', tok));
+      return;
+    }
+    while (order < 0) {
+      ctx.indents.pop();
+      emit(layoutToken('DEDENT', tok));
+      if (ctx.indents.length === 0) {
+        throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
+      }
+      top = ctx.indents[ctx.indents.length - 1];
+      order = compareIndent(indent, top, position(tok));
+    }
+    if (order > 0) {
+      throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
+    }
+  };
+
+  const bracketLineBreak = (ctx: Context, tok: Token) => {
+    if (CLOSERS.has(tok.text)) return;
+    const indent = measureIndent(source, tok.offset);
+    const joins = last !== undefined && JOINING.has(last.text);
+    if (ctx.indents.length === 0) {
+      ctx.indents.push(indent);
+      if (!joins) emit(layoutToken('NEWLINE', tok));
+      return;
+    }
+    const order = compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok));
+    if (order > 0) {
+      if (last?.text === ':') {
+        ctx.indents.push(indent);
+        emit(layoutToken('NEWLINE', tok));
+        emit(layoutToken('INDENT', tok));
+      }
+      return;
+    }
+    if (order === 0) {
+      if (!joins) emit(layoutToken('NEWLINE', tok));
+      return;
+    }
+    while (ctx.indents.length > 1 && compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok)) < 0) {
+      ctx.indents.pop();
+      emit(layoutToken('DEDENT', tok));
+    }
+    if (compareIndent(indent, ctx.indents[0], position(tok)) < 0) ctx.indents[0] = indent;
+    if (!joins || last?.type === 'DEDENT') emit(layoutToken('NEWLINE', tok));
+  };
+
+  const closeContext = (tok: Token) => {
+    const ctx = contexts[contexts.length - 1];
+    if (contexts.length === 1 || ctx.closer !== tok.text) return;
+    contexts.pop();
+    if (ctx.kind === 'block') {
+      if (!lastIsLayout() && last?.text !== '{') emit(layoutToken('NEWLINE', tok));
+      for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
+    } else {
+      for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
+      if (last?.type === 'NEWLINE') out.pop();
+      last = out[out.length - 1];
+    }
+  };
+
+  for (let raw = rawLexer.next(); raw !== undefined; raw = rawLexer.next()) {
+    switch (raw.type) {
+      case 'ws':
+      case 'comment':
+      case 'continuation':
+        continue;
+      case 'nl':
+        lineBreak = true;
+        continue;
+      case 'unterminated':
+        throw kclError('InvalidSyntax', 'unterminated string', position(raw));
+      case 'invalid':
+        throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, position(raw));
+    }
+    const tok: Token = {
+      type: raw.type ?? 'op',
+      value: raw.type === 'name' && raw.text.startsWith('$') ? raw.text.slice(1) : raw.text,
+      text: raw.text,
+      offset: raw.offset,
+      line: raw.line,
+      col: raw.col,
+      lineBreaks: raw.lineBreaks,
+    };
+    if (lineBreak) {
+      lineBreak = false;
+      const ctx = contexts[contexts.length - 1];
+      if (ctx.kind === 'block') {
+        if (!(CLOSERS.has(tok.text) && ctx.closer === tok.text)) blockLineBreak(ctx, tok);
+      } else {
+        bracketLineBreak(ctx, tok);
+      }
+    }
+    if (CLOSERS.has(tok.text)) {
+      closeContext(tok);
+    } else if (tok.text in OPENERS && tok.type === 'op') {
+      const ctx = contexts[contexts.length - 1];
+      const isLambdaBody =
+        tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
+      if (isLambdaBody) ctx.pendingLambdas--;
+      contexts.push({ kind: isLambdaBody ? 'block' : 'bracket', closer: OPENERS[tok.text], indents: [], pendingLambdas: 0 });
+    } else if (tok.text === 'lambda' && tok.type === 'keyword') {
+      contexts[contexts.length - 1].pendingLambdas++;
+    }
+    emit(tok);
+  }
+
+  const end = { offset: source.length, line: 1 + countLines(source), col: 1 };
+  if (!lastIsLayout()) emit(layoutToken('NEWLINE', end));
+  for (const ctx of contexts.reverse()) {
+    for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', end));
+  }
+  return out;
+}
+
+function countLines(source: string): number {
+  let n = 0;
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The nearley side of the lexer: the grammar is compiled against one of these (it only asks
+ * `has`), and each parse runs over its own, holding the tokens `tokenize` made.
+ */
+export class TokenArrayLexer {
+  private index = 0;
+  constructor(private readonly tokens: Token[] = []) {}
+
+  reset(): void {
+    // The tokens are given whole to the constructor; nearley's chunk is empty.
+  }
+
+  next(): Token | undefined {
+    return this.tokens[this.index++];
+  }
+
+  save(): Record<string, never> {
+    return {};
+  }
+
+  formatError(token: Token): string {
+    return `unexpected ${describeToken(token)}`;
+  }
+
+  has(_tokenType: string): boolean {
+    return true;
+  }
+}
+
+export function describeToken(token: Token | undefined): string {
+  if (!token) return 'end of file';
+  switch (token.type) {
+    case 'NEWLINE':
+      return 'newline';
+    case 'INDENT':
+      return 'indent';
+    case 'DEDENT':
+      return 'dedent';
+    case 'string':
+      return `string ${token.text.length > 20 ? token.text.slice(0, 20) + '…' : token.text}`;
+    default:
+      return `token '${token.text}'`;
+  }
+}

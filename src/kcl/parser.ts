@@ -1,0 +1,103 @@
+/**
+ * The parser: nearley over the compiled grammar, fed with the layout-aware token stream.
+ * Syntax errors name the unexpected token and what the grammar expected there.
+ */
+import nearley from 'nearley';
+import type * as A from './ast.js';
+import { KclError, kclError } from './diagnostics.js';
+import compiled from './grammar.generated.js';
+import { describeToken, TokenArrayLexer, tokenize, type Token } from './lexer.js';
+
+const grammar = nearley.Grammar.fromCompiled(compiled);
+
+interface Symbol {
+  type?: string;
+  literal?: string;
+}
+
+const LAYOUT_NAMES: Record<string, string> = { NEWLINE: 'newline', INDENT: 'indent', DEDENT: 'dedent', name: 'identifier', string: 'string', int: 'number', float: 'number' };
+
+function expectedAt(parser: nearley.Parser): string[] {
+  const table = (parser as unknown as { table: { scannable: { rule: { symbols: Symbol[] }; dot: number }[] }[]; current: number }).table;
+  const column = table[(parser as unknown as { current: number }).current];
+  const names = new Set<string>();
+  for (const state of column?.scannable ?? []) {
+    const sym = state.rule.symbols[state.dot];
+    if (sym.literal !== undefined) names.add(`'${sym.literal}'`);
+    else if (sym.type !== undefined) names.add(LAYOUT_NAMES[sym.type] ?? sym.type);
+  }
+  return [...names].sort();
+}
+
+function syntaxError(parser: nearley.Parser, token: Token | undefined, file: string, fallback: Token | undefined): KclError {
+  const expected = expectedAt(parser);
+  const where = token ?? fallback;
+  let message: string;
+  if (token?.type === 'INDENT') message = 'unexpected indent';
+  else if (!token) message = 'unexpected end of file';
+  else message = `unexpected ${describeToken(token)}`;
+  if (expected.length > 0 && expected.length <= 8) message += `, expected ${expected.join(', ')}`;
+  return kclError('InvalidSyntax', message, where ? { file, line: where.line, column: where.col } : { file, line: 1, column: 1 });
+}
+
+/** Attaches the file to diagnostics raised inside grammar postprocessors, which do not know it. */
+function withFile(e: unknown, file: string): unknown {
+  if (e instanceof KclError && e.diagnostic.position && !e.diagnostic.position.file) {
+    e.diagnostic.position.file = file;
+  }
+  return e;
+}
+
+/** Runs the parser over tokens and returns every complete parse (exactly one for valid input). */
+function run(tokens: Token[], file: string): A.Stmt[][] {
+  // a lexer per run: interpolated strings are parsed from inside an outer parse
+  const parser = new nearley.Parser(grammar, { lexer: new TokenArrayLexer(tokens) });
+  try {
+    parser.feed('');
+  } catch (e) {
+    if (e instanceof KclError) throw withFile(e, file);
+    const token = (e as { token?: Token }).token;
+    throw syntaxError(parser, token, file, undefined);
+  }
+  if (parser.results.length === 0) {
+    throw syntaxError(parser, undefined, file, tokens[tokens.length - 1]);
+  }
+  return parser.results as A.Stmt[][];
+}
+
+/** Parses a KCL file; throws a KclError with file:line:col on a lexical or syntax error. */
+export function parseModule(source: string, file: string): A.Module {
+  const results = run(tokenizeIn(source, file), file);
+  return { file, body: results[0] };
+}
+
+/** How many parses the grammar finds for a source: 1 for every valid input of an unambiguous grammar. */
+export function countParses(source: string, file: string): number {
+  return run(tokenizeIn(source, file), file).length;
+}
+
+function tokenizeIn(source: string, file: string): Token[] {
+  try {
+    return tokenize(source, file);
+  } catch (e) {
+    throw withFile(e, file);
+  }
+}
+
+/** Parses the expression of a `${...}` interpolation found at line:col of a file. */
+export function parseInterpolation(text: string, file: string, line: number, col: number): A.Expr {
+  if (text.trim() === '') {
+    throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', { file, line, column: col });
+  }
+  const tokens = tokenizeIn(text.trim(), file).map((t) => ({
+    ...t,
+    line: t.line + line - 1,
+    col: t.line === 1 ? t.col + col - 1 + (text.length - text.trimStart().length) : t.col,
+  }));
+  const body = run(tokens, file)[0];
+  const stmt = body[0];
+  if (body.length !== 1 || stmt.type !== 'ExprStmt') {
+    throw kclError('InvalidSyntax', `invalid string interpolation expression: '${text}'`, { file, line, column: col });
+  }
+  return stmt.value;
+}

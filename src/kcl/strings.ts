@@ -1,0 +1,157 @@
+/**
+ * String literals: quote and prefix handling, escapes, and `${expr}` / `${expr: #json}`
+ * interpolation. Interpolated expressions are parsed with the expression parser, positioned
+ * at their place in the file.
+ */
+import type * as A from './ast.js';
+import { kclError } from './diagnostics.js';
+import type { Token } from './lexer.js';
+import { parseInterpolation } from './parser.js';
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0',
+  $: '$',
+};
+
+interface Body {
+  text: string;
+  raw: boolean;
+  /** Line and column of the body's first character, for positioning interpolations. */
+  line: number;
+  col: number;
+}
+
+function bodyOf(tok: Token): Body {
+  let i = 0;
+  let raw = false;
+  while (/[rRbB]/.test(tok.text[i])) {
+    if (tok.text[i] === 'r' || tok.text[i] === 'R') raw = true;
+    i++;
+  }
+  const q = tok.text.startsWith('"""', i) || tok.text.startsWith("'''", i) ? 3 : 1;
+  return { text: tok.text.slice(i + q, tok.text.length - q), raw, line: tok.line, col: tok.col + i + q };
+}
+
+/** Advances a line/column position over `text`. */
+function advance(line: number, col: number, text: string): { line: number; col: number } {
+  const nl = text.lastIndexOf('\n');
+  if (nl === -1) return { line, col: col + text.length };
+  let count = 0;
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') count++;
+  return { line: line + count, col: text.length - nl };
+}
+
+function decodeEscapes(text: string, file: string, at: { line: number; col: number }): string {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const n = text[++i];
+    if (n === undefined) break;
+    if (n === '\n') continue;
+    if (n === '\r' && text[i + 1] === '\n') {
+      i++;
+      continue;
+    }
+    if (n in SIMPLE_ESCAPES && !(n === '0' && /[0-7]/.test(text[i + 1] ?? ''))) {
+      out += SIMPLE_ESCAPES[n];
+      continue;
+    }
+    const hex = n === 'x' ? 2 : n === 'u' ? 4 : n === 'U' ? 8 : 0;
+    if (hex) {
+      const digits = text.slice(i + 1, i + 1 + hex);
+      if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits)) {
+        throw kclError('InvalidSyntax', `invalid \\${n} escape in string`, { file, line: at.line, column: at.col });
+      }
+      out += String.fromCodePoint(parseInt(digits, 16));
+      i += hex;
+      continue;
+    }
+    if (/[0-7]/.test(n)) {
+      const m = /^[0-7]{1,3}/.exec(text.slice(i))!;
+      out += String.fromCharCode(parseInt(m[0], 8));
+      i += m[0].length - 1;
+      continue;
+    }
+    out += '\\' + n;
+  }
+  return out;
+}
+
+/** Finds the `}` closing an interpolation that starts at `start`, skipping nested brackets and strings. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (c === '}') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** Splits `expr: #spec` at the last top-level `:` followed by a `#` format spec. */
+function splitSpec(inner: string): { expr: string; spec?: string } {
+  const m = /:\s*(#[A-Za-z]+)\s*$/.exec(inner);
+  if (!m) return { expr: inner };
+  return { expr: inner.slice(0, m.index), spec: m[1].slice(1).toLowerCase() };
+}
+
+const FORMAT_SPECS = new Set(['json', 'yaml']);
+
+export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
+  const body = bodyOf(tok);
+  const node: A.StringLit = { type: 'StringLit', value: '', raw: tok.text, ...loc };
+  if (!body.text.includes('${')) {
+    node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);
+    return node;
+  }
+  const parts: A.StringPart[] = [];
+  let literal = '';
+  let i = 0;
+  const t = body.text;
+  while (i < t.length) {
+    if (t[i] === '\\' && !body.raw && i + 1 < t.length) {
+      literal += t.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (t[i] === '$' && t[i + 1] === '{') {
+      const end = closingBrace(t, i + 2);
+      if (end === -1) {
+        const at = advance(body.line, body.col, t.slice(0, i));
+        throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', { file, line: at.line, column: at.col });
+      }
+      if (literal) parts.push({ text: body.raw ? literal : decodeEscapes(literal, file, body) });
+      literal = '';
+      const inner = t.slice(i + 2, end);
+      const { expr, spec } = splitSpec(inner);
+      const at = advance(body.line, body.col, t.slice(0, i + 2));
+      if (spec !== undefined && !FORMAT_SPECS.has(spec)) {
+        throw kclError('InvalidSyntax', `${spec} is a invalid format spec`, { file, line: at.line, column: at.col });
+      }
+      parts.push({ expr: parseInterpolation(expr, file, at.line, at.col), spec });
+      i = end + 1;
+      continue;
+    }
+    literal += t[i++];
+  }
+  if (literal) parts.push({ text: body.raw ? literal : decodeEscapes(literal, file, body) });
+  node.parts = parts;
+  node.value = parts.map((p) => p.text ?? '').join('');
+  return node;
+}

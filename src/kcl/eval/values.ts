@@ -225,7 +225,7 @@ export function toStr(v: Value): string {
   }
   if (v.kind === 'function') return `<function ${v.name}>`;
   if (v.kind === 'schemaType') return `<schema ${v.name}>`;
-  return `<module ${v.name}>`;
+  return v.kind === 'module' ? `<module ${v.name}>` : 'Undefined';
 }
 
 // ---------------------------------------------------------------- copies

@@ -55,22 +55,24 @@ export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
   return { type: 'Identifier', names, ...loc(first, rest.length ? rest[rest.length - 1][1] : first) };
 }
 
+/** Multipliers of the SI (decimal) and IEC (binary) unit suffixes; n, u and m give floats. */
 const UNIT_FACTORS: Record<string, bigint> = {
-  n: 1n, u: 1n, m: 1n, k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
+  k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
   Ki: 1024n, Mi: 1024n ** 2n, Gi: 1024n ** 3n, Ti: 1024n ** 4n, Pi: 1024n ** 5n,
 };
+const FRACTION_FACTORS: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3 };
 
 export function intLit(tok: Token): A.NumberLit {
   const text = tok.text.replace(/_/g, '');
   const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
-  if (m) return { type: 'NumberLit', value: BigInt(m[1]), suffix: m[2], ...loc(tok) };
-  let value: bigint;
-  if (/^0[0-7]+$/.test(text)) value = BigInt('0o' + text.slice(1));
-  else value = BigInt(text);
+  if (m) {
+    const suffix = m[2];
+    const value = suffix in FRACTION_FACTORS ? Number(m[1]) * FRACTION_FACTORS[suffix] : BigInt(m[1]) * UNIT_FACTORS[suffix];
+    return { type: 'NumberLit', value, suffix, ...loc(tok) };
+  }
+  const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
   return { type: 'NumberLit', value, ...loc(tok) };
 }
-
-export { UNIT_FACTORS };
 
 export function floatLit(tok: Token): A.NumberLit {
   return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...loc(tok) };

@@ -115,6 +115,13 @@ export function tokenize(source: string, file: string): Token[] {
   };
   const position = (t: { line: number; col: number }): Position => ({ file, line: t.line, column: t.col });
   const lastIsLayout = () => last === undefined || LAYOUT.has(last.type);
+  // a NEWLINE sits where its line ends, so "unexpected newline" points after the last token
+  const newline = (fallback: Token | { offset: number; line: number; col: number }): Token => {
+    if (!last || LAYOUT.has(last.type)) return layoutToken('NEWLINE', fallback);
+    const nl = last.text.lastIndexOf('\n');
+    const col = nl === -1 ? last.col + last.text.length : last.text.length - nl;
+    return layoutToken('NEWLINE', { offset: last.offset + last.text.length, line: last.line + last.lineBreaks, col });
+  };
 
   const blockLineBreak = (ctx: Context, tok: Token) => {
     const indent = measureIndent(source, tok.offset);
@@ -122,7 +129,7 @@ export function tokenize(source: string, file: string): Token[] {
       ctx.indents.push(indent);
       return;
     }
-    if (!lastIsLayout() && last?.text !== '{') emit(layoutToken('NEWLINE', tok));
+    if (!lastIsLayout() && last?.text !== '{') emit(newline(tok));
     let top = ctx.indents[ctx.indents.length - 1];
     let order = compareIndent(indent, top, position(tok));
     if (order > 0) {
@@ -150,20 +157,20 @@ export function tokenize(source: string, file: string): Token[] {
     const joins = last !== undefined && JOINING.has(last.text);
     if (ctx.indents.length === 0) {
       ctx.indents.push(indent);
-      if (!joins) emit(layoutToken('NEWLINE', tok));
+      if (!joins) emit(newline(tok));
       return;
     }
     const order = compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok));
     if (order > 0) {
       if (last?.text === ':') {
         ctx.indents.push(indent);
-        emit(layoutToken('NEWLINE', tok));
+        emit(newline(tok));
         emit(layoutToken('INDENT', tok));
       }
       return;
     }
     if (order === 0) {
-      if (!joins) emit(layoutToken('NEWLINE', tok));
+      if (!joins) emit(newline(tok));
       return;
     }
     while (ctx.indents.length > 1 && compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok)) < 0) {
@@ -171,7 +178,7 @@ export function tokenize(source: string, file: string): Token[] {
       emit(layoutToken('DEDENT', tok));
     }
     if (compareIndent(indent, ctx.indents[0], position(tok)) < 0) ctx.indents[0] = indent;
-    if (!joins || last?.type === 'DEDENT') emit(layoutToken('NEWLINE', tok));
+    if (!joins || last?.type === 'DEDENT') emit(newline(tok));
   };
 
   const closeContext = (tok: Token) => {
@@ -179,7 +186,7 @@ export function tokenize(source: string, file: string): Token[] {
     if (contexts.length === 1 || ctx.closer !== tok.text) return;
     contexts.pop();
     if (ctx.kind === 'block') {
-      if (!lastIsLayout() && last?.text !== '{') emit(layoutToken('NEWLINE', tok));
+      if (!lastIsLayout() && last?.text !== '{') emit(newline(tok));
       for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
     } else {
       for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
@@ -235,7 +242,7 @@ export function tokenize(source: string, file: string): Token[] {
   }
 
   const end = { offset: source.length, line: 1 + countLines(source), col: 1 };
-  if (!lastIsLayout()) emit(layoutToken('NEWLINE', end));
+  if (!lastIsLayout()) emit(newline(end));
   for (const ctx of contexts.reverse()) {
     for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', end));
   }

@@ -94,20 +94,20 @@ export interface ModuleValue {
 
 // ---------------------------------------------------------------- classification
 
-export const isUndefined = (v: Value): v is UndefinedValue => v === UNDEFINED;
-export const isNoneOrUndefined = (v: Value): v is null | UndefinedValue => v === null || v === UNDEFINED;
-export const isInt = (v: Value): v is bigint => typeof v === 'bigint';
-export const isFloat = (v: Value): v is number => typeof v === 'number';
-export const isNumber = (v: Value): v is bigint | number => typeof v === 'bigint' || typeof v === 'number';
-export const isStr = (v: Value): v is string => typeof v === 'string';
-export const isList = (v: Value): v is Value[] => Array.isArray(v);
-export const isDict = (v: Value): v is DictValue => v instanceof DictValue;
-export const isSchemaInstance = (v: Value): v is DictValue => v instanceof DictValue && v.schema !== undefined;
-export const isFunction = (v: Value): v is FunctionValue =>
+export const isUndefined = (v: Value | undefined): v is UndefinedValue => v === UNDEFINED;
+export const isNoneOrUndefined = (v: Value | undefined): v is null | UndefinedValue => v === null || v === UNDEFINED;
+export const isInt = (v: Value | undefined): v is bigint => typeof v === 'bigint';
+export const isFloat = (v: Value | undefined): v is number => typeof v === 'number';
+export const isNumber = (v: Value | undefined): v is bigint | number => typeof v === 'bigint' || typeof v === 'number';
+export const isStr = (v: Value | undefined): v is string => typeof v === 'string';
+export const isList = (v: Value | undefined): v is Value[] => Array.isArray(v);
+export const isDict = (v: Value | undefined): v is DictValue => v instanceof DictValue;
+export const isSchemaInstance = (v: Value | undefined): v is DictValue => v instanceof DictValue && v.schema !== undefined;
+export const isFunction = (v: Value | undefined): v is FunctionValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'function';
-export const isSchemaType = (v: Value): v is SchemaTypeValue =>
+export const isSchemaType = (v: Value | undefined): v is SchemaTypeValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'schemaType';
-export const isModule = (v: Value): v is ModuleValue =>
+export const isModule = (v: Value | undefined): v is ModuleValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'module';
 
 /** The type name kcl reports for a value (`typeof`, error messages). */

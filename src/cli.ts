@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * kdeck's command line: argv to a command. Every failure the user can cause ends here as a
+ * diagnostic or a sentence and an exit code (0 ok, 1 operation failed, 2 usage or input error);
+ * never a stack trace.
+ */
+import fs from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { kclRunCommand } from './commands/kcl-run.js';
+import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
+
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+function program(): Command {
+  const root = new Command('kdeck')
+    .description('an interactive ops console for Konfig repositories written in KCL')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
+  // the console is the default command once it exists; until then a bare `kdeck` shows the help
+  root.action(() => root.outputHelp());
+  for (const c of root.commands) {
+    c.exitOverride();
+    for (const sub of c.commands) sub.exitOverride();
+  }
+  return root;
+}
+
+function readFileOrUndefined(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function main(argv: string[]): number {
+  try {
+    program().parse(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof KclError) {
+      process.stderr.write(renderDiagnostic(e.diagnostic, readFileOrUndefined));
+      return EXIT_USAGE;
+    }
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(
+      `kdeck: internal error: ${message}\nThis is a bug in kdeck, not in your input; please report it with the command you ran.\n`,
+    );
+    if (process.env.KDECK_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,87 @@
+/**
+ * `kdeck kcl run`: the KCL compiler as `kcl run` offers it, same YAML on stdout, diagnostics on
+ * stderr.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { kclError } from '../kcl/diagnostics.js';
+import { parseOptionArg, readSettings, runKcl, type RunOptions } from '../kcl/run.js';
+
+/** Commander keeps kcl's snake_case flag names as they are. */
+interface KclRunFlags {
+  argument: string[];
+  path_selector: string[];
+  overrides: string[];
+  setting: string[];
+  disable_none?: boolean;
+  sort_keys?: boolean;
+  show_hidden?: boolean;
+  output?: string;
+  debug?: boolean;
+  strict_range_check?: boolean;
+  list_options?: boolean;
+  external: string[];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Options kdeck parses but does not implement yet: refused with a sentence, never ignored. */
+function refuseUnsupported(flags: KclRunFlags): void {
+  const unsupported: [boolean, string][] = [
+    [flags.overrides.length > 0, '-O/--overrides'],
+    [flags.strict_range_check === true, '-r/--strict_range_check'],
+    [flags.list_options === true, '-l/--list_options'],
+    [flags.external.length > 0, '-E/--external'],
+  ];
+  for (const [given, name] of unsupported) {
+    if (given) throw kclError('UsageError', `${name} is not supported by kdeck kcl run yet; run without it`);
+  }
+}
+
+export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string): RunOptions {
+  refuseUnsupported(flags);
+  const opts: RunOptions = { files: [], options: [], workDir: cwd, pathSelectors: [...flags.path_selector] };
+  for (const s of flags.setting) {
+    const settings = readSettings(path.resolve(cwd, s));
+    opts.files.push(...settings.files);
+    opts.options!.push(...settings.options);
+    opts.sortKeys ||= settings.sortKeys;
+    opts.showHidden ||= settings.showHidden;
+    opts.disableNone ||= settings.disableNone;
+    opts.pathSelectors!.push(...(settings.pathSelectors ?? []));
+  }
+  opts.files.push(...files);
+  opts.options!.push(...flags.argument.map(parseOptionArg));
+  opts.sortKeys ||= flags.sort_keys;
+  opts.showHidden ||= flags.show_hidden;
+  opts.disableNone ||= flags.disable_none;
+  if (opts.files.length === 0) throw kclError('UsageError', 'no input file: give one or more .k files, or a settings file with -Y');
+  return opts;
+}
+
+export function kclRunCommand(): Command {
+  return new Command('run')
+    .description('compile KCL files and print the result as YAML, like `kcl run`')
+    .argument('[files...]', 'KCL files, compiled together as one package')
+    .option('-D, --argument <key=value>', 'a top-level argument, read with option("key")', collect, [])
+    .option('-S, --path_selector <path>', 'print only the value at this path', collect, [])
+    .option('-O, --overrides <spec>', 'override a configuration value (not supported yet)', collect, [])
+    .option('-Y, --setting <files...>', 'settings files (kcl_cli_configs, kcl_options)', (v: string, p: string[]) => [...p, v], [])
+    .option('-n, --disable_none', 'leave None values out of the output')
+    .option('--sort_keys', 'sort the keys of the output')
+    .option('--show_hidden', 'show private (`_`) attributes')
+    .option('-o, --output <file>', 'write the YAML to a file instead of stdout')
+    .option('-d, --debug', 'accepted for compatibility; kdeck has no debug mode')
+    .addOption(new Option('-r, --strict_range_check').hideHelp())
+    .addOption(new Option('-l, --list_options').hideHelp())
+    .addOption(new Option('-E, --external <pkg=path>').argParser(collect).default([]).hideHelp())
+    .action((files: string[], flags: KclRunFlags) => {
+      const result = runKcl(runOptionsFrom(files, flags, process.cwd()));
+      if (flags.output) {
+        fs.writeFileSync(flags.output, result.printed + result.yaml);
+        return;
+      }
+      process.stdout.write(result.printed + result.yaml);
+    });
+}

@@ -1,0 +1,176 @@
+/**
+ * Lists, configs, comprehensions and quantifiers.
+ */
+import type * as A from '../ast.js';
+import { kclError } from '../diagnostics.js';
+import { mergeEntry } from './config.js';
+import { withScope, type Env } from './env.js';
+import type { Evaluator } from './evaluator.js';
+import { Scope } from './scope.js';
+import { DictValue, isDict, isList, isNoneOrUndefined, isStr, toStr, truthy, typeName, type EntryOp, type Value } from './values.js';
+
+export function evalList(ev: Evaluator, items: A.ListItem[], env: Env, out: Value[] = []): Value[] {
+  for (const item of items) {
+    if (item.type === 'Starred') {
+      out.push(...unpack(ev.evalExpr(item.value, env)));
+    } else if (item.type === 'ListIfItem') {
+      const branch = chooseBranch<A.ListItem, A.ListIfItem>(ev, item, env);
+      if (branch) evalList(ev, branch, env, out);
+    } else {
+      out.push(ev.evalExpr(item, env));
+    }
+  }
+  return out;
+}
+
+/** The body of the first `if`/`elif` whose condition holds, else the `else` body. */
+function chooseBranch<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(ev: Evaluator, node: N, env: Env): T[] | undefined {
+  let n: N | T[] | undefined = node;
+  while (n && !Array.isArray(n)) {
+    if (truthy(ev.evalExpr(n.cond, env))) return n.body;
+    n = n.orelse;
+  }
+  return n;
+}
+
+function unpack(v: Value): Value[] {
+  if (isNoneOrUndefined(v)) return [];
+  if (isList(v)) return v;
+  if (isDict(v)) return [...v.entries.keys()];
+  throw kclError('TypeError', `'${typeName(v)}' object is not iterable`);
+}
+
+export function evalConfig(ev: Evaluator, node: A.ConfigExpr, env: Env, out = new DictValue()): DictValue {
+  for (const item of node.items) {
+    if (item.type === 'ConfigIfEntry') {
+      const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);
+      if (branch) evalConfig(ev, { ...node, items: branch }, env, out);
+      continue;
+    }
+    addEntry(ev, out, item, env);
+  }
+  return out;
+}
+
+/** In a dict comprehension the key is an expression (`{k: v for k, v in d}`); in a config a
+ * bare name is the key itself. */
+function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env, keyIsExpr = false): void {
+  const value = ev.evalExpr(entry.value, env);
+  if (!entry.key) {
+    if (isNoneOrUndefined(value)) return;
+    if (!isDict(value)) throw kclError('TypeError', `'${typeName(value)}' object is not a mapping`);
+    for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
+    return;
+  }
+  const path = keyIsExpr ? [keyText(ev.evalExpr(entry.key, env))] : keyPath(ev, entry.key, env);
+  insertPath(out, path, value, entry.op);
+}
+
+/** `a.b.c: v` nests: `{a: {b: {c: v}}}`, the operator applying to the innermost entry. */
+export function insertPath(out: DictValue, path: string[], value: Value, op: EntryOp): void {
+  let v = value;
+  for (let i = path.length - 1; i > 0; i--) {
+    const inner = new DictValue();
+    inner.set(path[i], v, i === path.length - 1 ? op : ':');
+    v = inner;
+  }
+  mergeEntry(out, path[0], v, path.length === 1 ? op : ':');
+}
+
+/** The key of a config entry: a name, a dotted path, a string, or any other expression's text. */
+function keyPath(ev: Evaluator, key: A.Expr, env: Env): string[] {
+  if (key.type === 'Identifier') return key.names;
+  if (key.type === 'Selector') {
+    const names: string[] = [];
+    let k: A.Expr = key;
+    while (k.type === 'Selector' && !k.optional) {
+      names.unshift(k.attr);
+      k = k.value;
+    }
+    if (k.type === 'Identifier') return [...k.names, ...names];
+  }
+  if (key.type === 'StringLit' && !key.parts) return [key.value];
+  return [keyText(ev.evalExpr(key, env))];
+}
+
+const keyText = (v: Value): string => (isStr(v) ? v : toStr(v));
+
+// ---------------------------------------------------------------- comprehensions
+
+/** Runs `for` clauses depth-first, calling `emit` in the innermost scope. */
+function loop(ev: Evaluator, clauses: A.CompClause[], env: Env, emit: (env: Env) => void, i = 0): void {
+  if (i === clauses.length) {
+    emit(env);
+    return;
+  }
+  const c = clauses[i];
+  const iterable = ev.evalExpr(c.iter, env);
+  for (const bound of iterate(iterable, c.targets.length)) {
+    const scope = new Scope(env.scope, 'comprehension');
+    c.targets.forEach((t, j) => scope.vars.set(t, bound[j]));
+    const inner = withScope(env, scope);
+    if (c.ifs.every((cond) => truthy(ev.evalExpr(cond, inner)))) loop(ev, clauses, inner, emit, i + 1);
+  }
+}
+
+/** The loop variables for each step over a list, dict or string: one or two of them. */
+export function* iterate(v: Value, arity: number): Generator<Value[]> {
+  if (arity > 2) throw kclError('EvaluationError', 'too many loop variables: at most two are allowed');
+  if (isNoneOrUndefined(v)) return;
+  if (isList(v) || isStr(v)) {
+    const items = isStr(v) ? [...v] : v;
+    for (let i = 0; i < items.length; i++) yield arity === 2 ? [BigInt(i), items[i]] : [items[i]];
+    return;
+  }
+  if (isDict(v)) {
+    for (const [k, x] of v.entries) yield arity === 2 ? [k, x] : [k];
+    return;
+  }
+  throw kclError('TypeError', `'${typeName(v)}' object is not iterable`);
+}
+
+export function evalComprehension(ev: Evaluator, node: A.ListComp, env: Env): Value[] {
+  const out: Value[] = [];
+  loop(ev, node.generators, env, (inner) => {
+    if (node.element.type === 'Starred') out.push(...unpack(ev.evalExpr(node.element.value, inner)));
+    else out.push(ev.evalExpr(node.element, inner));
+  });
+  return out;
+}
+
+export function evalDictComp(ev: Evaluator, node: A.DictComp, env: Env): DictValue {
+  const out = new DictValue();
+  loop(ev, node.generators, env, (inner) => addEntry(ev, out, node.entry, inner, true));
+  return out;
+}
+
+export function evalQuant(ev: Evaluator, node: A.QuantExpr, env: Env): Value {
+  const target = ev.evalExpr(node.iter, env);
+  const results: Value[] = [];
+  const kept = new DictValue();
+  for (const bound of iterate(target, node.targets.length)) {
+    const scope = new Scope(env.scope, 'comprehension');
+    node.targets.forEach((t, j) => scope.vars.set(t, bound[j]));
+    const inner = withScope(env, scope);
+    if (node.ifCond && !truthy(ev.evalExpr(node.ifCond, inner))) continue;
+    const v = ev.evalExpr(node.test, inner);
+    switch (node.op) {
+      case 'all':
+        if (!truthy(v)) return false;
+        break;
+      case 'any':
+        if (truthy(v)) return true;
+        break;
+      case 'map':
+        results.push(v);
+        break;
+      case 'filter':
+        if (!truthy(v)) break;
+        if (isDict(target)) kept.set(bound[0] as string, target.get(bound[0] as string) ?? null);
+        else results.push(bound[bound.length - 1]);
+    }
+  }
+  if (node.op === 'all') return true;
+  if (node.op === 'any') return false;
+  return node.op === 'filter' && isDict(target) ? kept : results;
+}

@@ -1,0 +1,33 @@
+/**
+ * What every statement and expression is evaluated in: a scope, the file it came from (for
+ * diagnostics), the module it belongs to, and the frame of the lambda call it runs in, if any.
+ */
+import type { TypeNode } from '../ast.js';
+import type { Scope } from './scope.js';
+import type { Value } from './values.js';
+
+export interface ModuleCtx {
+  /** The globals shared by every file of the package. */
+  readonly scope: Scope;
+  /** Names of globals in the order they were first defined: the order of the output. */
+  readonly order: string[];
+  /** Values of expression statements at module level, such as a bare `[1]` or `Config {}`. */
+  readonly scalars: Value[];
+  readonly aliases: Map<string, TypeNode>;
+}
+
+export interface CallFrame {
+  /** The value of the last expression statement: what a lambda returns. */
+  last: Value;
+}
+
+export interface Env {
+  readonly scope: Scope;
+  readonly file: string;
+  readonly module: ModuleCtx;
+  readonly frame?: CallFrame;
+}
+
+export function withScope(env: Env, scope: Scope): Env {
+  return { ...env, scope };
+}

@@ -1,0 +1,528 @@
+/**
+ * The evaluator: runs a module's statements and evaluates expressions over runtime values.
+ * Collections and comprehensions are in collections.ts, schemas in schema.ts.
+ */
+import type * as A from '../ast.js';
+import { KclError, kclError } from '../diagnostics.js';
+import { toJson, toYaml } from '../yaml.js';
+import { BUILTINS } from './builtins.js';
+import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
+import { union } from './config.js';
+import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
+import { binary, checkInt, compare, unary } from './operators.js';
+import { defineSchema, instantiate } from './schema.js';
+import type { SchemaDef } from './schema-def.js';
+import { Scope } from './scope.js';
+import { stringMethod } from './string-methods.js';
+import { convert, type TypeEnv } from './types.js';
+import {
+  deepCopy,
+  DictValue,
+  isDict,
+  isFunction,
+  isInt,
+  isList,
+  isModule,
+  isNoneOrUndefined,
+  isSchemaType,
+  isStr,
+  toStr,
+  truthy,
+  typeName,
+  UNDEFINED,
+  type BuiltinHost,
+  type CallArgs,
+  type FunctionValue,
+  type Value,
+} from './values.js';
+
+export interface EvalOptions {
+  /** Keep `_private` schema attributes in instances (`--show_hidden`). */
+  showHidden?: boolean;
+}
+
+const MAX_CALL_DEPTH = 500;
+
+export class Evaluator {
+  private depth = 0;
+
+  constructor(
+    readonly host: BuiltinHost,
+    readonly options: EvalOptions = {},
+  ) {}
+
+  /** Runs the files of one package in order, sharing one global scope. */
+  runModules(modules: A.Module[]): ModuleCtx {
+    const scope = new Scope(undefined, 'module');
+    const ctx: ModuleCtx = { scope, order: [], scalars: [], aliases: new Map() };
+    for (const m of modules) {
+      const env: Env = { scope, file: m.file, module: ctx };
+      for (const stmt of m.body) this.execStmt(stmt, env);
+    }
+    return ctx;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  execBlock(stmts: A.Stmt[], env: Env): void {
+    for (const s of stmts) this.execStmt(s, env);
+  }
+
+  execStmt(stmt: A.Stmt, env: Env): void {
+    try {
+      this.execStmtInner(stmt, env);
+    } catch (e) {
+      throw locate(e, env.file, stmt);
+    }
+  }
+
+  private execStmtInner(stmt: A.Stmt, env: Env): void {
+    switch (stmt.type) {
+      case 'Assign': {
+        const value = this.evalExpr(stmt.value, env);
+        for (const t of stmt.targets) this.assign(t, value, env);
+        return;
+      }
+      case 'Attr': {
+        const schema = env.scope.schemaScope();
+        if (schema) {
+          const value = stmt.value ? this.evalExpr(stmt.value, env) : UNDEFINED;
+          schema.attrs!.assignAttr(stmt.name, value, stmt.op === '|=' ? 'union' : 'set');
+          return;
+        }
+        if (!stmt.value) return;
+        const value = convert(this.evalExpr(stmt.value, env), stmt.annotation, this.typeEnv(env));
+        this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, value, env);
+        return;
+      }
+      case 'AugAssign': {
+        const current = this.lookupTarget(stmt.target, env);
+        const value = binary(stmt.op, current, this.evalExpr(stmt.value, env));
+        this.assign(stmt.target, value, env);
+        return;
+      }
+      case 'Unification': {
+        const value = this.evalExpr(stmt.value, env);
+        const existing = env.scope.lookup(stmt.target.name);
+        if (existing !== undefined && env.scope.kind === 'module' && isDict(existing)) {
+          env.scope.vars.set(stmt.target.name, union(existing, value));
+          return;
+        }
+        this.assign(stmt.target, value, env);
+        return;
+      }
+      case 'ExprStmt': {
+        const value = this.evalExpr(stmt.value, env);
+        if (env.frame) env.frame.last = value;
+        else if (env.scope.kind === 'module' && !isNoneOrUndefined(value) && !isFunction(value)) {
+          env.module.scalars.push(value);
+        }
+        return;
+      }
+      case 'Assert': {
+        if (stmt.ifCond && !truthy(this.evalExpr(stmt.ifCond, env))) return;
+        if (truthy(this.evalExpr(stmt.test, env))) return;
+        const message = stmt.message ? toStr(this.evalExpr(stmt.message, env)) : '';
+        throw kclError('AssertionError', message);
+      }
+      case 'If':
+        this.execBlock(truthy(this.evalExpr(stmt.cond, env)) ? stmt.body : stmt.orelse, env);
+        return;
+      case 'Import':
+        throw kclError('CannotFindModule', `pkgpath ${stmt.path} not found in the program`);
+      case 'TypeAlias':
+        env.module.aliases.set(stmt.name, stmt.value);
+        return;
+      case 'Schema':
+      case 'Rule': {
+        const def = defineSchema(this, stmt, env);
+        this.assign({ name: stmt.name, path: [], loc: stmt }, def, env);
+        return;
+      }
+      case 'IndexSignature':
+      case 'Mixin':
+        throw kclError('InvalidSyntax', `${stmt.type === 'Mixin' ? 'mixin' : 'an index signature'} is only allowed in a schema body`);
+    }
+  }
+
+  private lookupTarget(t: A.Target, env: Env): Value {
+    let v = env.scope.lookup(t.name);
+    if (v === undefined) throw kclError('EvaluationError', `name '${t.name}' is not defined`);
+    for (const p of t.path) v = 'attr' in p ? this.select(v, p.attr, false) : this.subscript(v, this.evalExpr(p.index, env));
+    return v;
+  }
+
+  /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
+  assign(t: A.Target, value: Value, env: Env): void {
+    let v = value;
+    if (t.path.length > 0) {
+      const base = deepCopy(this.lookupTarget({ ...t, path: [] }, env));
+      v = this.setPath(base, t.path, value, env);
+    }
+    const scope = env.scope;
+    const schema = scope.schemaScope();
+    if (schema && !scope.vars.has(t.name) && scope.kind !== 'comprehension') {
+      schema.attrs!.assignAttr(t.name, v, 'set');
+      return;
+    }
+    if (scope.kind === 'module') {
+      const exists = scope.vars.has(t.name);
+      if (exists && !t.name.startsWith('_')) {
+        throw kclError('ImmutableError', `Can not change the value of '${t.name}', because it was declared immutable`, undefined, {
+          note: `change the variable name to '_${t.name}' to make it mutable`,
+        });
+      }
+      if (!exists) env.module.order.push(t.name);
+    }
+    scope.vars.set(t.name, v);
+  }
+
+  private setPath(base: Value, path: A.Target['path'], value: Value, env: Env): Value {
+    let cur = base;
+    for (let i = 0; i < path.length; i++) {
+      const p = path[i];
+      const last = i === path.length - 1;
+      const key = 'attr' in p ? p.attr : this.evalExpr(p.index, env);
+      if (isDict(cur) && isStr(key)) {
+        if (last) cur.entries.set(key, value);
+        else {
+          let next = cur.get(key);
+          if (!isDict(next) && !isList(next)) {
+            next = new DictValue();
+            cur.entries.set(key, next);
+          }
+          cur = next;
+        }
+      } else if (isList(cur) && isInt(key)) {
+        const idx = Number(key < 0n ? BigInt(cur.length) + key : key);
+        if (idx < 0 || idx >= cur.length) throw kclError('IndexError', 'list assignment index out of range');
+        if (last) cur[idx] = value;
+        else cur = cur[idx];
+      } else {
+        throw kclError('TypeError', `'${typeName(cur)}' object does not support item assignment`);
+      }
+    }
+    return base;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  evalExpr(e: A.Expr, env: Env): Value {
+    try {
+      return this.evalInner(e, env);
+    } catch (err) {
+      throw locate(err, env.file, e);
+    }
+  }
+
+  private evalInner(e: A.Expr, env: Env): Value {
+    switch (e.type) {
+      case 'NumberLit':
+        return typeof e.value === 'bigint' ? checkInt(e.value) : e.value;
+      case 'StringLit':
+        return e.parts ? this.interpolate(e.parts, env) : e.value;
+      case 'NameConstant':
+        return e.value === 'Undefined' ? UNDEFINED : e.value;
+      case 'Identifier':
+        return this.lookupName(e.names, env);
+      case 'Paren':
+        return this.evalExpr(e.value, env);
+      case 'Binary':
+        return this.evalBinary(e, env);
+      case 'Compare': {
+        let left = this.evalExpr(e.left, env);
+        for (let i = 0; i < e.ops.length; i++) {
+          const right = this.evalExpr(e.comparators[i], env);
+          if (!compare(e.ops[i], left, right)) return false;
+          left = right;
+        }
+        return true;
+      }
+      case 'Unary':
+        return unary(e.op, this.evalExpr(e.operand, env));
+      case 'IfExpr':
+        return truthy(this.evalExpr(e.cond, env)) ? this.evalExpr(e.body, env) : this.evalExpr(e.orelse, env);
+      case 'As':
+        return convert(this.evalExpr(e.value, env), e.target, this.typeEnv(env));
+      case 'Selector': {
+        const v = this.evalExpr(e.value, env);
+        return this.select(v, e.attr, e.optional);
+      }
+      case 'Subscript':
+        return this.evalSubscript(e, env);
+      case 'Call':
+        return this.evalCall(e, env);
+      case 'SchemaExpr': {
+        const def = this.evalExpr(e.name, env);
+        if (!isSchemaType(def)) throw kclError('TypeError', `'${e.name.names.join('.')}' is not a schema, it is ${typeName(def)}`);
+        const { args, kwargs } = this.evalArgs(e.args, e.keywords, env);
+        const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+        return instantiate(this, def as SchemaDef, { args, kwargs }, config, env);
+      }
+      case 'ListExpr':
+        return evalList(this, e.items, env);
+      case 'ConfigExpr':
+        return evalConfig(this, e, env);
+      case 'ListComp':
+        return evalComprehension(this, e, env);
+      case 'DictComp':
+        return evalDictComp(this, e, env);
+      case 'QuantExpr':
+        return evalQuant(this, e, env);
+      case 'Lambda':
+        return this.makeLambda(e, env);
+    }
+  }
+
+  private evalBinary(e: A.BinaryExpr, env: Env): Value {
+    const left = this.evalExpr(e.left, env);
+    if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
+    if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
+    return binary(e.op, left, this.evalExpr(e.right, env));
+  }
+
+  lookupName(names: string[], env: Env): Value {
+    const [first, ...rest] = names;
+    // `None` is a value here, so a miss is `undefined`, never `??` on null
+    let v: Value | undefined = env.scope.lookup(first);
+    if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? this.optionFunction() : undefined);
+    if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
+    for (const n of rest) v = this.select(v, n, false);
+    return v;
+  }
+
+  select(v: Value, attr: string, optional: boolean): Value {
+    if (isNoneOrUndefined(v)) {
+      if (optional) return null;
+      throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);
+    }
+    if (isDict(v)) {
+      const x = v.get(attr);
+      return x === undefined ? (v.schema ? UNDEFINED : null) : x;
+    }
+    if (isStr(v)) {
+      const m = stringMethod(v, attr);
+      if (m) return m;
+    }
+    if (isModule(v)) {
+      const x = v.members.get(attr);
+      if (x !== undefined) return x;
+    }
+    if (isSchemaType(v) && attr === 'instances') return this.instancesFunction(v as SchemaDef);
+    throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);
+  }
+
+  private evalSubscript(e: A.SubscriptExpr, env: Env): Value {
+    const v = this.evalExpr(e.value, env);
+    if (e.optional && isNoneOrUndefined(v)) return null;
+    if (!e.isSlice) return this.subscript(v, this.evalExpr(e.index!, env));
+    const bound = (x: A.Expr | undefined) => {
+      if (!x) return undefined;
+      const b = this.evalExpr(x, env);
+      if (b === null) return undefined;
+      if (!isInt(b)) throw kclError('TypeError', `slice indices must be integers or None, got ${typeName(b)}`);
+      return Number(b);
+    };
+    return slice(v, bound(e.lower), bound(e.upper), bound(e.step));
+  }
+
+  subscript(v: Value, index: Value): Value {
+    if (isList(v) || isStr(v)) {
+      if (!isInt(index) && typeof index !== 'boolean') throw kclError('TypeError', `${typeName(v)} indices must be integers, not ${typeName(index)}`);
+      const n = Number(index);
+      const i = n < 0 ? v.length + n : n;
+      if (i < 0 || i >= v.length) throw kclError('IndexError', `${isStr(v) ? 'string' : 'list'} index out of range: ${n}`);
+      return v[i];
+    }
+    if (isDict(v)) {
+      const x = v.get(isStr(index) ? index : toStr(index));
+      return x === undefined ? null : x;
+    }
+    if (isNoneOrUndefined(v)) throw kclError('TypeError', `'${typeName(v)}' object is not subscriptable`);
+    throw kclError('TypeError', `'${typeName(v)}' object is not subscriptable`);
+  }
+
+  evalArgs(args: A.Expr[], keywords: A.Keyword[], env: Env): CallArgs {
+    const kwargs = new Map<string, Value>();
+    for (const k of keywords) kwargs.set(k.name, this.evalExpr(k.value, env));
+    return { args: args.map((a) => this.evalExpr(a, env)), kwargs };
+  }
+
+  private evalCall(e: A.CallExpr, env: Env): Value {
+    const fn = this.evalExpr(e.func, env);
+    const call = this.evalArgs(e.args, e.keywords, env);
+    return this.callValue(fn, call, env);
+  }
+
+  callValue(fn: Value, call: CallArgs, env: Env): Value {
+    if (isFunction(fn)) {
+      if (++this.depth > MAX_CALL_DEPTH) {
+        this.depth = 0;
+        throw kclError('RecursionError', 'maximum recursion depth exceeded');
+      }
+      try {
+        return fn.call(call, this.host);
+      } finally {
+        this.depth = Math.max(0, this.depth - 1);
+      }
+    }
+    if (isSchemaType(fn)) return instantiate(this, fn as SchemaDef, call, new DictValue(), env);
+    throw kclError('TypeError', `'${typeName(fn)}' object is not callable`);
+  }
+
+  private interpolate(parts: A.StringPart[], env: Env): string {
+    let out = '';
+    for (const p of parts) {
+      if (p.text !== undefined) {
+        out += p.text;
+        continue;
+      }
+      const v = this.evalExpr(p.expr!, env);
+      if (p.spec === 'json') out += toJson(v);
+      else if (p.spec === 'yaml') out += toYaml(v);
+      else out += toStr(v);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- functions
+
+  private makeLambda(e: A.LambdaExpr, env: Env): FunctionValue {
+    const closure = env;
+    return {
+      kind: 'function',
+      name: 'lambda',
+      call: (call: CallArgs) => {
+        const scope = new Scope(closure.scope, 'lambda');
+        this.bindParams(e.params, call, scope, closure, 'lambda');
+        const frame: CallFrame = { last: null };
+        const inner: Env = { ...closure, scope, frame };
+        this.execBlock(e.body, inner);
+        return e.returnType ? convert(frame.last, e.returnType, this.typeEnv(closure)) : frame.last;
+      },
+    };
+  }
+
+  /** Binds call arguments to parameters, with defaults and type checks. */
+  bindParams(params: A.Param[], call: CallArgs, scope: Scope, env: Env, what: string): void {
+    if (call.args.length > params.length) {
+      throw kclError('TypeError', `${what} takes ${params.length} positional argument${params.length === 1 ? '' : 's'} but ${call.args.length} were given`);
+    }
+    const names = new Set(params.map((p) => p.name));
+    for (const k of call.kwargs.keys()) {
+      if (!names.has(k)) throw kclError('TypeError', `${what} got an unexpected keyword argument '${k}'`);
+    }
+    params.forEach((p, i) => {
+      let v: Value | undefined = i < call.args.length ? call.args[i] : call.kwargs.get(p.name);
+      if (v === undefined) {
+        if (!p.default) throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
+        v = this.evalExpr(p.default, withScope(env, scope));
+      }
+      scope.vars.set(p.name, convert(v, p.annotation, this.typeEnv(env)));
+    });
+  }
+
+  private optionFunction(): FunctionValue {
+    return {
+      kind: 'function',
+      name: 'option',
+      call: ({ args, kwargs }, host) => {
+        const key = args[0] ?? kwargs.get('key');
+        if (!isStr(key)) throw kclError('TypeError', 'option() requires a string key');
+        const type = args[1] ?? kwargs.get('type');
+        const required = args[2] ?? kwargs.get('required');
+        const fallback = args[3] ?? kwargs.get('default');
+        const given = host.option(key);
+        if (given === undefined) {
+          if (fallback !== undefined) return fallback;
+          if (truthy(required ?? false)) {
+            throw kclError('OptionError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
+          }
+          return null;
+        }
+        return isStr(type) ? convertOption(key, given, type) : given;
+      },
+    };
+  }
+
+  private instancesFunction(def: SchemaDef): FunctionValue {
+    return { kind: 'function', name: 'instances', call: () => [...def.instances] };
+  }
+
+  typeEnv(env: Env): TypeEnv {
+    return {
+      resolveType: (name) => {
+        if (name.length === 1) {
+          const alias = env.module.aliases.get(name[0]);
+          if (alias) return alias;
+        }
+        let v: Value | undefined;
+        try {
+          v = this.lookupName(name, env);
+        } catch {
+          return undefined;
+        }
+        return isSchemaType(v) ? (v as SchemaDef) : undefined;
+      },
+      instantiate: (schema, config) => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env),
+    };
+  }
+}
+
+function convertOption(key: string, v: Value, type: string): Value {
+  const bad = () => kclError('TypeError', `cannot use '${toStr(v)}' as type '${type}' for option('${key}')`);
+  switch (type) {
+    case 'str':
+      return toStr(v);
+    case 'int':
+      if (isInt(v)) return v;
+      if (isStr(v) && /^[-+]?\d+$/.test(v)) return BigInt(v);
+      throw bad();
+    case 'float':
+      if (typeof v === 'number') return v;
+      if (isInt(v)) return Number(v);
+      throw bad();
+    case 'bool':
+      if (typeof v === 'boolean') return v;
+      throw bad();
+    case 'list':
+      if (isList(v)) return v;
+      throw bad();
+    case 'dict':
+      if (isDict(v)) return v;
+      throw bad();
+    default:
+      return v;
+  }
+}
+
+export function slice(v: Value, lower?: number, upper?: number, step = 1): Value {
+  if (!isList(v) && !isStr(v)) throw kclError('TypeError', `'${typeName(v)}' object is not subscriptable`);
+  if (step === 0) throw kclError('ValueError', 'slice step cannot be zero');
+  const n = v.length;
+  const norm = (x: number | undefined, dflt: number) => {
+    if (x === undefined) return dflt;
+    if (x < 0) return Math.max(step < 0 ? -1 : 0, x + n);
+    return Math.min(x, step < 0 ? n - 1 : n);
+  };
+  const start = norm(lower, step > 0 ? 0 : n - 1);
+  const stop = norm(upper, step > 0 ? n : -1);
+  const items: Value[] = [];
+  const chars: string[] = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (isStr(v)) chars.push(v[i]);
+    else items.push(v[i]);
+  }
+  return isStr(v) ? chars.join('') : items;
+}
+
+/** Gives a diagnostic without a place the place of the node being evaluated. */
+function locate(e: unknown, file: string, node: A.Loc): unknown {
+  if (e instanceof KclError && !e.diagnostic.position) {
+    e.diagnostic.position = { file, line: node.line, column: node.column };
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return kclError('RecursionError', 'maximum recursion depth exceeded', { file, line: node.line, column: node.column });
+  }
+  return e;
+}

@@ -1,0 +1,53 @@
+/**
+ * A schema as the evaluator holds it once its statement has run: its parent and mixins
+ * resolved, its attributes indexed, and the scope it was defined in kept for its bodies.
+ */
+import type * as A from '../ast.js';
+import type { Scope } from './scope.js';
+import type { SchemaTypeValue } from './values.js';
+
+export interface AttrDecl {
+  name: string;
+  type?: A.TypeNode;
+  optional: boolean;
+  /** The schema that declared it; a child may redeclare an inherited attribute. */
+  owner: SchemaDef;
+  decorators: A.Decorator[];
+}
+
+export interface SchemaDef extends SchemaTypeValue {
+  readonly node: A.SchemaStmt | A.RuleStmt;
+  readonly file: string;
+  readonly parent?: SchemaDef;
+  readonly mixins: SchemaDef[];
+  /** The scope the schema statement ran in: its module's globals. */
+  readonly scope: Scope;
+  /** Declared attributes of this schema alone, in order. */
+  readonly attrs: Map<string, AttrDecl>;
+  /** Every instance made so far, for `Schema.instances()`. */
+  readonly instances: import('./values.js').DictValue[];
+}
+
+/** The attribute declarations that apply to an instance, the parent's first. */
+export function allAttrs(def: SchemaDef): Map<string, AttrDecl> {
+  const out = new Map<string, AttrDecl>();
+  const chain: SchemaDef[] = [];
+  for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
+  for (const s of chain) {
+    for (const [k, a] of s.attrs) {
+      const inherited = out.get(k);
+      // a redeclaration without a type keeps the inherited type
+      out.set(k, inherited && !a.type ? { ...a, type: inherited.type } : a);
+    }
+    for (const m of s.mixins) for (const [k, a] of m.attrs) if (!out.has(k)) out.set(k, a);
+  }
+  return out;
+}
+
+/** The index signature in force: the nearest one up the inheritance chain. */
+export function indexSignature(def: SchemaDef): A.IndexSignature | undefined {
+  for (let s: SchemaDef | undefined = def; s; s = s.parent) {
+    if (s.node.type === 'Schema' && s.node.indexSignature) return s.node.indexSignature;
+  }
+  return undefined;
+}

@@ -1,0 +1,274 @@
+/**
+ * Schemas: definition, and instantiation from a config.
+ *
+ * An instance is built by running the bodies of its schema chain (parent first, then each
+ * schema's mixins) in one frame. Attributes resolve on demand, so a body may use an attribute
+ * defined further down (kcl's "irrelevant order"): looking up an attribute first runs the
+ * statements that still have to define it. Every assignment to an attribute is merged with the
+ * config's entry for it, so the config always wins over defaults while references in the body
+ * see the final value.
+ */
+import type * as A from '../ast.js';
+import { kclError } from '../diagnostics.js';
+import { mergeEntry, union } from './config.js';
+import type { Env } from './env.js';
+import type { Evaluator } from './evaluator.js';
+import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { Scope, type AttributeSource } from './scope.js';
+import { convert } from './types.js';
+import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
+
+// ---------------------------------------------------------------- definition
+
+function resolveSchema(ev: Evaluator, id: A.Identifier, env: Env, role: string): SchemaDef {
+  const v = ev.lookupName(id.names, env);
+  if (!isSchemaType(v)) throw kclError('IllegalInheritError', `invalid ${role} '${id.names.join('.')}': not a schema`);
+  return v as SchemaDef;
+}
+
+function collectAttrs(stmts: A.Stmt[], owner: SchemaDef, out: Map<string, AttrDecl>): void {
+  for (const s of stmts) {
+    if (s.type === 'Attr') {
+      out.set(s.name, { name: s.name, type: s.annotation, optional: s.optional, owner, decorators: s.decorators });
+    } else if (s.type === 'If') {
+      collectAttrs(s.body, owner, out);
+      collectAttrs(s.orelse, owner, out);
+    }
+  }
+}
+
+export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env: Env): SchemaDef {
+  const parentId = node.type === 'Schema' ? node.parent : node.parents[0];
+  const parent = parentId ? resolveSchema(ev, parentId, env, 'parent schema') : undefined;
+  if (parent && parent.isRule !== (node.type === 'Rule')) {
+    throw kclError('IllegalInheritError', `invalid schema inherit object type, expect ${node.type === 'Rule' ? 'rule' : 'schema'}, got '${parent.name}'`);
+  }
+  const mixins = node.type === 'Schema' ? node.mixins.map((m) => resolveSchema(ev, m, env, 'mixin')) : [];
+  const attrs = new Map<string, AttrDecl>();
+  const def: SchemaDef = {
+    kind: 'schemaType',
+    name: node.name,
+    pkgpath: '__main__',
+    isRule: node.type === 'Rule',
+    node,
+    file: env.file,
+    parent,
+    mixins,
+    scope: env.scope.moduleScope(),
+    attrs,
+    instances: [],
+  };
+  if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
+  return def;
+}
+
+// ---------------------------------------------------------------- instantiation
+
+interface BodyStmt {
+  stmt: A.Stmt;
+  env: Env;
+  /** Attribute names this statement may set. */
+  defines: string[];
+  state: 'pending' | 'running' | 'done';
+}
+
+function definedNames(s: A.Stmt, out: string[] = []): string[] {
+  switch (s.type) {
+    case 'Attr':
+      out.push(s.name);
+      break;
+    case 'Assign':
+      for (const t of s.targets) out.push(t.name);
+      break;
+    case 'AugAssign':
+    case 'Unification':
+      out.push(s.target.name);
+      break;
+    case 'If':
+      for (const b of [...s.body, ...s.orelse]) definedNames(b, out);
+      break;
+  }
+  return out;
+}
+
+function chainOf(def: SchemaDef): SchemaDef[] {
+  const chain: SchemaDef[] = [];
+  for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
+  return chain;
+}
+
+class SchemaFrame implements AttributeSource {
+  private readonly values = new Map<string, Value>();
+  private readonly stmts: BodyStmt[] = [];
+  private readonly pendingFor = new Map<string, BodyStmt[]>();
+  private readonly attrs: Map<string, AttrDecl>;
+  private readonly order: string[] = [];
+  private readonly envs = new Map<SchemaDef, Env>();
+
+  constructor(
+    private readonly ev: Evaluator,
+    private readonly def: SchemaDef,
+    private readonly config: DictValue,
+    private readonly site: Env,
+  ) {
+    this.attrs = allAttrs(def);
+  }
+
+  hasAttr(name: string): boolean {
+    return this.values.has(name) || this.attrs.has(name) || this.pendingFor.has(name) || this.config.entries.has(name);
+  }
+
+  lookupAttr(name: string): Value {
+    this.resolvePending(name);
+    const v = this.values.get(name);
+    if (v !== undefined) return v;
+    const fromConfig = this.config.get(name);
+    if (fromConfig !== undefined) {
+      this.values.set(name, this.typed(name, fromConfig));
+      return this.values.get(name)!;
+    }
+    return UNDEFINED;
+  }
+
+  assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {
+    let v = value;
+    if (mode === 'union') {
+      const base = this.values.get(name);
+      v = base === undefined ? value : union(base, value, { override: true });
+    }
+    const fromConfig = this.config.get(name);
+    if (fromConfig !== undefined) v = withConfig(v, fromConfig, this.config.opOf(name));
+    this.values.set(name, this.typed(name, v));
+  }
+
+  private typed(name: string, v: Value): Value {
+    const decl = this.attrs.get(name);
+    const env = (decl && this.envs.get(decl.owner)) ?? this.site;
+    if (decl?.type) return convert(v, decl.type, this.ev.typeEnv(env));
+    const sig = indexSignature(this.def);
+    if (sig && !decl) return convert(v, sig.valueType, this.ev.typeEnv(env));
+    return v;
+  }
+
+  /** Runs, now, the statements that have yet to define `name`: a forward reference. */
+  private resolvePending(name: string): void {
+    const pending = this.pendingFor.get(name);
+    if (!pending) return;
+    for (const s of pending) if (s.state === 'pending') this.runStmt(s);
+  }
+
+  private runStmt(s: BodyStmt): void {
+    s.state = 'running';
+    this.ev.execStmt(s.stmt, s.env);
+    s.state = 'done';
+    for (const n of s.defines) {
+      const rest = this.pendingFor.get(n)?.filter((x) => x.state === 'pending');
+      if (rest && rest.length) this.pendingFor.set(n, rest);
+      else this.pendingFor.delete(n);
+    }
+  }
+
+  private addBody(owner: SchemaDef, call: CallArgs): void {
+    const scope = new Scope(owner.scope, 'schema', this);
+    const env: Env = { scope, file: owner.file, module: this.site.module };
+    this.envs.set(owner, env);
+    if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`);
+    if (owner.node.type === 'Schema') {
+      for (const stmt of owner.node.body) {
+        const defines = definedNames(stmt);
+        const entry: BodyStmt = { stmt, env, defines, state: 'pending' };
+        this.stmts.push(entry);
+        for (const n of defines) {
+          if (!this.order.includes(n)) this.order.push(n);
+          const list = this.pendingFor.get(n) ?? [];
+          list.push(entry);
+          this.pendingFor.set(n, list);
+        }
+      }
+    }
+  }
+
+  /** Builds the instance; errors without a place get the schema expression's from the caller. */
+  build(call: CallArgs): DictValue {
+    for (const owner of chainOf(this.def)) {
+      this.addBody(owner, call);
+      for (const m of owner.mixins) this.addBody(m, call);
+    }
+    for (const name of this.attrs.keys()) if (!this.order.includes(name)) this.order.push(name);
+    for (const s of this.stmts) if (s.state === 'pending') this.runStmt(s);
+
+    const sig = indexSignature(this.def);
+    for (const key of this.config.entries.keys()) {
+      if (this.values.has(key)) continue;
+      if (!this.attrs.has(key) && !sig && !this.def.isRule) {
+        throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
+      }
+      this.lookupAttr(key);
+      if (!this.order.includes(key)) this.order.push(key);
+    }
+    for (const [name, decl] of this.attrs) {
+      if (decl.optional || name.startsWith('_')) continue;
+      const v = this.lookupAttr(name);
+      if (isNoneOrUndefined(v)) {
+        throw kclError('EvaluationError', `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`);
+      }
+    }
+    this.runChecks();
+
+    const inst = new DictValue();
+    inst.schema = this.def;
+    for (const name of this.order) {
+      if (name.startsWith('_') && !this.ev.options.showHidden) continue;
+      const v = this.values.get(name);
+      if (v !== undefined) inst.entries.set(name, v);
+    }
+    return inst;
+  }
+
+  private runChecks(): void {
+    const envs = this.envs;
+    const owners: SchemaDef[] = [];
+    const addRuleParents = (d: SchemaDef) => {
+      if (d.node.type === 'Rule') for (const p of d.node.parents.slice(1)) owners.push(resolveSchema(this.ev, p, envs.get(d)!, 'rule'));
+    };
+    for (const owner of chainOf(this.def)) {
+      owners.push(owner, ...owner.mixins);
+      addRuleParents(owner);
+    }
+    for (const owner of owners) {
+      const env = envs.get(owner) ?? this.site;
+      for (const check of owner.node.checks) {
+        if (check.ifCond && !truthy(this.ev.evalExpr(check.ifCond, env))) continue;
+        if (truthy(this.ev.evalExpr(check.test, env))) continue;
+        const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
+        throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
+          related: [{ position: { file: owner.file, line: check.line, column: check.column }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
+        });
+      }
+    }
+  }
+}
+
+/** Combines a value set in the schema body with the config entry for the same attribute. */
+function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
+  switch (op) {
+    case '=':
+      return fromConfig;
+    case '+=':
+      if (isList(v) && isList(fromConfig)) return [...v, ...fromConfig];
+      return isNoneOrUndefined(v) ? fromConfig : v;
+    case ':':
+      if (isDict(v) && isDict(fromConfig)) {
+        const out = union(v, new DictValue(), { override: true }) as DictValue;
+        for (const [k, x] of fromConfig.entries) mergeEntry(out, k, x, fromConfig.opOf(k), { override: true });
+        return out;
+      }
+      return fromConfig;
+  }
+}
+
+export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
+  const inst = new SchemaFrame(ev, def, config, env).build(call);
+  def.instances.push(inst);
+  return inst;
+}

@@ -1,0 +1,191 @@
+/**
+ * Runtime type checks for annotations on variables, attributes, parameters and `as`. A check
+ * also converts: a plain dict meeting a schema type becomes an instance of that schema, and so
+ * do the elements of `[Schema]` and `{str:Schema}`.
+ */
+import type { TypeNode } from '../ast.js';
+import { kclError } from '../diagnostics.js';
+import {
+  DictValue,
+  equals,
+  isDict,
+  isFunction,
+  isInt,
+  isList,
+  isNumber,
+  isStr,
+  repr,
+  typeName,
+  UNDEFINED,
+  type Value,
+} from './values.js';
+import type { SchemaDef } from './schema-def.js';
+
+export interface TypeEnv {
+  /** A schema or a type alias by its (possibly dotted) name, seen from where the annotation is. */
+  resolveType(name: string[]): SchemaDef | TypeNode | undefined;
+  /** Instantiates a schema from a plain dict. */
+  instantiate(schema: SchemaDef, config: DictValue): DictValue;
+}
+
+const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier']);
+
+export function typeText(t: TypeNode): string {
+  switch (t.type) {
+    case 'AnyType':
+      return 'any';
+    case 'NamedType':
+      return t.name.join('.');
+    case 'ListType':
+      return `[${t.element ? typeText(t.element) : ''}]`;
+    case 'DictType':
+      return `{${t.key ? typeText(t.key) : ''}:${t.value ? typeText(t.value) : ''}}`;
+    case 'LiteralType':
+      return t.text;
+    case 'UnionType':
+      return t.members.map(typeText).join(' | ');
+    case 'FunctionType':
+      return `(${t.params.map(typeText).join(', ')}) -> ${t.ret ? typeText(t.ret) : 'any'}`;
+  }
+}
+
+function mismatch(t: TypeNode, v: Value): never {
+  throw kclError('TypeError', `expected ${typeText(t)}, got ${describe(v)}`);
+}
+
+function describe(v: Value): string {
+  if (isStr(v) || isNumber(v) || typeof v === 'boolean') return `${typeName(v)}(${isStr(v) ? v : repr(v)})`;
+  return typeName(v);
+}
+
+function isSchemaDef(x: SchemaDef | TypeNode): x is SchemaDef {
+  return 'kind' in x && x.kind === 'schemaType';
+}
+
+/** True when `inst` is an instance of `schema` or of a schema derived from it. */
+export function instanceOf(inst: DictValue, schema: SchemaDef): boolean {
+  for (let s = inst.schema as SchemaDef | undefined; s; s = s.parent) if (s === schema) return true;
+  return false;
+}
+
+/** Checks `v` against `t` and returns it, converted where the type asks for a schema. */
+export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value {
+  if (!t || v === null || v === UNDEFINED) return v;
+  switch (t.type) {
+    case 'AnyType':
+      return v;
+    case 'LiteralType':
+      return equals(v, t.value as Value) ? v : mismatch(t, v);
+    case 'ListType': {
+      if (!isList(v)) return mismatch(t, v);
+      if (!t.element) return v;
+      const el = t.element;
+      let changed = false;
+      const out = v.map((x) => {
+        const y = convert(x, el, env);
+        if (y !== x) changed = true;
+        return y;
+      });
+      return changed ? out : v;
+    }
+    case 'DictType': {
+      if (!isDict(v)) return mismatch(t, v);
+      if (!t.value && !t.key) return v;
+      let out: DictValue | undefined;
+      for (const [k, x] of v.entries) {
+        if (t.key) convert(k, t.key, env);
+        const y = t.value ? convert(x, t.value, env) : x;
+        if (y !== x) {
+          out ??= cloneShallow(v);
+          out.entries.set(k, y);
+        }
+      }
+      return out ?? v;
+    }
+    case 'UnionType': {
+      let lastError: unknown;
+      for (const m of t.members) {
+        if (!matchesShape(v, m, env)) continue;
+        try {
+          return convert(v, m, env);
+        } catch (e) {
+          lastError = e;
+        }
+      }
+      if (lastError) throw lastError;
+      return mismatch(t, v);
+    }
+    case 'FunctionType':
+      return isFunction(v) ? v : mismatch(t, v);
+    case 'NamedType':
+      return convertNamed(v, t, env);
+  }
+}
+
+function cloneShallow(v: DictValue): DictValue {
+  const d = new DictValue(v.entries);
+  if (v.ops) d.ops = new Map(v.ops);
+  d.schema = v.schema;
+  return d;
+}
+
+/** A cheap pre-check for unions, so `int | str` does not try to convert a str into an int. */
+function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
+  switch (t.type) {
+    case 'ListType':
+      return isList(v);
+    case 'DictType':
+      return isDict(v) && !v.schema;
+    case 'LiteralType':
+      return equals(v, t.value as Value);
+    case 'NamedType': {
+      const name = t.name.join('.');
+      if (BASIC.has(name)) return basicMatches(name, v);
+      const resolved = env.resolveType(t.name);
+      if (!resolved) return false;
+      if (isSchemaDef(resolved)) return isDict(v) && (!v.schema || instanceOf(v, resolved));
+      return matchesShape(v, resolved, env);
+    }
+    default:
+      return true;
+  }
+}
+
+function basicMatches(name: string, v: Value): boolean {
+  switch (name) {
+    case 'int':
+      return isInt(v);
+    case 'float':
+      return isNumber(v);
+    case 'number_multiplier':
+      return isNumber(v);
+    case 'str':
+      return isStr(v);
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'list':
+      return isList(v);
+    case 'dict':
+      return isDict(v);
+    default:
+      return true;
+  }
+}
+
+function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env: TypeEnv): Value {
+  const name = t.name.join('.');
+  if (BASIC.has(name)) {
+    if (!basicMatches(name, v)) mismatch(t, v);
+    // kcl keeps an int assigned to a float-typed name as a float
+    return name === 'float' && isInt(v) ? Number(v) : v;
+  }
+  const resolved = env.resolveType(t.name);
+  if (!resolved) throw kclError('TypeError', `name '${name}' is not defined as a type`);
+  if (!isSchemaDef(resolved)) return convert(v, resolved, env);
+  if (!isDict(v)) return mismatch(t, v);
+  if (v.schema) {
+    if (instanceOf(v, resolved)) return v;
+    throw kclError('TypeError', `expected ${name}, got ${v.schema.name}`);
+  }
+  return env.instantiate(resolved, v);
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { KclError } from './diagnostics.js';
+import { tokenize } from './lexer.js';
+
+const kinds = (src: string) => tokenize(src, 'main.k').map((t) => (t.type === 'op' || t.type === 'keyword' ? t.text : t.type));
+
+describe('lexer layout', () => {
+  it('emits NEWLINE, INDENT and DEDENT for blocks', () => {
+    expect(kinds('schema A:\n    a: int\nb = 1\n')).toEqual([
+      'name', 'name', ':', 'NEWLINE', 'INDENT', 'name', ':', 'name', 'NEWLINE', 'DEDENT', 'name', '=', 'int', 'NEWLINE',
+    ]);
+  });
+
+  it('joins lines inside brackets after a comma or an operator', () => {
+    expect(kinds('a = [1,\n  2 +\n  3]\n')).toEqual(['name', '=', '[', 'int', ',', 'int', '+', 'int', ']', 'NEWLINE']);
+  });
+
+  it('separates config entries written on their own lines', () => {
+    expect(kinds('a = {\n    x = 1\n    y = 2\n}\n')).toEqual([
+      'name', '=', '{', 'name', '=', 'int', 'NEWLINE', 'name', '=', 'int', '}', 'NEWLINE',
+    ]);
+  });
+
+  it('opens an indented block for an if entry inside a list', () => {
+    expect(kinds('a = [\n    if x:\n        1\n    2\n]\n')).toEqual([
+      'name', '=', '[', 'if', 'name', ':', 'NEWLINE', 'INDENT', 'int', 'DEDENT', 'NEWLINE', 'int', ']', 'NEWLINE',
+    ]);
+  });
+
+  it('treats a lambda body in braces as a block of statements', () => {
+    expect(kinds('f = lambda x {\n    y = x\n    y\n}\n')).toEqual([
+      'name', '=', 'lambda', 'name', '{', 'name', '=', 'name', 'NEWLINE', 'name', 'NEWLINE', '}', 'NEWLINE',
+    ]);
+  });
+
+  it('skips comments, blank lines and backslash continuations', () => {
+    expect(kinds('a = 1 + \\\n  2  # sum\n\n# done\n')).toEqual(['name', '=', 'int', '+', 'int', 'NEWLINE']);
+  });
+
+  it('carries file, line and column on every token', () => {
+    const t = tokenize('a = 1\nbb = 2\n', 'x.k').find((x) => x.text === 'bb')!;
+    expect([t.line, t.col]).toEqual([2, 1]);
+  });
+});
+
+describe('lexer literals', () => {
+  const texts = (src: string) => tokenize(src, 'main.k').filter((t) => t.type !== 'NEWLINE').map((t) => `${t.type}:${t.text}`);
+
+  it('reads every number form, unit suffixes included', () => {
+    expect(texts('0x1F 0o17 0b101 017 1_000 1.5 .5 1e3 2.5E-3 1Ki 2M 3m')).toEqual([
+      'int:0x1F', 'int:0o17', 'int:0b101', 'int:017', 'int:1_000', 'float:1.5', 'float:.5', 'float:1e3',
+      'float:2.5E-3', 'int:1Ki', 'int:2M', 'int:3m',
+    ]);
+  });
+
+  it('reads single, double, triple-quoted and raw strings', () => {
+    expect(texts(`'a' "b" """c\nd""" r"\\n" '''e'''`)).toEqual([
+      "string:'a'", 'string:"b"', 'string:"""c\nd"""', 'string:r"\\n"', "string:'''e'''",
+    ]);
+  });
+
+  it('keeps `$`-escaped keywords as names', () => {
+    const [t] = tokenize('$if = 1', 'main.k');
+    expect([t.type, t.value]).toEqual(['name', 'if']);
+  });
+});
+
+describe('lexer errors', () => {
+  const error = (src: string) => {
+    try {
+      tokenize(src, 'main.k');
+    } catch (e) {
+      if (e instanceof KclError) return e.diagnostic;
+      throw e;
+    }
+    throw new Error('no error');
+  };
+
+  it('refuses a dedent to a level that was never opened', () => {
+    const d = error('if a:\n        b = 1\n    c = 2\n');
+    expect(d.kind).toBe('IndentationError');
+    expect(d.position).toMatchObject({ line: 3, column: 5 });
+  });
+
+  it('refuses inconsistent tabs and spaces', () => {
+    expect(error('if a:\n\tb = 1\n        c = 2\n').kind).toBe('TabError');
+  });
+
+  it('reports an unterminated string at its place', () => {
+    expect(error('a = "abc\n').position).toMatchObject({ line: 1, column: 5 });
+  });
+});

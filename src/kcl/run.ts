@@ -1,0 +1,184 @@
+/**
+ * `kcl run` in-process: files and options in, YAML out. Shared by the `kdeck kcl run` command,
+ * the conformance runner's subject, and (later) stack compilation.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { kclError, KclError } from './diagnostics.js';
+import { union } from './eval/config.js';
+import { Evaluator } from './eval/evaluator.js';
+import {
+  DictValue,
+  isDict,
+  isFunction,
+  isModule,
+  isSchemaType,
+  isUndefined,
+  UNDEFINED,
+  type Value,
+} from './eval/values.js';
+import { parseModule } from './parser.js';
+import { toYaml } from './yaml.js';
+
+export interface RunOptions {
+  files: string[];
+  /** `-D key=value` pairs, values as written on the command line. */
+  options?: [string, string][];
+  workDir?: string;
+  sortKeys?: boolean;
+  showHidden?: boolean;
+  /** `-n`: leave None values out of the output. */
+  disableNone?: boolean;
+  /** `-S`: print only the value at this path (`name.attr`, optionally `pkg:name.attr`). */
+  pathSelectors?: string[];
+}
+
+export interface RunResult {
+  /** What `print()` wrote, which kcl shows before the result. */
+  printed: string;
+  yaml: string;
+}
+
+/** Turns a `-D` value into a KCL value: numbers, booleans, None, JSON lists and dicts; else a string. */
+export function parseOptionValue(raw: string): Value {
+  if (/^[-+]?\d+$/.test(raw)) return BigInt(raw);
+  if (/^[-+]?(\d+\.\d*|\.\d+)$/.test(raw)) return Number(raw);
+  if (raw === 'True' || raw === 'true') return true;
+  if (raw === 'False' || raw === 'false') return false;
+  if (raw === 'None' || raw === 'null') return null;
+  if (/^[[{"]/.test(raw)) {
+    try {
+      return fromPlain(JSON.parse(raw));
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+export function fromPlain(x: unknown): Value {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'number') return Number.isInteger(x) ? BigInt(x) : x;
+  if (typeof x === 'string' || typeof x === 'boolean') return x;
+  if (Array.isArray(x)) return x.map(fromPlain);
+  if (typeof x === 'object') return new DictValue(Object.entries(x).map(([k, v]) => [k, fromPlain(v)]));
+  return String(x);
+}
+
+/** Splits `key=value`; kcl refuses an empty key or value and a second `=`. */
+export function parseOptionArg(arg: string): [string, string] {
+  const i = arg.indexOf('=');
+  const key = i === -1 ? '' : arg.slice(0, i);
+  const value = i === -1 ? '' : arg.slice(i + 1);
+  if (!key || !value || value.includes('=')) {
+    throw kclError('OptionError', `Invalid value for top level arguments: '${arg}' (expected -D key=value)`);
+  }
+  return [key, value];
+}
+
+/** The globals kcl prints: public, and data rather than functions, schemas or modules. */
+function isOutput(name: string, v: Value, showHidden: boolean): boolean {
+  if (name.startsWith('_') && !showHidden) return false;
+  return !isUndefined(v) && !isFunction(v) && !isSchemaType(v) && !isModule(v);
+}
+
+function select(root: Value, selector: string): Value {
+  const spec = selector.includes(':') ? selector.slice(selector.indexOf(':') + 1) : selector;
+  let v: Value = root;
+  for (const part of spec.split('.').filter(Boolean)) {
+    const next: Value | undefined = isDict(v) ? v.get(part) : undefined;
+    if (next === undefined) throw kclError('EvaluationError', `invalid path selector '${selector}': '${part}' not found`);
+    v = next;
+  }
+  return v;
+}
+
+function readSource(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    throw kclError('CannotFindModule', `Cannot find the kcl file, please check the file path ${file}`);
+  }
+}
+
+export function runKcl(opts: RunOptions): RunResult {
+  const workDir = opts.workDir ?? process.cwd();
+  const modules = opts.files.map((f) => {
+    const file = path.resolve(workDir, f);
+    return parseModule(readSource(file), file);
+  });
+  const optionValues = new Map<string, Value>();
+  for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
+  let printed = '';
+  const evaluator = new Evaluator(
+    { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
+    { showHidden: opts.showHidden },
+  );
+  const ctx = evaluator.runModules(modules);
+  let result: Value;
+  if (ctx.scalars.length > 0) {
+    result = ctx.scalars.reduce((acc, v) => union(acc, v));
+  } else {
+    const out = new DictValue();
+    for (const name of ctx.order) {
+      const v = ctx.scope.vars.get(name) ?? UNDEFINED;
+      if (isOutput(name, v, opts.showHidden ?? false)) out.entries.set(name, v);
+    }
+    result = out;
+  }
+  if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
+  const empty = isDict(result) && result.size === 0;
+  const yaml = empty ? '' : toYaml(result, { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone });
+  return { printed, yaml };
+}
+
+/** Reads a `-Y` settings file: `kcl_cli_configs` and `kcl_options` as kcl defines them. */
+export interface Settings {
+  files: string[];
+  options: [string, string][];
+  sortKeys?: boolean;
+  showHidden?: boolean;
+  disableNone?: boolean;
+  pathSelectors?: string[];
+}
+
+export function readSettings(file: string): Settings {
+  const name = path.basename(file);
+  const invalid = () => kclError('EvaluationError', `Failed to load '${name}', invalid setting file format`);
+  let doc: unknown;
+  try {
+    doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    if (e instanceof KclError) throw e;
+    throw invalid();
+  }
+  const settings: Settings = { files: [], options: [] };
+  if (doc === null || doc === undefined) return settings;
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw invalid();
+  const { kcl_cli_configs: cli, kcl_options: options } = doc as Record<string, unknown>;
+  const dir = path.dirname(file);
+  if (cli !== undefined && cli !== null) {
+    if (typeof cli !== 'object' || Array.isArray(cli)) throw invalid();
+    const c = cli as Record<string, unknown>;
+    const files = c.files ?? c.file;
+    if (files !== undefined && files !== null) {
+      if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) throw invalid();
+      settings.files = (files as string[]).map((f) => path.resolve(dir, f));
+    }
+    if (typeof c.sort_keys === 'boolean') settings.sortKeys = c.sort_keys;
+    if (typeof c.show_hidden === 'boolean') settings.showHidden = c.show_hidden;
+    if (typeof c.disable_none === 'boolean') settings.disableNone = c.disable_none;
+    if (Array.isArray(c.path_selector)) settings.pathSelectors = c.path_selector.map(String);
+  }
+  if (options !== undefined && options !== null) {
+    if (!Array.isArray(options)) throw invalid();
+    for (const o of options) {
+      if (typeof o !== 'object' || o === null || !('key' in o)) throw invalid();
+      const { key, value } = o as { key: unknown; value: unknown };
+      if (typeof key !== 'string') throw invalid();
+      settings.options.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
+    }
+  }
+  return settings;
+}

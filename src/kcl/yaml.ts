@@ -1,0 +1,607 @@
+/**
+ * YAML and JSON text for KCL values, byte-for-byte as `kcl run`, `yaml.encode` and `json.encode`
+ * print them.
+ *
+ * kcl turns a value into JSON data first (dropping Undefined and functions), then hands that to
+ * its fork of serde_yaml, which picks a scalar style per string and lets libyaml's emitter write
+ * the text. The emitter below follows libyaml's decisions (plain/quoted/literal choice, escapes,
+ * block scalar headers, `? ` keys past 128 bytes, the `...` after a keep-chomped scalar) with the
+ * settings serde_yaml uses: indent 2, unicode output, no line width. The `yaml` package cannot be
+ * configured into those decisions (it analyses scalars, escapes and picks explicit keys its own
+ * way), so only the small block-style subset kcl produces is written here by hand.
+ */
+import { DictValue, UNDEFINED, type Value } from './eval/values.js';
+
+export interface EncodeOptions {
+  /** Sort dict keys (by code point, as Rust orders strings) at every level. */
+  sortKeys?: boolean;
+  /** Drop entries whose key starts with `_` at every level (`kcl run` does unless --show_hidden). */
+  ignorePrivate?: boolean;
+  /** Drop None entries and None list items (`--disable_none`, `ignore_none=True`). */
+  ignoreNone?: boolean;
+}
+
+export interface YamlStreamOptions extends EncodeOptions {
+  /** The document separator line, `---` unless `manifests.yaml_stream` was given another. */
+  sep?: string;
+}
+
+export interface JsonOptions extends EncodeOptions {
+  /** Spaces per nesting level; 0 keeps everything on one line with `, ` and `: ` separators. */
+  indent?: number;
+}
+
+// ---------------------------------------------------------------- data model
+
+/** A value reduced to what JSON can carry, which is all kcl ever serialises. */
+type Data = null | boolean | bigint | number | string | Data[] | DataMap;
+
+interface DataMap {
+  readonly kind: 'map';
+  readonly entries: [string, Data][];
+}
+
+function isDataMap(d: Data): d is DataMap {
+  return typeof d === 'object' && d !== null && !Array.isArray(d);
+}
+
+/** Functions, schema types and modules: kcl leaves them out of dicts and lists alike. */
+function isNonData(v: Value): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof DictValue) && v !== UNDEFINED;
+}
+
+/** Rust orders `String` keys by UTF-8 bytes, i.e. by code point; UTF-16 order differs above U+D7FF. */
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate unit stands for a code point above U+FFFF, so it outranks any other BMP unit.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function toData(v: Value, opts: EncodeOptions): Data {
+  if (v === null || v === UNDEFINED) return null;
+  switch (typeof v) {
+    case 'boolean':
+    case 'bigint':
+    case 'string':
+      return v;
+    case 'number':
+      // serde_json has no NaN or infinity and writes null in their place.
+      return Number.isFinite(v) ? v : null;
+  }
+  if (Array.isArray(v)) {
+    const out: Data[] = [];
+    for (const item of v) {
+      if (item === UNDEFINED || isNonData(item) || (item === null && opts.ignoreNone)) continue;
+      out.push(toData(item, opts));
+    }
+    return out;
+  }
+  if (v instanceof DictValue) {
+    let entries = [...v.entries];
+    if (opts.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
+    const out: [string, Data][] = [];
+    for (const [key, item] of entries) {
+      if (opts.ignorePrivate && key.startsWith('_')) continue;
+      if (item === UNDEFINED || isNonData(item) || (item === null && opts.ignoreNone)) continue;
+      out.push([key, toData(item, opts)]);
+    }
+    return { kind: 'map', entries: out };
+  }
+  // A bare function, schema type or module has no data form; null is the closest thing.
+  return null;
+}
+
+/**
+ * Plain JS data (arrays and ordinary objects, no Maps) with kcl's filtering applied. Ints become
+ * numbers when they fit exactly and stay bigints otherwise; NaN and infinities become null. Object
+ * keys that look like array indices are enumerated first by JS itself, so use `toYaml`/`toJson`
+ * where key order matters.
+ */
+export function plainData(value: Value, options: EncodeOptions = {}): unknown {
+  return toPlain(toData(value, options));
+}
+
+function toPlain(d: Data): unknown {
+  if (typeof d === 'bigint') {
+    const n = Number(d);
+    return Number.isSafeInteger(n) ? n : d;
+  }
+  if (Array.isArray(d)) return d.map(toPlain);
+  if (isDataMap(d)) {
+    const obj: Record<string, unknown> = {};
+    // defineProperty so that a `__proto__` key is data, not a prototype swap.
+    for (const [k, x] of d.entries) {
+      Object.defineProperty(obj, k, { value: toPlain(x), enumerable: true, writable: true, configurable: true });
+    }
+    return obj;
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------- numbers
+
+/**
+ * A float as Rust's `ryu` prints it (serde_json and serde_yaml both use it): the shortest digits
+ * that round-trip, `.0` on integral values up to 16 digits, and otherwise exponent form without a
+ * `+` or zero padding (`1e16`, `1.5e-7`).
+ */
+function formatFloat(x: number): string {
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const sign = x < 0 ? '-' : '';
+  // String() yields the same shortest round-trip digits as ryu; only the layout differs.
+  const [mant = '', expPart] = String(Math.abs(x)).split('e');
+  const dot = mant.indexOf('.');
+  const intPart = dot < 0 ? mant : mant.slice(0, dot);
+  let digits = intPart + (dot < 0 ? '' : mant.slice(dot + 1));
+  // The value is 0.<digits> × 10^point.
+  let point = intPart.length + (expPart === undefined ? 0 : Number(expPart));
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  const len = digits.length;
+  let body: string;
+  if (point >= len && point <= 16) body = digits + '0'.repeat(point - len) + '.0';
+  else if (point > 0 && point <= 16) body = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  else if (point > -5 && point <= 0) body = `0.${'0'.repeat(-point)}${digits}`;
+  else if (len === 1) body = `${digits}e${point - 1}`;
+  else body = `${digits[0]}.${digits.slice(1)}e${point - 1}`;
+  return sign + body;
+}
+
+// ---------------------------------------------------------------- JSON
+
+/**
+ * JSON as `json.encode` and `${x: #json}` write it: serde_json with kcl's formatter, which puts a
+ * space after `,` and `:` on one line, or breaks lines and indents when `indent` is positive.
+ */
+export function toJson(value: Value, options: JsonOptions = {}): string {
+  const indent = ' '.repeat(Math.max(0, Math.trunc(options.indent ?? 0)));
+  return jsonText(toData(value, options), indent, 0);
+}
+
+function jsonText(d: Data, indent: string, level: number): string {
+  if (d === null) return 'null';
+  switch (typeof d) {
+    case 'boolean':
+    case 'bigint':
+      return String(d);
+    case 'number':
+      return formatFloat(d);
+    case 'string':
+      // JSON.stringify escapes exactly serde_json's set: `"`, `\` and C0 controls, in lowercase hex.
+      return JSON.stringify(d);
+  }
+  const parts = Array.isArray(d)
+    ? d.map((x) => jsonText(x, indent, level + 1))
+    : d.entries.map(([k, x]) => `${JSON.stringify(k)}: ${jsonText(x, indent, level + 1)}`);
+  const [open, close] = Array.isArray(d) ? ['[', ']'] : ['{', '}'];
+  if (parts.length === 0) return open + close;
+  if (indent === '') return open + parts.join(', ') + close;
+  const inner = '\n' + indent.repeat(level + 1);
+  return open + inner + parts.join(',' + inner) + '\n' + indent.repeat(level) + close;
+}
+
+// ---------------------------------------------------------------- YAML
+
+/** One YAML document for a value, as `kcl run` prints it (always ending with a newline). */
+export function toYaml(value: Value, options: EncodeOptions = {}): string {
+  return new Emitter().document(toData(value, options));
+}
+
+/**
+ * Several documents as kcl prints a stream: each document loses one trailing newline and they are
+ * joined with `\n---\n` (or the given separator).
+ */
+export function toYamlStream(docs: Value[], options: YamlStreamOptions = {}): string {
+  if (docs.length === 0) return '';
+  const sep = options.sep ?? '---';
+  const texts = docs.map((d) => {
+    const text = toYaml(d, options);
+    return text.endsWith('\n') ? text.slice(0, -1) : text;
+  });
+  return texts.join(`\n${sep}\n`) + '\n';
+}
+
+type Style = 'any' | 'plain' | 'single' | 'double' | 'literal';
+
+/**
+ * Words and leading characters that some YAML parser would read as a non-string. kcl's serde_yaml
+ * fork single-quotes these (YAML 1.1 booleans included, the "Norway problem").
+ */
+const AMBIGUOUS_WORDS = new Set(['y', 'yes', 'n', 'no', 'on', 'off', 'true', 'false', 'null', 'nil', '~', 'nan']);
+
+/**
+ * The style serde_yaml asks for. Numbers, bools and null in string form already start with a
+ * digit, sign or dot or are in the word list, so the ambiguity test covers its earlier checks.
+ */
+function requestedStyle(s: string): Style {
+  if (s.includes('\n')) return 'literal';
+  const lower = s.toLowerCase();
+  if (lower === '' || /^[0-9+\-.]/.test(lower) || AMBIGUOUS_WORDS.has(lower)) return 'single';
+  return 'any';
+}
+
+const isBreak = (c: string | undefined): boolean =>
+  c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+
+/** libyaml's IS_BLANKZ: blank, break, NUL, or the end of the string. */
+const isBlankz = (c: string | undefined): boolean =>
+  c === undefined || c === ' ' || c === '\t' || c === '\0' || isBreak(c);
+
+/** libyaml's IS_PRINTABLE (tab, CR and DEL are not); unicode output keeps the rest unescaped. */
+function isPrintable(c: string): boolean {
+  const cp = c.codePointAt(0) ?? 0;
+  return (
+    cp === 0x0a ||
+    (cp >= 0x20 && cp <= 0x7e) ||
+    (cp >= 0xa0 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
+    cp >= 0x10000
+  );
+}
+
+interface ScalarAnalysis {
+  multiline: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+/** What libyaml allows for a scalar in block context (yaml_emitter_analyze_scalar). */
+function analyzeScalar(chars: string[]): ScalarAnalysis {
+  if (chars.length === 0) {
+    return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  }
+  const head = chars.slice(0, 3).join('');
+  let blockIndicators = head === '---' || head === '...';
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let previousSpace = false;
+  let previousBreak = false;
+  let precededByWhitespace = true;
+  let followedByWhitespace = isBlankz(chars[1]);
+  const last = chars.length - 1;
+  chars.forEach((c, i) => {
+    if (i === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
+      if ((c === '?' || c === ':' || c === '-') && followedByWhitespace) blockIndicators = true;
+    } else {
+      if (c === ':' && followedByWhitespace) blockIndicators = true;
+      if (c === '#' && precededByWhitespace) blockIndicators = true;
+    }
+    if (!isPrintable(c)) special = true;
+    if (isBreak(c)) lineBreaks = true;
+    if (c === ' ') {
+      if (i === 0) leadingSpace = true;
+      if (i === last) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      if (i === 0) leadingBreak = true;
+      if (i === last) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankz(c);
+    if (i < last) followedByWhitespace = isBlankz(chars[i + 2]);
+  });
+  let blockPlainAllowed = !(leadingSpace || leadingBreak || trailingSpace || trailingBreak);
+  let singleQuotedAllowed = true;
+  let blockAllowed = !trailingSpace;
+  if (breakSpace) blockPlainAllowed = singleQuotedAllowed = false;
+  if (spaceBreak || special) blockPlainAllowed = singleQuotedAllowed = blockAllowed = false;
+  if (lineBreaks || blockIndicators) blockPlainAllowed = false;
+  return { multiline: lineBreaks, blockPlainAllowed, singleQuotedAllowed, blockAllowed };
+}
+
+/** Escapes libyaml writes inside double quotes; other characters use \x, \u or \U. */
+const DOUBLE_ESCAPES: Record<number, string> = {
+  0x00: '0',
+  0x07: 'a',
+  0x08: 'b',
+  0x09: 't',
+  0x0a: 'n',
+  0x0b: 'v',
+  0x0c: 'f',
+  0x0d: 'r',
+  0x1b: 'e',
+  0x22: '"',
+  0x5c: '\\',
+  0x85: 'N',
+  0xa0: '_',
+  0x2028: 'L',
+  0x2029: 'P',
+};
+
+function doubleEscape(c: string): string {
+  const cp = c.codePointAt(0) ?? 0;
+  const named = DOUBLE_ESCAPES[cp];
+  if (named !== undefined) return '\\' + named;
+  const hex = cp.toString(16).toUpperCase();
+  if (cp <= 0xff) return '\\x' + hex.padStart(2, '0');
+  if (cp <= 0xffff) return '\\u' + hex.padStart(4, '0');
+  return '\\U' + hex.padStart(8, '0');
+}
+
+const BEST_INDENT = 2;
+/** libyaml writes keys longer than this many UTF-8 bytes as explicit `? key` entries. */
+const MAX_SIMPLE_KEY_BYTES = 128;
+
+/**
+ * The part of libyaml's emitter kcl output reaches: block mappings and sequences, empty flow
+ * collections, and the four scalar styles. Field names follow libyaml so the rules can be checked
+ * against it. The line width is unlimited, so no scalar is ever folded.
+ */
+class Emitter {
+  private out = '';
+  private column = 0;
+  private indent = -1;
+  private readonly indents: number[] = [];
+  /** The last thing written was whitespace (or nothing), so an indicator needs no space before. */
+  private whitespace = true;
+  /** Only indentation has been written on the current line so far. */
+  private indention = true;
+  /** 2 after a keep-chomped (`|+`) block scalar: the stream then ends with `...`. */
+  private openEnded = 0;
+  private mappingContext = false;
+  private simpleKeyContext = false;
+
+  document(root: Data): string {
+    this.node(root, false, false);
+    this.writeIndent();
+    if (this.openEnded === 2) {
+      this.writeIndicator('...', true, false, false);
+      this.openEnded = 0;
+      this.writeIndent();
+    }
+    return this.out;
+  }
+
+  private node(d: Data, mapping: boolean, simpleKey: boolean): void {
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+    if (Array.isArray(d)) {
+      if (d.length === 0) this.emptyFlow('[', ']');
+      else this.sequence(d);
+    } else if (isDataMap(d)) {
+      if (d.entries.length === 0) this.emptyFlow('{', '}');
+      else this.mapping(d.entries);
+    } else if (typeof d === 'string') {
+      this.scalar(d, requestedStyle(d));
+    } else {
+      this.scalar(d === null ? 'null' : typeof d === 'number' ? formatFloat(d) : String(d), 'plain');
+    }
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent < 0) this.indent = flow ? BEST_INDENT : 0;
+    else if (!indentless) this.indent += BEST_INDENT;
+  }
+
+  private popIndent(): void {
+    this.indent = this.indents.pop() ?? -1;
+  }
+
+  private emptyFlow(open: string, close: string): void {
+    this.writeIndicator(open, true, true, false);
+    this.writeIndicator(close, false, false, false);
+  }
+
+  private sequence(items: Data[]): void {
+    // A sequence that is a mapping value starts on the key's column (`key:\n- a`).
+    this.increaseIndent(false, this.mappingContext && !this.indention);
+    for (const item of items) {
+      this.writeIndent();
+      this.writeIndicator('-', true, false, true);
+      this.node(item, false, false);
+    }
+    this.popIndent();
+  }
+
+  private mapping(entries: [string, Data][]): void {
+    this.increaseIndent(false, false);
+    for (const [key, value] of entries) {
+      this.writeIndent();
+      const simple = !analyzeScalar(Array.from(key)).multiline && utf8Length(key) <= MAX_SIMPLE_KEY_BYTES;
+      if (simple) {
+        this.node(key, true, true);
+        this.writeIndicator(':', false, false, false);
+      } else {
+        this.writeIndicator('?', true, false, true);
+        this.node(key, true, false);
+        this.writeIndent();
+        this.writeIndicator(':', true, false, true);
+      }
+      this.node(value, true, false);
+    }
+    this.popIndent();
+  }
+
+  private scalar(text: string, requested: Style): void {
+    const chars = Array.from(text);
+    const a = analyzeScalar(chars);
+    let style: Style = requested === 'any' ? 'plain' : requested;
+    if (this.simpleKeyContext && a.multiline) style = 'double';
+    if (style === 'plain' && (!a.blockPlainAllowed || (chars.length === 0 && this.simpleKeyContext))) {
+      style = 'single';
+    }
+    if (style === 'single' && !a.singleQuotedAllowed) style = 'double';
+    if (style === 'literal' && (!a.blockAllowed || this.simpleKeyContext)) style = 'double';
+    this.increaseIndent(true, false);
+    switch (style) {
+      case 'single':
+        this.writeSingleQuoted(chars);
+        break;
+      case 'double':
+        this.writeDoubleQuoted(chars);
+        break;
+      case 'literal':
+        this.writeLiteral(chars);
+        break;
+      default:
+        this.writePlain(chars);
+    }
+    this.popIndent();
+  }
+
+  // -------------------------------------------------------------- low-level writes
+
+  private put(s: string): void {
+    this.out += s;
+    this.column += 1;
+  }
+
+  private putBreak(): void {
+    this.out += '\n';
+    this.column = 0;
+  }
+
+  /** A line break taken from the scalar: `\n` is normalised, other breaks are copied as they are. */
+  private writeBreak(c: string): void {
+    if (c === '\n') this.putBreak();
+    else {
+      this.out += c;
+      this.column = 0;
+    }
+  }
+
+  private writeIndent(): void {
+    const indent = Math.max(this.indent, 0);
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) {
+      this.putBreak();
+    }
+    while (this.column < indent) this.put(' ');
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  private writeIndicator(
+    indicator: string,
+    needWhitespace: boolean,
+    isWhitespace: boolean,
+    isIndention: boolean,
+  ): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    for (const c of indicator) this.put(c);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  private writePlain(chars: string[]): void {
+    if (!this.whitespace && chars.length > 0) this.put(' ');
+    let breaks = false;
+    for (const c of chars) {
+      if (isBreak(c)) {
+        if (!breaks && c === '\n') this.putBreak();
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.put(c);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(chars: string[]): void {
+    this.writeIndicator("'", true, false, false);
+    let breaks = false;
+    for (const c of chars) {
+      if (isBreak(c)) {
+        if (!breaks && c === '\n') this.putBreak();
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        if (c === "'") this.put("'");
+        this.put(c);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+    if (breaks) this.writeIndent();
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeDoubleQuoted(chars: string[]): void {
+    this.writeIndicator('"', true, false, false);
+    for (const c of chars) {
+      if (!isPrintable(c) || isBreak(c) || c === '"' || c === '\\') {
+        for (const e of doubleEscape(c)) this.put(e);
+      } else {
+        this.put(c);
+      }
+    }
+    this.writeIndicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeLiteral(chars: string[]): void {
+    this.writeIndicator('|', true, false, false);
+    this.writeBlockScalarHints(chars);
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    for (const c of chars) {
+      if (isBreak(c)) {
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.put(c);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+  }
+
+  /** The indentation indicator for content starting with a space or break, then the chomping mode. */
+  private writeBlockScalarHints(chars: string[]): void {
+    const first = chars[0];
+    if (first === ' ' || isBreak(first)) this.writeIndicator(String(BEST_INDENT), false, false, false);
+    this.openEnded = 0;
+    const last = chars[chars.length - 1];
+    let chomp = '';
+    if (!isBreak(last)) chomp = '-';
+    else if (chars.length === 1 || isBreak(chars[chars.length - 2])) {
+      chomp = '+';
+      this.openEnded = 2;
+    }
+    if (chomp) this.writeIndicator(chomp, false, false, false);
+  }
+}
+
+function utf8Length(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}

@@ -8,7 +8,9 @@ import { KclError, kclError } from './diagnostics.js';
 import compiled from './grammar.generated.js';
 import { describeToken, TokenArrayLexer, tokenize, type Token } from './lexer.js';
 
-const grammar = nearley.Grammar.fromCompiled(compiled);
+// built on first use: the grammar's postprocessors import this module back (string
+// interpolation), so it may not be initialised yet when this module is evaluated
+let grammar: nearley.Grammar | undefined;
 
 interface Symbol {
   type?: string;
@@ -51,6 +53,7 @@ function withFile(e: unknown, file: string): unknown {
 /** Runs the parser over tokens and returns every complete parse (exactly one for valid input). */
 function run(tokens: Token[], file: string): A.Stmt[][] {
   // a lexer per run: interpolated strings are parsed from inside an outer parse
+  grammar ??= nearley.Grammar.fromCompiled(compiled);
   const parser = new nearley.Parser(grammar, { lexer: new TokenArrayLexer(tokens) });
   try {
     parser.feed('');

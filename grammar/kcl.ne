@@ -1,19 +1,28 @@
 # The KCL grammar (nearley). Tokens come from src/kcl/lexer.ts, which also produces the layout
-# tokens NEWLINE, INDENT and DEDENT.
+# tokens NEWLINE, INDENT and DEDENT and classifies tokens (binop, augop, number, constant).
 #
 # Shaped for speed and for exactly one parse of every input:
-# - binary operators are one flat rule; precedence is applied by ast-build.chain, so an operand
-#   is not pushed up through fifteen precedence levels on every token;
+# - binary operators are one terminal class and one flat left-recursive rule; precedence is
+#   applied afterwards by ast-build.chain, so an operand is not pushed up through fifteen
+#   precedence levels on every token;
+# - alternatives that start with a distinct token are inlined where they are predicted at every
+#   operand (atoms, trailers), so each prediction is one Earley item, not a cascade of rules;
 # - lists are left-recursive or EBNF, never `x -> x x`;
 # - `(item sep)* item?` for every separated list, so a trailing separator has one reading.
+# %quantifier, %prefixOp, %anyName and %separator are token tests (src/kcl/lexer-instance.ts).
 
 @preprocessor typescript
 
 @{%
 import * as b from './ast-build.js';
 import type * as A from './ast.js';
-import { grammarLexer as lexer } from './lexer-instance.js';
+import { grammarLexer as lexer, TOKEN_TESTS } from './lexer-instance.js';
 
+// `var … : any` because nearleyc declares every %name it meets as `declare var name: any`
+var quantifier: any = TOKEN_TESTS.quantifier;
+var prefixOp: any = TOKEN_TESTS.prefixOp;
+var anyName: any = TOKEN_TESTS.anyName;
+var separator: any = TOKEN_TESTS.separator;
 const first = (d: any[]) => d[0];
 const second = (d: any[]) => d[1];
 %}
@@ -25,41 +34,39 @@ const second = (d: any[]) => d[1];
 module -> stmt:* {% (d) => d[0] %}
 
 stmt -> simple_stmt %NEWLINE {% first %}
-      | compound_stmt {% first %}
+      | if_stmt {% first %}
+      | schema_stmt {% first %}
+      | rule_stmt {% first %}
+      | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.loc(d[0][0].loc, d[1]) }) %}
 
-simple_stmt -> assign_stmt {% first %}
-             | aug_assign_stmt {% first %}
-             | attr_stmt {% first %}
-             | unification_stmt {% first %}
-             | expr_stmt {% first %}
-             | assert_stmt {% first %}
-             | import_stmt {% first %}
-             | type_alias_stmt {% first %}
-
-compound_stmt -> if_stmt {% first %}
-               | schema_stmt {% first %}
-               | rule_stmt {% first %}
-               | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.loc(d[0][0].loc, d[1]) }) %}
-
-assign_stmt -> assign_targets test
+simple_stmt -> assign_targets test
   {% (d): A.AssignStmt => ({ type: 'Assign', targets: d[0], value: d[1], ...b.loc(d[0][0].loc, d[1]) }) %}
+             | target %augop test
+  {% (d): A.AugAssignStmt => ({ type: 'AugAssign', target: d[0], op: d[1].text.slice(0, -1), value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
+             | attr_stmt {% first %}
+             | target ":" test_schema
+  {% (d): A.UnificationStmt => ({ type: 'Unification', target: d[0], value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
+             | test {% (d): A.ExprStmt => ({ type: 'ExprStmt', value: d[0], ...b.loc(d[0]) }) %}
+             | "assert" test ("if" test):? ("," test):?
+  {% (d): A.AssertStmt => ({ type: 'Assert', test: d[1], ifCond: d[2]?.[1], message: d[3]?.[1], ...b.loc(d[0], b.lastOf(d[1], d[2], d[3])) }) %}
+             | "import" import_path ("as" %name):?
+  {% (d): A.ImportStmt => ({ type: 'Import', path: d[1].path, asName: d[2]?.[1].value, ...b.loc(d[0], b.lastOf(d[1].end, d[2])) }) %}
+             | "type" %name "=" type
+  {% (d): A.TypeAliasStmt => ({ type: 'TypeAlias', name: d[1].value, value: d[3], ...b.loc(d[0], d[3].loc) }) %}
 
 assign_targets -> target "=" {% (d) => [d[0]] %}
                 | assign_targets target "=" {% (d) => [...d[0], d[1]] %}
 
-target -> %name target_part:* {% (d) => b.target(d[0], d[1]) %}
+target -> %name {% (d) => b.target(d[0], []) %}
+        | %name target_part:+ {% (d) => b.target(d[0], d[1]) %}
 
-target_part -> "." %name {% (d) => ({ part: { attr: d[1].value }, end: d[1] }) %}
+target_part -> "." %anyName {% (d) => ({ part: { attr: d[1].value }, end: d[1] }) %}
              | "[" test "]" {% (d) => ({ part: { index: d[1] }, end: d[2] }) %}
 
-aug_assign_stmt -> target aug_op test
-  {% (d): A.AugAssignStmt => ({ type: 'AugAssign', target: d[0], op: d[1].text.slice(0, -1), value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
+# the value of `a: S {...}` (unification) is a schema instantiation
+test_schema -> primary "{" config_inner "}" {% (d) => b.schemaExpr(d[0], d[1], d[2], d[3]) %}
 
-aug_op -> "+=" {% first %} | "-=" {% first %} | "*=" {% first %} | "/=" {% first %} | "//=" {% first %}
-        | "%=" {% first %} | "**=" {% first %} | "<<=" {% first %} | ">>=" {% first %} | "&=" {% first %}
-        | "|=" {% first %} | "^=" {% first %}
-
-# `name: T`, `name?: T = value`, `"key": T`: schema attributes and typed module declarations
+# `name: T`, `name?: T = value`, `"key": T |= value`: schema attributes and typed declarations
 attr_stmt -> attr_name "?":? ":" type (attr_op test):?
   {% (d): A.AttrStmt => ({
        type: 'Attr', name: d[0].value, nameLoc: b.loc(d[0]), optional: d[1] !== null, annotation: d[3],
@@ -72,25 +79,10 @@ attr_op -> "=" {% first %} | "|=" {% first %}
 attr_name -> %name {% first %}
            | %string {% (d) => ({ ...d[0], value: b.stringLit(d[0]).value }) %}
 
-unification_stmt -> target ":" schema_expr
-  {% (d): A.UnificationStmt => ({ type: 'Unification', target: d[0], value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
+import_path -> import_dot:* %name ("." %anyName):*
+  {% (d) => ({ path: d[0].join('') + [d[1], ...d[2].map((p: any) => p[1])].map((t: any) => t.value).join('.'), end: b.lastOf(d[1], d[2]) }) %}
 
-expr_stmt -> test {% (d): A.ExprStmt => ({ type: 'ExprStmt', value: d[0], ...b.loc(d[0]) }) %}
-
-assert_stmt -> "assert" test ("if" test):? ("," test):?
-  {% (d): A.AssertStmt => ({ type: 'Assert', test: d[1], ifCond: d[2]?.[1], message: d[3]?.[1], ...b.loc(d[0], b.lastOf(d[1], d[2], d[3])) }) %}
-
-import_stmt -> "import" import_path ("as" %name):?
-  {% (d): A.ImportStmt => ({ type: 'Import', path: d[1].path, asName: d[2]?.[1].value, ...b.loc(d[0], b.lastOf(d[1].end, d[2])) }) %}
-
-import_path -> import_dots:? %name ("." any_name):*
-  {% (d) => ({ path: (d[0] ?? '') + [d[1], ...d[2].map((p: any) => p[1])].map((t: any) => t.value).join('.'), end: b.lastOf(d[1], d[2]) }) %}
-
-import_dots -> import_dot:+ {% (d) => d[0].join('') %}
 import_dot -> "." {% () => '.' %} | "..." {% () => '...' %}
-
-type_alias_stmt -> "type" %name "=" type
-  {% (d): A.TypeAliasStmt => ({ type: 'TypeAlias', name: d[1].value, value: d[3], ...b.loc(d[0], d[3].loc) }) %}
 
 if_stmt -> "if" test ":" suite elif_clause:* else_clause:?
   {% (d) => b.ifStmt(d[0], d[1], d[3], d[4], d[5]) %}
@@ -101,8 +93,10 @@ else_clause -> "else" ":" suite {% (d) => d[2] %}
 suite -> simple_stmt %NEWLINE {% (d) => [d[0]] %}
        | %NEWLINE %INDENT stmt:+ %DEDENT {% (d) => d[2] %}
 
-decorator -> "@" dotted_name call_suffix:? %NEWLINE
-  {% (d): A.Decorator => ({ name: d[1], args: d[2]?.args ?? [], keywords: d[2]?.keywords ?? [], loc: b.loc(d[0], b.lastOf(d[1], d[2]?.end)) }) %}
+decorator -> "@" dotted_name %NEWLINE
+  {% (d): A.Decorator => ({ name: d[1], args: [], keywords: [], loc: b.loc(d[0], d[1]) }) %}
+           | "@" dotted_name "(" args ")" %NEWLINE
+  {% (d): A.Decorator => ({ name: d[1], ...b.splitArgs(d[3]), loc: b.loc(d[0], d[4]) }) %}
 
 # ------------------------------------------------------------------ schema, mixin, protocol, rule
 
@@ -123,22 +117,15 @@ schema_parent -> "(" dotted_name ")" {% second %}
 schema_for -> "for" dotted_name {% second %}
 
 schema_item -> stmt {% first %}
-             | mixin_stmt {% first %}
-             | index_signature {% first %}
-             | check_block {% first %}
-
-mixin_stmt -> "mixin" "[" name_list "]" %NEWLINE
-  {% (d): A.MixinStmt => ({ type: 'Mixin', names: d[2], ...b.loc(d[0], d[3]) }) %}
-
-name_list -> (dotted_name sep):* dotted_name:? {% (d) => b.entries(d[0], d[1]) %}
-
-index_signature -> "[" index_key "]" ":" type ("=" test):? %NEWLINE
+             | "mixin" "[" name_list "]" %NEWLINE {% (d): A.MixinStmt => ({ type: 'Mixin', names: d[2], ...b.loc(d[0], d[3]) }) %}
+             | "[" index_key "]" ":" type ("=" test):? %NEWLINE
   {% (d): A.IndexSignature => ({ type: 'IndexSignature', ...d[1], valueType: d[4], value: d[5]?.[1], ...b.loc(d[0], b.lastOf(d[4].loc, d[5])) }) %}
+             | "check" ":" %NEWLINE %INDENT check_item:+ %DEDENT {% (d) => d[4] %}
+
+name_list -> (dotted_name %separator):* dotted_name:? {% (d) => b.entries(d[0], d[1]) %}
 
 index_key -> (%name ":"):? "...":? type
   {% (d) => ({ keyName: d[0]?.[0].value, anyOther: d[1] !== null, keyType: d[2] }) %}
-
-check_block -> "check" ":" %NEWLINE %INDENT check_item:+ %DEDENT {% (d) => d[4] %}
 
 check_item -> test ("if" test):? ("," test):? %NEWLINE
   {% (d): A.CheckItem => ({ test: d[0], ifCond: d[1]?.[1], message: d[2]?.[1], ...b.loc(d[0], b.lastOf(d[0], d[1], d[2])) }) %}
@@ -153,55 +140,37 @@ rule_parents -> "(" name_list ")" {% second %}
 
 params -> (param ","):* param {% (d) => [...d[0].map((p: any) => p[0]), d[1]] %}
 
-param -> %name (":" type):? ("=" test):?
+# a parameter's type cannot end in a bare `(A, B)` function type: in `lambda f: (A) -> B {` the
+# arrow belongs to the function type, never to the lambda
+param -> %name (":" param_type):? ("=" test):?
   {% (d): A.Param => ({ name: d[0].value, annotation: d[1]?.[1], default: d[2]?.[1], loc: b.loc(d[0], b.lastOf(d[0], d[1]?.[1]?.loc, d[2])) }) %}
 
 # ------------------------------------------------------------------ expressions
 
-test -> simple_expr {% first %}
-      | simple_expr "if" simple_expr "else" test {% (d) => b.ifExpr(d[0], d[2], d[4]) %}
+test -> binary {% (d) => b.chain(d[0]) %}
+      | binary "as" type {% (d) => b.asExpr(b.chain(d[0]), d[2]) %}
+      | binary "if" binary "else" test {% (d) => b.ifExpr(b.chain(d[0]), b.chain(d[2]), d[4]) %}
 
-simple_expr -> binary {% (d) => b.chain(d[0]) %}
-             | binary "as" type {% (d) => b.asExpr(b.chain(d[0]), d[2]) %}
-
-# a flat `operand (op operand)*` chain; `is` is kept apart so `a is not b` has one reading
+# a flat `operand (op operand)*` chain, folded by precedence in ast-build.chain
 binary -> operand {% (d) => [d[0]] %}
-        | binary binop operand {% (d) => [...d[0], d[1], d[2]] %}
-        | binary "is" operand_not_negated {% (d) => [...d[0], 'is', d[2]] %}
-
-binop -> "+" {% () => '+' %} | "-" {% () => '-' %} | "*" {% () => '*' %} | "/" {% () => '/' %}
-       | "//" {% () => '//' %} | "%" {% () => '%' %} | "**" {% () => '**' %}
-       | "<<" {% () => '<<' %} | ">>" {% () => '>>' %} | "&" {% () => '&' %} | "|" {% () => '|' %} | "^" {% () => '^' %}
-       | "==" {% () => '==' %} | "!=" {% () => '!=' %} | "<" {% () => '<' %} | "<=" {% () => '<=' %}
-       | ">" {% () => '>' %} | ">=" {% () => '>=' %}
-       | "and" {% () => 'and' %} | "or" {% () => 'or' %} | "in" {% () => 'in' %}
-       | "not" "in" {% () => 'not in' %} | "is" "not" {% () => 'is not' %}
-       # kcl reads `a not None` as `a is not None`
-       | "not" {% () => 'is not' %}
+        | binary %binop operand {% (d) => [...d[0], d[1].text, d[2]] %}
+        # kcl reads `a not None` as `a is not None`
+        | binary "not" operand {% (d) => [...d[0], 'is not', d[2]] %}
 
 operand -> primary {% first %}
-         | unary_op primary {% (d) => b.unary(d[0], d[1]) %}
-         | "not" primary {% (d) => b.unary(d[0], d[1]) %}
-
-operand_not_negated -> primary {% first %}
-                     | unary_op primary {% (d) => b.unary(d[0], d[1]) %}
-
-unary_op -> "-" {% first %} | "+" {% first %} | "~" {% first %}
+         | %prefixOp primary {% (d) => b.unary(d[0], d[1]) %}
 
 primary -> atom {% first %}
-         | primary trailer {% (d) => b.applyTrailer(d[0], d[1]) %}
-
-trailer -> "." any_name {% (d): b.Trailer => ({ kind: 'attr', name: d[1].value, optional: false, end: d[1] }) %}
-         | "?" "." any_name {% (d): b.Trailer => ({ kind: 'attr', name: d[2].value, optional: true, end: d[2] }) %}
-         | "[" subscript "]" {% (d): b.Trailer => ({ kind: 'index', sub: d[1], optional: false, end: d[2] }) %}
-         | "?" "[" subscript "]" {% (d): b.Trailer => ({ kind: 'index', sub: d[2], optional: true, end: d[3] }) %}
-         | call_suffix {% (d): b.Trailer => ({ kind: 'call', ...d[0] }) %}
+         | primary "." %anyName {% (d) => b.selector(d[0], d[2], false) %}
+         | primary "?" "." %anyName {% (d) => b.selector(d[0], d[3], true) %}
+         | primary "[" subscript "]" {% (d) => b.subscript(d[0], d[2], false, d[3]) %}
+         | primary "?" "[" subscript "]" {% (d) => b.subscript(d[0], d[3], true, d[4]) %}
+         | primary "(" args ")" {% (d) => b.call(d[0], d[2], d[3]) %}
+         | primary "{" config_inner "}" {% (d) => b.schemaExpr(d[0], d[1], d[2], d[3]) %}
 
 subscript -> test {% (d) => b.subscriptIndex(d[0]) %}
            | test:? ":" test:? {% (d) => b.subscriptSlice(d[0], d[2], null) %}
            | test:? ":" test:? ":" test:? {% (d) => b.subscriptSlice(d[0], d[2], d[4]) %}
-
-call_suffix -> "(" args ")" {% (d) => ({ ...b.splitArgs(d[1]), end: d[2] }) %}
 
 args -> (arg ","):* arg:? {% (d) => b.entries(d[0], d[1]) %}
 
@@ -210,65 +179,42 @@ arg -> test {% (d): b.Arg => ({ kind: 'pos', value: d[0] }) %}
 
 atom -> %name {% (d) => b.identifier(d[0]) %}
       | %string {% (d) => b.stringLit(d[0]) %}
-      | number {% first %}
-      | constant {% first %}
+      | %number {% (d) => b.numberLit(d[0]) %}
+      | %constant {% (d) => b.constant(d[0]) %}
       | "(" test ")" {% (d): A.ParenExpr => ({ type: 'Paren', value: d[1], ...b.loc(d[0], d[2]) }) %}
-      | list_expr {% first %}
-      | list_comp {% first %}
-      | config_expr {% first %}
-      | dict_comp {% first %}
-      | schema_expr {% first %}
-      | quant_expr {% first %}
-      | lambda_expr {% first %}
-
-number -> %int {% (d) => b.intLit(d[0]) %}
-        | %float {% (d) => b.floatLit(d[0]) %}
-
-constant -> "True" {% (d) => b.constant(d[0]) %} | "False" {% (d) => b.constant(d[0]) %}
-          | "None" {% (d) => b.constant(d[0]) %} | "Undefined" {% (d) => b.constant(d[0]) %}
-
-dotted_name -> %name ("." any_name):* {% (d) => b.dotted(d[0], d[1]) %}
-
-# after a dot every word is a name: `pkg.mixin`, `config.type`
-any_name -> %name {% first %} | %keyword {% first %}
-
-schema_expr -> dotted_name call_suffix:? config_expr {% (d) => b.schemaExpr(d[0], d[1], d[2]) %}
-
-# `lambda f: (any) -> any {`: the arrow belongs to the function type, so the reading where a
-# bare `(any)` leaves it to the lambda is rejected
-lambda_expr -> "lambda" params:? ("->" type):? "{" stmt:* "}"
-  {% (d, _, reject): A.LambdaExpr | typeof reject => b.arrowTakenByLastParam(d[1], d[2]) ? reject
-       : ({ type: 'Lambda', params: d[1] ?? [], returnType: d[2]?.[1], body: d[4], ...b.loc(d[0], d[5]) }) %}
-
-quant_expr -> quant_op %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
+      | "[" list_inner "]" {% (d) => b.listOrComp(d[0], d[1], d[2]) %}
+      | "{" config_inner "}" {% (d) => b.configOrComp(d[0], d[1], d[2]) %}
+      | %quantifier %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
   {% (d): A.QuantExpr => ({
        type: 'QuantExpr', op: d[0].text, targets: d[2] ? [d[1].value, d[2][1].value] : [d[1].value],
        iter: d[4], test: d[6], ifCond: d[7]?.[1], ...b.loc(d[0], d[8]),
      }) %}
+      | "lambda" params:? ("->" type):? "{" stmt:* "}"
+  {% (d): A.LambdaExpr => ({ type: 'Lambda', params: d[1] ?? [], returnType: d[2]?.[1], body: d[4], ...b.loc(d[0], d[5]) }) %}
 
-quant_op -> "all" {% first %} | "any" {% first %} | "map" {% first %} | "filter" {% first %}
+dotted_name -> %name ("." %anyName):* {% (d) => b.dotted(d[0], d[1]) %}
 
 quant_target -> %name {% (d) => b.identifier(d[0]) %}
               | %string {% (d) => b.stringLit(d[0]) %}
-              | list_expr {% first %}
-              | list_comp {% first %}
-              | config_expr {% first %}
-              | dict_comp {% first %}
-              | quant_target trailer {% (d) => b.applyTrailer(d[0], d[1]) %}
-
-sep -> "," {% first %} | %NEWLINE {% first %}
+              | "[" list_inner "]" {% (d) => b.listOrComp(d[0], d[1], d[2]) %}
+              | "{" config_inner "}" {% (d) => b.configOrComp(d[0], d[1], d[2]) %}
+              | quant_target "." %anyName {% (d) => b.selector(d[0], d[2], false) %}
+              | quant_target "?" "." %anyName {% (d) => b.selector(d[0], d[3], true) %}
+              | quant_target "[" subscript "]" {% (d) => b.subscript(d[0], d[2], false, d[3]) %}
+              | quant_target "(" args ")" {% (d) => b.call(d[0], d[2], d[3]) %}
 
 # ------------------------------------------------------------------ lists
 
-list_expr -> "[" list_items "]" {% (d): A.ListExpr => ({ type: 'ListExpr', items: d[1], ...b.loc(d[0], d[2]) }) %}
+list_inner -> list_items {% (d) => ({ items: d[0] }) %}
+            | list_element comp_clause:+ {% (d) => ({ element: d[0], generators: d[1] }) %}
 
-list_items -> (list_item sep):* list_item:? {% (d) => b.entries(d[0], d[1]) %}
+list_items -> (list_item %separator):* list_item:? {% (d) => b.entries(d[0], d[1]) %}
 
-list_item -> test {% first %}
-           | starred {% first %}
+list_item -> list_element {% first %}
            | list_if {% first %}
 
-starred -> "*" simple_expr {% (d): A.StarredExpr => ({ type: 'Starred', value: d[1], ...b.loc(d[0], d[1]) }) %}
+list_element -> test {% first %}
+              | "*" test {% (d): A.StarredExpr => ({ type: 'Starred', value: d[1], ...b.loc(d[0], d[1]) }) %}
 
 list_if -> "if" test ":" list_body list_elif:* list_else:?
   {% (d) => b.ifEntry(b.listIf, d[0], d[1], d[3], d[4], d[5]) %}
@@ -276,31 +222,27 @@ list_if -> "if" test ":" list_body list_elif:* list_else:?
 list_elif -> %NEWLINE:? "elif" test ":" list_body {% (d) => [d[1], d[2], d[4]] %}
 list_else -> %NEWLINE:? "else" ":" list_body {% (d) => d[3] %}
 
-list_body -> list_inline_item {% (d) => [d[0]] %}
+list_body -> list_element {% (d) => [d[0]] %}
            | %NEWLINE %INDENT list_items %DEDENT {% (d) => d[2] %}
 
-list_inline_item -> test {% first %} | starred {% first %}
-
-list_comp -> "[" (test | starred) comp_clause:+ "]"
-  {% (d): A.ListComp => ({ type: 'ListComp', element: d[1][0], generators: d[2], ...b.loc(d[0], d[3]) }) %}
-
 # a clause may start a new line inside the brackets
-comp_clause -> %NEWLINE:? "for" %name ("," %name):* "in" simple_expr comp_if:*
-  {% (d) => b.compClause(d[1], [d[2], ...d[3].map((p: any) => p[1])], d[5], d[6]) %}
+comp_clause -> %NEWLINE:? "for" %name ("," %name):* "in" binary comp_if:*
+  {% (d) => b.compClause(d[1], [d[2], ...d[3].map((p: any) => p[1])], b.chain(d[5]), d[6]) %}
 
-comp_if -> %NEWLINE:? "if" simple_expr {% (d) => d[2] %}
+comp_if -> %NEWLINE:? "if" binary {% (d) => b.chain(d[2]) %}
 
 # ------------------------------------------------------------------ configs
 
-config_expr -> "{" config_items "}" {% (d): A.ConfigExpr => ({ type: 'ConfigExpr', items: d[1], ...b.loc(d[0], d[2]) }) %}
+config_inner -> config_items {% (d) => ({ items: d[0] }) %}
+              | config_entry comp_clause:+ {% (d) => ({ entry: d[0], generators: d[1] }) %}
 
-config_items -> (config_item sep):* config_item:? {% (d) => b.entries(d[0], d[1]) %}
+config_items -> (config_item %separator):* config_item:? {% (d) => b.entries(d[0], d[1]) %}
 
 config_item -> config_entry {% first %}
              | config_if {% first %}
 
-config_entry -> simple_expr config_op test {% (d) => b.configEntry(d[0], d[1], d[2]) %}
-              | "**" simple_expr {% (d) => b.configEntry(null, d[0], d[1]) %}
+config_entry -> binary config_op test {% (d) => b.configEntry(b.chain(d[0]), d[1], d[2]) %}
+              | "**" binary {% (d) => b.configEntry(null, d[0], b.chain(d[1])) %}
 
 config_op -> ":" {% first %} | "=" {% first %} | "+=" {% first %}
 
@@ -313,20 +255,24 @@ config_else -> %NEWLINE:? "else" ":" config_body {% (d) => d[3] %}
 config_body -> config_entry {% (d) => [d[0]] %}
              | %NEWLINE %INDENT config_items %DEDENT {% (d) => d[2] %}
 
-dict_comp -> "{" config_entry comp_clause:+ "}"
-  {% (d): A.DictComp => ({ type: 'DictComp', entry: d[1], generators: d[2], ...b.loc(d[0], d[3]) }) %}
-
 # ------------------------------------------------------------------ types
 
-type -> type_member ("|" type_member):* {% (d) => b.unionType(d[0], d[1]) %}
+type -> type_member {% first %}
+      | type "|" type_member {% (d) => b.unionType(d[0], d[2]) %}
 
-type_member -> dotted_name {% (d) => b.namedType(d[0]) %}
+param_type -> closed_type {% first %}
+            | type "|" closed_type {% (d) => b.unionType(d[0], d[2]) %}
+
+type_member -> closed_type {% first %}
+             | "(" type_list ")" {% (d): A.TypeNode => ({ type: 'FunctionType', params: d[1], loc: b.loc(d[0], d[2]) }) %}
+
+closed_type -> dotted_name {% (d) => b.namedType(d[0]) %}
              | "[" type:? "]" {% (d): A.TypeNode => ({ type: 'ListType', element: d[1] ?? undefined, loc: b.loc(d[0], d[2]) }) %}
              | "{" type:? ":" type:? "}" {% (d): A.TypeNode => ({ type: 'DictType', key: d[1] ?? undefined, value: d[3] ?? undefined, loc: b.loc(d[0], d[4]) }) %}
              | %string {% (d) => b.literalType(b.stringLit(d[0])) %}
-             | number {% (d) => b.literalType(d[0]) %}
-             | constant {% (d) => b.literalType(d[0]) %}
-             | "(" type_list ")" ("->" type):? {% (d): A.TypeNode => ({ type: 'FunctionType', params: d[1], ret: d[3]?.[1], loc: b.loc(d[0], d[3] ? d[3][1].loc : d[2]) }) %}
+             | %number {% (d) => b.literalType(b.numberLit(d[0])) %}
+             | %constant {% (d) => b.literalType(b.constant(d[0])) %}
+             | "(" type_list ")" "->" type {% (d): A.TypeNode => ({ type: 'FunctionType', params: d[1], ret: d[4], loc: b.loc(d[0], d[4].loc) }) %}
 
 type_list -> null {% () => [] %}
            | type ("," type):* {% (d) => [d[0], ...d[1].map((p: any) => p[1])] %}

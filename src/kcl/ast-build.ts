@@ -62,7 +62,7 @@ const UNIT_FACTORS: Record<string, bigint> = {
 };
 const FRACTION_FACTORS: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3 };
 
-export function intLit(tok: Token): A.NumberLit {
+function intLit(tok: Token): A.NumberLit {
   const text = tok.text.replace(/_/g, '');
   const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
   if (m) {
@@ -74,7 +74,11 @@ export function intLit(tok: Token): A.NumberLit {
   return { type: 'NumberLit', value, ...loc(tok) };
 }
 
-export function floatLit(tok: Token): A.NumberLit {
+export function numberLit(tok: Token): A.NumberLit {
+  return /^\d[\d_]*[numkKMGTP]?i?$|^0[xXoObB]/.test(tok.text) ? intLit(tok) : floatLit(tok);
+}
+
+function floatLit(tok: Token): A.NumberLit {
   return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...loc(tok) };
 }
 
@@ -150,24 +154,21 @@ export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
 
 // ---------------------------------------------------------------- postfix
 
-export type Trailer =
-  | { kind: 'attr'; name: string; optional: boolean; end: Located }
-  | { kind: 'index'; sub: Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc>; optional: boolean; end: Located }
-  | { kind: 'call'; args: A.Expr[]; keywords: A.Keyword[]; end: Located };
+type SubscriptParts = Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc>;
 
-export function applyTrailer(value: A.Expr, t: Trailer): A.Expr {
-  const l = loc(value, t.end);
-  switch (t.kind) {
-    case 'attr':
-      return { type: 'Selector', value, attr: t.name, optional: t.optional, ...l };
-    case 'index':
-      return { type: 'Subscript', value, optional: t.optional, ...t.sub, ...l };
-    case 'call':
-      return { type: 'Call', func: value, args: t.args, keywords: t.keywords, ...l };
-  }
+export function selector(value: A.Expr, name: Token, optional: boolean): A.SelectorExpr {
+  return { type: 'Selector', value, attr: name.value, optional, ...loc(value, name) };
 }
 
-export function subscriptIndex(index: A.Expr): Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc> {
+export function subscript(value: A.Expr, sub: SubscriptParts, optional: boolean, end: Token): A.SubscriptExpr {
+  return { type: 'Subscript', value, optional, ...sub, ...loc(value, end) };
+}
+
+export function call(func: A.Expr, args: Arg[], end: Token): A.CallExpr {
+  return { type: 'Call', func, ...splitArgs(args), ...loc(func, end) };
+}
+
+export function subscriptIndex(index: A.Expr): SubscriptParts {
   return { index, isSlice: false };
 }
 
@@ -175,7 +176,7 @@ export function subscriptSlice(
   lower: A.Expr | null,
   upper: A.Expr | null,
   step: A.Expr | null,
-): Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc> {
+): SubscriptParts {
   return { lower: lower ?? undefined, upper: upper ?? undefined, step: step ?? undefined, isSlice: true };
 }
 
@@ -195,19 +196,27 @@ export function keywordArg(name: Token, value: A.Expr): Arg {
   return { kind: 'kw', kw: { name: name.value, value, loc: loc(name, value) } };
 }
 
-export function schemaExpr(
-  name: A.Identifier,
-  call: { args: A.Expr[]; keywords: A.Keyword[] } | null,
-  config: A.ConfigExpr,
-): A.SchemaExpr {
-  return {
-    type: 'SchemaExpr',
-    name,
-    args: call?.args ?? [],
-    keywords: call?.keywords ?? [],
-    config,
-    ...loc(name, config),
-  };
+type ListInner = { items: A.ListItem[] } | { element: A.Expr | A.StarredExpr; generators: A.CompClause[] };
+type ConfigInner = { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generators: A.CompClause[] };
+
+export function listOrComp(open: Token, inner: ListInner, close: Token): A.ListExpr | A.ListComp {
+  if ('items' in inner) return { type: 'ListExpr', items: inner.items, ...loc(open, close) };
+  return { type: 'ListComp', element: inner.element, generators: inner.generators, ...loc(open, close) };
+}
+
+export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.ConfigExpr | A.DictComp {
+  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, ...loc(open, close) };
+  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, ...loc(open, close) };
+}
+
+/** `S {...}` and `S(args) {...}`: the schema is whatever precedes the braces; the evaluator
+ * refuses a value that is not a schema. */
+export function schemaExpr(target: A.Expr, open: Token, inner: ConfigInner, close: Token): A.SchemaExpr {
+  const config = configOrComp(open, inner, close);
+  if (target.type === 'Call') {
+    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, ...loc(target, close) };
+  }
+  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, ...loc(target, close) };
 }
 
 // ---------------------------------------------------------------- collections
@@ -247,10 +256,9 @@ export function literalType(lit: A.StringLit | A.NumberLit | A.NameConstant): A.
   return { type: 'LiteralType', value, text, loc: loc(lit) };
 }
 
-export function unionType(first: A.TypeNode, rest: [Token, A.TypeNode][]): A.TypeNode {
-  if (rest.length === 0) return first;
-  const members = [first, ...rest.map((r) => r[1])];
-  return { type: 'UnionType', members, loc: loc(first, members[members.length - 1]) };
+export function unionType(left: A.TypeNode, right: A.TypeNode): A.TypeNode {
+  const members = left.type === 'UnionType' ? [...left.members, right] : [left, right];
+  return { type: 'UnionType', members, loc: loc(left.loc, right.loc) };
 }
 
 // ---------------------------------------------------------------- statements
@@ -327,12 +335,4 @@ export function listIf(cond: A.Expr, body: A.ListItem[], orelse: A.ListItem[] | 
 
 export function configIf(cond: A.Expr, body: A.ConfigItem[], orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined, first: Located, last: Located): A.ConfigIfEntry {
   return { type: 'ConfigIfEntry', cond, body, orelse, ...loc(first, last) };
-}
-
-/** True when the last lambda parameter is a function type with no arrow while the lambda has a
- * return type: then the arrow could belong to either, and kcl gives it to the parameter. */
-export function arrowTakenByLastParam(params: A.Param[] | null, ret: unknown): boolean {
-  const last = params?.[params.length - 1]?.annotation;
-  const tail = last?.type === 'UnionType' ? last.members[last.members.length - 1] : last;
-  return ret !== null && tail?.type === 'FunctionType' && tail.ret === undefined;
 }

@@ -207,7 +207,8 @@ export interface CallExpr extends NodeBase {
 
 export interface SchemaExpr extends NodeBase {
   type: 'SchemaExpr';
-  name: Identifier;
+  /** Usually a (dotted) name; any other expression fails at evaluation as "not a schema". */
+  name: Expr;
   args: Expr[];
   keywords: Keyword[];
   config: ConfigExpr | DictComp;

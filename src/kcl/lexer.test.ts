@@ -2,28 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { KclError } from './diagnostics.js';
 import { tokenize } from './lexer.js';
 
-const kinds = (src: string) => tokenize(src, 'main.k').map((t) => (t.type === 'op' || t.type === 'keyword' ? t.text : t.type));
+const kinds = (src: string) => tokenize(src, 'main.k').map((t) => (['op', 'keyword', 'binop', 'augop'].includes(t.type) ? t.text : t.type));
 
 describe('lexer layout', () => {
   it('emits NEWLINE, INDENT and DEDENT for blocks', () => {
     expect(kinds('schema A:\n    a: int\nb = 1\n')).toEqual([
-      'name', 'name', ':', 'NEWLINE', 'INDENT', 'name', ':', 'name', 'NEWLINE', 'DEDENT', 'name', '=', 'int', 'NEWLINE',
+      'name', 'name', ':', 'NEWLINE', 'INDENT', 'name', ':', 'name', 'NEWLINE', 'DEDENT', 'name', '=', 'number', 'NEWLINE',
     ]);
   });
 
   it('joins lines inside brackets after a comma or an operator', () => {
-    expect(kinds('a = [1,\n  2 +\n  3]\n')).toEqual(['name', '=', '[', 'int', ',', 'int', '+', 'int', ']', 'NEWLINE']);
+    expect(kinds('a = [1,\n  2 +\n  3]\n')).toEqual(['name', '=', '[', 'number', ',', 'number', '+', 'number', ']', 'NEWLINE']);
   });
 
   it('separates config entries written on their own lines', () => {
     expect(kinds('a = {\n    x = 1\n    y = 2\n}\n')).toEqual([
-      'name', '=', '{', 'name', '=', 'int', 'NEWLINE', 'name', '=', 'int', '}', 'NEWLINE',
+      'name', '=', '{', 'name', '=', 'number', 'NEWLINE', 'name', '=', 'number', '}', 'NEWLINE',
     ]);
   });
 
   it('opens an indented block for an if entry inside a list', () => {
     expect(kinds('a = [\n    if x:\n        1\n    2\n]\n')).toEqual([
-      'name', '=', '[', 'if', 'name', ':', 'NEWLINE', 'INDENT', 'int', 'DEDENT', 'NEWLINE', 'int', ']', 'NEWLINE',
+      'name', '=', '[', 'if', 'name', ':', 'NEWLINE', 'INDENT', 'number', 'DEDENT', 'NEWLINE', 'number', ']', 'NEWLINE',
     ]);
   });
 
@@ -34,7 +34,7 @@ describe('lexer layout', () => {
   });
 
   it('skips comments, blank lines and backslash continuations', () => {
-    expect(kinds('a = 1 + \\\n  2  # sum\n\n# done\n')).toEqual(['name', '=', 'int', '+', 'int', 'NEWLINE']);
+    expect(kinds('a = 1 + \\\n  2  # sum\n\n# done\n')).toEqual(['name', '=', 'number', '+', 'number', 'NEWLINE']);
   });
 
   it('carries file, line and column on every token', () => {
@@ -48,8 +48,8 @@ describe('lexer literals', () => {
 
   it('reads every number form, unit suffixes included', () => {
     expect(texts('0x1F 0o17 0b101 017 1_000 1.5 .5 1e3 2.5E-3 1Ki 2M 3m')).toEqual([
-      'int:0x1F', 'int:0o17', 'int:0b101', 'int:017', 'int:1_000', 'float:1.5', 'float:.5', 'float:1e3',
-      'float:2.5E-3', 'int:1Ki', 'int:2M', 'int:3m',
+      'number:0x1F', 'number:0o17', 'number:0b101', 'number:017', 'number:1_000', 'number:1.5', 'number:.5', 'number:1e3',
+      'number:2.5E-3', 'number:1Ki', 'number:2M', 'number:3m',
     ]);
   });
 

@@ -68,6 +68,32 @@ interface Context {
   pendingLambdas: number;
 }
 
+/** Token classes the grammar matches on as one terminal, so that for instance every binary
+ * operator is a single Earley item rather than one alternative per operator. */
+const BINARY_OPERATORS = new Set([
+  '+', '-', '*', '/', '//', '%', '**', '<<', '>>', '&', '|', '^', '==', '!=', '<', '<=', '>', '>=',
+  'and', 'or', 'in', 'is',
+]);
+const AUGMENTED_OPERATORS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=']);
+const CONSTANTS = new Set(['True', 'False', 'None', 'Undefined']);
+const TWO_WORD_OPERATORS: Record<string, string> = { 'not in': 'not in', 'is not': 'is not' };
+
+function tokenClass(mooType: string, text: string): string {
+  switch (mooType) {
+    case 'int':
+    case 'float':
+      return 'number';
+    case 'keyword':
+      if (CONSTANTS.has(text)) return 'constant';
+      return BINARY_OPERATORS.has(text) ? 'binop' : 'keyword';
+    case 'op':
+      if (BINARY_OPERATORS.has(text)) return 'binop';
+      return AUGMENTED_OPERATORS.has(text) ? 'augop' : 'op';
+    default:
+      return mooType;
+  }
+}
+
 const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const CLOSERS = new Set([')', ']', '}']);
 /** After these a line break inside brackets cannot end an entry: the expression goes on. */
@@ -210,7 +236,7 @@ export function tokenize(source: string, file: string): Token[] {
         throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, position(raw));
     }
     const tok: Token = {
-      type: raw.type ?? 'op',
+      type: tokenClass(raw.type ?? 'op', raw.text),
       value: raw.type === 'name' && raw.text.startsWith('$') ? raw.text.slice(1) : raw.text,
       text: raw.text,
       offset: raw.offset,
@@ -229,7 +255,7 @@ export function tokenize(source: string, file: string): Token[] {
     }
     if (CLOSERS.has(tok.text)) {
       closeContext(tok);
-    } else if (tok.text in OPENERS && tok.type === 'op') {
+    } else if (tok.text in OPENERS) {
       const ctx = contexts[contexts.length - 1];
       const isLambdaBody =
         tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
@@ -237,6 +263,13 @@ export function tokenize(source: string, file: string): Token[] {
       contexts.push({ kind: isLambdaBody ? 'block' : 'bracket', closer: OPENERS[tok.text], indents: [], pendingLambdas: 0 });
     } else if (tok.text === 'lambda' && tok.type === 'keyword') {
       contexts[contexts.length - 1].pendingLambdas++;
+    }
+    const pair = last ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
+    if (pair && last && last.line === tok.line) {
+      // `not in` and `is not` become one operator token, so `a is not b` has a single reading
+      out[out.length - 1] = { ...last, type: 'binop', text: pair, value: pair };
+      last = out[out.length - 1];
+      continue;
     }
     emit(tok);
   }

@@ -131,7 +131,7 @@ describe('grammar', () => {
     } catch (e) {
       const d = (e as KclError).diagnostic;
       expect(d.position).toMatchObject({ line: 2, column: 13 });
-      expect(d.message).toBe('unexpected newline');
+      expect(d.message).toBe('unexpected newline, expected an expression');
     }
   });
 });

@@ -7,6 +7,7 @@ import type * as A from './ast.js';
 import { KclError, kclError } from './diagnostics.js';
 import compiled from './grammar.generated.js';
 import { describeToken, TokenArrayLexer, tokenize, type Token } from './lexer.js';
+import { TOKEN_TESTS } from './lexer-instance.js';
 
 // built on first use: the grammar's postprocessors import this module back (string
 // interpolation), so it may not be initialised yet when this module is evaluated
@@ -15,9 +16,22 @@ let grammar: nearley.Grammar | undefined;
 interface Symbol {
   type?: string;
   literal?: string;
+  test?: unknown;
 }
 
-const LAYOUT_NAMES: Record<string, string> = { NEWLINE: 'newline', INDENT: 'indent', DEDENT: 'dedent', name: 'identifier', string: 'string', int: 'number', float: 'number' };
+const TERMINAL_NAMES: Record<string, string> = {
+  NEWLINE: 'newline', INDENT: 'indent', DEDENT: 'dedent', name: 'identifier', string: 'string', number: 'number',
+  constant: 'True/False/None/Undefined', binop: 'operator', augop: 'augmented assignment',
+};
+const TEST_NAMES = new Map<unknown, string>([
+  [TOKEN_TESTS.quantifier, 'all/any/map/filter'],
+  [TOKEN_TESTS.prefixOp, 'unary operator'],
+  [TOKEN_TESTS.anyName, 'identifier'],
+  [TOKEN_TESTS.separator, "',' or newline"],
+]);
+
+/** Tokens that can start an expression; when all may come, the message says "an expression". */
+const EXPRESSION_STARTS = ["'('", "'['", "'{'", "'lambda'", 'True/False/None/Undefined', 'identifier', 'number', 'string', 'unary operator', 'all/any/map/filter'];
 
 function expectedAt(parser: nearley.Parser): string[] {
   const table = (parser as unknown as { table: { scannable: { rule: { symbols: Symbol[] }; dot: number }[] }[]; current: number }).table;
@@ -26,7 +40,12 @@ function expectedAt(parser: nearley.Parser): string[] {
   for (const state of column?.scannable ?? []) {
     const sym = state.rule.symbols[state.dot];
     if (sym.literal !== undefined) names.add(`'${sym.literal}'`);
-    else if (sym.type !== undefined) names.add(LAYOUT_NAMES[sym.type] ?? sym.type);
+    else if (sym.type !== undefined) names.add(TERMINAL_NAMES[sym.type] ?? sym.type);
+    else if (TEST_NAMES.has(sym)) names.add(TEST_NAMES.get(sym)!);
+  }
+  if (['identifier', 'number', 'string'].every((n) => names.has(n))) {
+    for (const n of EXPRESSION_STARTS) names.delete(n);
+    return ['an expression', ...[...names].sort()];
   }
   return [...names].sort();
 }
@@ -38,7 +57,10 @@ function syntaxError(parser: nearley.Parser, token: Token | undefined, file: str
   if (token?.type === 'INDENT') message = 'unexpected indent';
   else if (!token) message = 'unexpected end of file';
   else message = `unexpected ${describeToken(token)}`;
-  if (expected.length > 0 && expected.length <= 8) message += `, expected ${expected.join(', ')}`;
+  if (expected.length > 0) {
+    const shown = expected.length > 8 ? [...expected.slice(0, 8), '…'] : expected;
+    message += `, expected ${shown.join(', ')}`;
+  }
   return kclError('InvalidSyntax', message, where ? { file, line: where.line, column: where.col } : { file, line: 1, column: 1 });
 }
 

@@ -254,7 +254,7 @@ export class Evaluator {
         return this.evalCall(e, env);
       case 'SchemaExpr': {
         const def = this.evalExpr(e.name, env);
-        if (!isSchemaType(def)) throw kclError('TypeError', `'${e.name.names.join('.')}' is not a schema, it is ${typeName(def)}`);
+        if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
         const { args, kwargs } = this.evalArgs(e.args, e.keywords, env);
         const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
         return instantiate(this, def as SchemaDef, { args, kwargs }, config, env);

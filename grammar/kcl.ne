@@ -222,7 +222,9 @@ list_if -> "if" test ":" list_body list_elif:* list_else:?
 list_elif -> %NEWLINE:? "elif" test ":" list_body {% (d) => [d[1], d[2], d[4]] %}
 list_else -> %NEWLINE:? "else" ":" list_body {% (d) => d[3] %}
 
+# an inline body may itself be a one-line `if` (without elif/else, so an else has one owner)
 list_body -> list_element {% (d) => [d[0]] %}
+           | "if" test ":" list_body {% (d) => [b.listIf(d[1], d[3], undefined, d[0], b.lastOf(d[3]))] %}
            | %NEWLINE %INDENT list_items %DEDENT {% (d) => d[2] %}
 
 # a clause may start a new line inside the brackets
@@ -253,6 +255,7 @@ config_elif -> %NEWLINE:? "elif" test ":" config_body {% (d) => [d[1], d[2], d[4
 config_else -> %NEWLINE:? "else" ":" config_body {% (d) => d[3] %}
 
 config_body -> config_entry {% (d) => [d[0]] %}
+             | "if" test ":" config_body {% (d) => [b.configIf(d[1], d[3], undefined, d[0], b.lastOf(d[3]))] %}
              | %NEWLINE %INDENT config_items %DEDENT {% (d) => d[2] %}
 
 # ------------------------------------------------------------------ types

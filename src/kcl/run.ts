@@ -116,16 +116,16 @@ export function runKcl(opts: RunOptions): RunResult {
     { showHidden: opts.showHidden },
   );
   const ctx = evaluator.runModules(modules);
-  let result: Value;
+  const globals = new DictValue();
+  for (const name of ctx.order) {
+    const v = ctx.scope.vars.get(name);
+    if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, v);
+  }
+  // bare expression statements print as the result; with globals they must agree with them
+  let result: Value = globals;
   if (ctx.scalars.length > 0) {
-    result = ctx.scalars.reduce((acc, v) => union(acc, v));
-  } else {
-    const out = new DictValue();
-    for (const name of ctx.order) {
-      const v = ctx.scope.vars.get(name) ?? UNDEFINED;
-      if (isOutput(name, v, opts.showHidden ?? false)) out.entries.set(name, v);
-    }
-    result = out;
+    const start: Value = globals.size > 0 ? globals : UNDEFINED;
+    result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const empty = isDict(result) && result.size === 0;

@@ -116,7 +116,8 @@ const FORMAT_SPECS = new Set(['json', 'yaml']);
 export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
   const body = bodyOf(tok);
   const node: A.StringLit = { type: 'StringLit', value: '', raw: tok.text, ...loc };
-  if (!body.text.includes('${')) {
+  // raw strings keep `${...}` as text
+  if (body.raw || !body.text.includes('${')) {
     node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);
     return node;
   }

@@ -40,11 +40,13 @@ function unpack(v: Value): Value[] {
   throw kclError('TypeError', `'${typeName(v)}' object is not iterable`);
 }
 
-export function evalConfig(ev: Evaluator, node: A.ConfigExpr, env: Env, out = new DictValue()): DictValue {
+export function evalConfig(ev: Evaluator, node: A.ConfigExpr, outer: Env, out = new DictValue()): DictValue {
+  // later values may read keys the config has already set: `{name = "a", label = name}`
+  const env = withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
   for (const item of node.items) {
     if (item.type === 'ConfigIfEntry') {
       const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);
-      if (branch) evalConfig(ev, { ...node, items: branch }, env, out);
+      if (branch) evalConfig(ev, { ...node, items: branch }, outer, out);
       continue;
     }
     addEntry(ev, out, item, env);

@@ -9,7 +9,7 @@ import type { Value } from './values.js';
 export interface ModuleCtx {
   /** The globals shared by every file of the package. */
   readonly scope: Scope;
-  /** Names of globals in the order they were first defined: the order of the output. */
+  /** Names of globals in the order their statements come in the source: the output's order. */
   readonly order: string[];
   /** Values of expression statements at module level, such as a bare `[1]` or `Config {}`. */
   readonly scalars: Value[];

@@ -12,6 +12,7 @@ import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
 import { defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
+import { LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
 import { stringMethod } from './string-methods.js';
 import { convert, type TypeEnv } from './types.js';
@@ -51,14 +52,26 @@ export class Evaluator {
     readonly options: EvalOptions = {},
   ) {}
 
-  /** Runs the files of one package in order, sharing one global scope. */
+  /** Runs the files of one package in order, sharing one global scope; a global read before
+   * its statement has run is evaluated on demand (see lazy.ts). */
   runModules(modules: A.Module[]): ModuleCtx {
-    const scope = new Scope(undefined, 'module');
-    const ctx: ModuleCtx = { scope, order: [], scalars: [], aliases: new Map() };
+    const lazy = new LazyStatements((stmt, env) => this.execStmt(stmt, env));
+    const scope = new Scope(undefined, 'module', {
+      lookupName: (name) => {
+        lazy.resolve(name);
+        return undefined;
+      },
+    });
+    const ctx: ModuleCtx = { scope, order: lazy.order, scalars: [], aliases: new Map() };
     for (const m of modules) {
       const env: Env = { scope, file: m.file, module: ctx };
-      for (const stmt of m.body) this.execStmt(stmt, env);
+      m.body.forEach((stmt, i) => {
+        // a string first in a file is its docstring, not a value to print
+        if (i === 0 && stmt.type === 'ExprStmt' && stmt.value.type === 'StringLit') return;
+        lazy.add(stmt, env);
+      });
     }
+    lazy.runAll();
     return ctx;
   }
 
@@ -172,7 +185,6 @@ export class Evaluator {
           note: `change the variable name to '_${t.name}' to make it mutable`,
         });
       }
-      if (!exists) env.module.order.push(t.name);
     }
     scope.vars.set(t.name, v);
   }
@@ -296,10 +308,7 @@ export class Evaluator {
       if (optional) return null;
       throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);
     }
-    if (isDict(v)) {
-      const x = v.get(attr);
-      return x === undefined ? (v.schema ? UNDEFINED : null) : x;
-    }
+    if (isDict(v)) return v.get(attr) ?? UNDEFINED;
     if (isStr(v)) {
       const m = stringMethod(v, attr);
       if (m) return m;
@@ -315,7 +324,12 @@ export class Evaluator {
   private evalSubscript(e: A.SubscriptExpr, env: Env): Value {
     const v = this.evalExpr(e.value, env);
     if (e.optional && isNoneOrUndefined(v)) return null;
-    if (!e.isSlice) return this.subscript(v, this.evalExpr(e.index!, env));
+    if (!e.isSlice) {
+      const index = this.evalExpr(e.index!, env);
+      // `?[i]` also forgives an index past the end
+      if (e.optional && (isList(v) || isStr(v)) && isInt(index) && (index >= BigInt(v.length) || index < -BigInt(v.length))) return null;
+      return this.subscript(v, index);
+    }
     const bound = (x: A.Expr | undefined) => {
       if (!x) return undefined;
       const b = this.evalExpr(x, env);
@@ -334,10 +348,7 @@ export class Evaluator {
       if (i < 0 || i >= v.length) throw kclError('IndexError', `${isStr(v) ? 'string' : 'list'} index out of range: ${n}`);
       return v[i];
     }
-    if (isDict(v)) {
-      const x = v.get(isStr(index) ? index : toStr(index));
-      return x === undefined ? null : x;
-    }
+    if (isDict(v)) return v.get(isStr(index) ? index : toStr(index)) ?? UNDEFINED;
     if (isNoneOrUndefined(v)) throw kclError('TypeError', `'${typeName(v)}' object is not subscriptable`);
     throw kclError('TypeError', `'${typeName(v)}' object is not subscriptable`);
   }
@@ -349,6 +360,12 @@ export class Evaluator {
   }
 
   private evalCall(e: A.CallExpr, env: Env): Value {
+    // `a?.f()` is None when `a` is: the `?.` covers the call too
+    if (e.func.type === 'Selector' && e.func.optional) {
+      const base = this.evalExpr(e.func.value, env);
+      if (isNoneOrUndefined(base)) return null;
+      return this.callValue(this.select(base, e.func.attr, true), this.evalArgs(e.args, e.keywords, env), env);
+    }
     const fn = this.evalExpr(e.func, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);

@@ -36,9 +36,8 @@ function toFloat(v: bigint | number | boolean): number {
   return typeof v === 'number' ? v : Number(v);
 }
 
-/** Bools take part in arithmetic as 0 and 1, as in kcl. */
+/** Only ints and floats take part in arithmetic; kcl refuses `1 + True`. */
 function asNumber(v: Value): bigint | number | undefined {
-  if (typeof v === 'boolean') return v ? 1n : 0n;
   return isNumber(v) ? v : undefined;
 }
 

@@ -14,6 +14,7 @@ import { mergeEntry, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource } from './scope.js';
 import { convert } from './types.js';
 import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
@@ -64,33 +65,6 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
 
 // ---------------------------------------------------------------- instantiation
 
-interface BodyStmt {
-  stmt: A.Stmt;
-  env: Env;
-  /** Attribute names this statement may set. */
-  defines: string[];
-  state: 'pending' | 'running' | 'done';
-}
-
-function definedNames(s: A.Stmt, out: string[] = []): string[] {
-  switch (s.type) {
-    case 'Attr':
-      out.push(s.name);
-      break;
-    case 'Assign':
-      for (const t of s.targets) out.push(t.name);
-      break;
-    case 'AugAssign':
-    case 'Unification':
-      out.push(s.target.name);
-      break;
-    case 'If':
-      for (const b of [...s.body, ...s.orelse]) definedNames(b, out);
-      break;
-  }
-  return out;
-}
-
 function chainOf(def: SchemaDef): SchemaDef[] {
   const chain: SchemaDef[] = [];
   for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
@@ -99,10 +73,8 @@ function chainOf(def: SchemaDef): SchemaDef[] {
 
 class SchemaFrame implements AttributeSource {
   private readonly values = new Map<string, Value>();
-  private readonly stmts: BodyStmt[] = [];
-  private readonly pendingFor = new Map<string, BodyStmt[]>();
+  private readonly body: LazyStatements;
   private readonly attrs: Map<string, AttrDecl>;
-  private readonly order: string[] = [];
   private readonly envs = new Map<SchemaDef, Env>();
 
   constructor(
@@ -112,20 +84,23 @@ class SchemaFrame implements AttributeSource {
     private readonly site: Env,
   ) {
     this.attrs = allAttrs(def);
+    this.body = new LazyStatements((stmt, env) => ev.execStmt(stmt, env));
   }
 
-  hasAttr(name: string): boolean {
-    return this.values.has(name) || this.attrs.has(name) || this.pendingFor.has(name) || this.config.entries.has(name);
+  private isAttr(name: string): boolean {
+    return this.attrs.has(name) || this.body.defines(name) || this.config.entries.has(name);
   }
 
-  lookupAttr(name: string): Value {
-    this.resolvePending(name);
+  lookupName(name: string): Value | undefined {
+    if (!this.isAttr(name)) return undefined;
+    this.body.resolve(name);
     const v = this.values.get(name);
     if (v !== undefined) return v;
     const fromConfig = this.config.get(name);
     if (fromConfig !== undefined) {
-      this.values.set(name, this.typed(name, fromConfig));
-      return this.values.get(name)!;
+      const typed = this.typed(name, fromConfig);
+      this.values.set(name, typed);
+      return typed;
     }
     return UNDEFINED;
   }
@@ -150,42 +125,12 @@ class SchemaFrame implements AttributeSource {
     return v;
   }
 
-  /** Runs, now, the statements that have yet to define `name`: a forward reference. */
-  private resolvePending(name: string): void {
-    const pending = this.pendingFor.get(name);
-    if (!pending) return;
-    for (const s of pending) if (s.state === 'pending') this.runStmt(s);
-  }
-
-  private runStmt(s: BodyStmt): void {
-    s.state = 'running';
-    this.ev.execStmt(s.stmt, s.env);
-    s.state = 'done';
-    for (const n of s.defines) {
-      const rest = this.pendingFor.get(n)?.filter((x) => x.state === 'pending');
-      if (rest && rest.length) this.pendingFor.set(n, rest);
-      else this.pendingFor.delete(n);
-    }
-  }
-
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
     const env: Env = { scope, file: owner.file, module: this.site.module };
     this.envs.set(owner, env);
     if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`);
-    if (owner.node.type === 'Schema') {
-      for (const stmt of owner.node.body) {
-        const defines = definedNames(stmt);
-        const entry: BodyStmt = { stmt, env, defines, state: 'pending' };
-        this.stmts.push(entry);
-        for (const n of defines) {
-          if (!this.order.includes(n)) this.order.push(n);
-          const list = this.pendingFor.get(n) ?? [];
-          list.push(entry);
-          this.pendingFor.set(n, list);
-        }
-      }
-    }
+    if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);
   }
 
   /** Builds the instance; errors without a place get the schema expression's from the caller. */
@@ -194,8 +139,9 @@ class SchemaFrame implements AttributeSource {
       this.addBody(owner, call);
       for (const m of owner.mixins) this.addBody(m, call);
     }
-    for (const name of this.attrs.keys()) if (!this.order.includes(name)) this.order.push(name);
-    for (const s of this.stmts) if (s.state === 'pending') this.runStmt(s);
+    this.body.runAll();
+    const order = [...this.body.order];
+    for (const name of this.attrs.keys()) if (!order.includes(name)) order.push(name);
 
     const sig = indexSignature(this.def);
     for (const key of this.config.entries.keys()) {
@@ -203,13 +149,14 @@ class SchemaFrame implements AttributeSource {
       if (!this.attrs.has(key) && !sig && !this.def.isRule) {
         throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
       }
-      this.lookupAttr(key);
-      if (!this.order.includes(key)) this.order.push(key);
+      if (sig && !this.attrs.has(key)) convert(key, sig.keyType, this.ev.typeEnv(this.site));
+      this.lookupName(key);
+      if (!order.includes(key)) order.push(key);
     }
     for (const [name, decl] of this.attrs) {
       if (decl.optional || name.startsWith('_')) continue;
-      const v = this.lookupAttr(name);
-      if (isNoneOrUndefined(v)) {
+      const v = this.lookupName(name);
+      if (v === undefined || isNoneOrUndefined(v)) {
         throw kclError('EvaluationError', `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`);
       }
     }
@@ -217,10 +164,11 @@ class SchemaFrame implements AttributeSource {
 
     const inst = new DictValue();
     inst.schema = this.def;
-    for (const name of this.order) {
+    for (const name of order) {
       if (name.startsWith('_') && !this.ev.options.showHidden) continue;
       const v = this.values.get(name);
-      if (v !== undefined) inst.entries.set(name, v);
+      // keep the config's operators: a later union of two instances honours `=` overrides
+      if (v !== undefined) inst.set(name, v, this.config.opOf(name));
     }
     return inst;
   }

@@ -1,13 +1,17 @@
 /**
- * Name scopes. A chain of scopes ends at a module's globals; a schema body adds a scope whose
- * misses are answered by the instance under construction (see SchemaFrame in schema.ts).
+ * Name scopes. A chain of scopes ends at a module's globals. A scope may have a source that is
+ * asked first: the module's lazy statements, the instance a schema body builds, or the config
+ * under construction (whose earlier keys its later values may read).
  */
 import type { Value } from './values.js';
 
-/** Answers lookups of schema attributes, evaluating them on demand. */
-export interface AttributeSource {
-  lookupAttr(name: string): Value | undefined;
-  hasAttr(name: string): boolean;
+export interface NameSource {
+  /** The value of `name` if this source binds it, evaluating it on demand; else undefined. */
+  lookupName(name: string): Value | undefined;
+}
+
+/** The instance under construction in a schema body. */
+export interface AttributeSource extends NameSource {
   /** `set` replaces the attribute's value; `union` (the `|=` operator) merges into it. */
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void;
 }
@@ -17,16 +21,21 @@ export class Scope {
 
   constructor(
     readonly parent: Scope | undefined,
-    readonly kind: 'module' | 'lambda' | 'schema' | 'comprehension',
-    /** Set on schema scopes. */
-    readonly attrs?: AttributeSource,
+    readonly kind: 'module' | 'lambda' | 'schema' | 'comprehension' | 'config',
+    readonly source?: NameSource,
   ) {}
+
+  /** Set on schema scopes: where assignments in the body go. */
+  get attrs(): AttributeSource | undefined {
+    return this.kind === 'schema' ? (this.source as AttributeSource) : undefined;
+  }
 
   lookup(name: string): Value | undefined {
     for (let s: Scope | undefined = this; s; s = s.parent) {
+      const fromSource = s.source?.lookupName(name);
+      if (fromSource !== undefined) return fromSource;
       const v = s.vars.get(name);
       if (v !== undefined) return v;
-      if (s.attrs?.hasAttr(name)) return s.attrs.lookupAttr(name);
     }
     return undefined;
   }

@@ -75,7 +75,7 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
     case 'AnyType':
       return v;
     case 'LiteralType':
-      return equals(v, t.value as Value) ? v : mismatch(t, v);
+      return literalMatches(v, t) ? v : mismatch(t, v);
     case 'ListType': {
       if (!isList(v)) return mismatch(t, v);
       if (!t.element) return v;
@@ -122,6 +122,12 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
   }
 }
 
+/** A literal type matches a value of the same type and value: `0` does not accept `0.0`. */
+function literalMatches(v: Value, t: Extract<TypeNode, { type: 'LiteralType' }>): boolean {
+  const lit = t.value as Value;
+  return typeof v === typeof lit && equals(v, lit);
+}
+
 function cloneShallow(v: DictValue): DictValue {
   const d = new DictValue(v.entries);
   if (v.ops) d.ops = new Map(v.ops);
@@ -137,7 +143,7 @@ function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
     case 'DictType':
       return isDict(v) && !v.schema;
     case 'LiteralType':
-      return equals(v, t.value as Value);
+      return literalMatches(v, t);
     case 'NamedType': {
       const name = t.name.join('.');
       if (BASIC.has(name)) return basicMatches(name, v);

@@ -1,0 +1,86 @@
+/**
+ * Declaration-order independence, as kcl has it for module globals and schema attributes: a
+ * statement list runs in order, but reading a name first runs the statements that still have
+ * to define it. So `r = v` sees the final value of `v` even when `v` is reassigned further down,
+ * and a schema body may use an attribute declared below it.
+ */
+import type * as A from '../ast.js';
+import type { Env } from './env.js';
+
+interface Entry {
+  stmt: A.Stmt;
+  env: Env;
+  defines: string[];
+  state: 'pending' | 'running' | 'done';
+}
+
+/** The names a statement may bind: its targets, and those of both branches of an `if`. */
+export function definedNames(s: A.Stmt, out: string[] = []): string[] {
+  switch (s.type) {
+    case 'Attr':
+      out.push(s.name);
+      break;
+    case 'Assign':
+      for (const t of s.targets) out.push(t.name);
+      break;
+    case 'AugAssign':
+    case 'Unification':
+      out.push(s.target.name);
+      break;
+    case 'Schema':
+    case 'Rule':
+    case 'TypeAlias':
+      out.push(s.name);
+      break;
+    case 'If':
+      for (const b of [...s.body, ...s.orelse]) definedNames(b, out);
+      break;
+  }
+  return out;
+}
+
+export class LazyStatements {
+  private readonly entries: Entry[] = [];
+  private readonly pending = new Map<string, Entry[]>();
+  /** Every name the statements bind, in the order they first appear. */
+  readonly order: string[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly exec: (stmt: A.Stmt, env: Env) => void) {}
+
+  add(stmt: A.Stmt, env: Env): void {
+    const entry: Entry = { stmt, env, defines: definedNames(stmt), state: 'pending' };
+    this.entries.push(entry);
+    for (const n of entry.defines) {
+      if (!this.seen.has(n)) {
+        this.seen.add(n);
+        this.order.push(n);
+      }
+      const list = this.pending.get(n);
+      if (list) list.push(entry);
+      else this.pending.set(n, [entry]);
+    }
+  }
+
+  defines(name: string): boolean {
+    return this.seen.has(name);
+  }
+
+  /** Runs, now, the statements that have yet to bind `name`. */
+  resolve(name: string): void {
+    const list = this.pending.get(name);
+    if (!list) return;
+    for (const e of list) if (e.state === 'pending') this.run(e);
+    if (list.every((e) => e.state !== 'pending')) this.pending.delete(name);
+  }
+
+  runAll(): void {
+    for (const e of this.entries) if (e.state === 'pending') this.run(e);
+  }
+
+  private run(e: Entry): void {
+    e.state = 'running';
+    this.exec(e.stmt, e.env);
+    e.state = 'done';
+  }
+}

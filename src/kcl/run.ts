@@ -7,7 +7,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { kclError, KclError } from './diagnostics.js';
 import { union } from './eval/config.js';
-import { Evaluator } from './eval/evaluator.js';
+import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
 import {
   DictValue,
   isDict,
@@ -19,6 +19,7 @@ import {
   type Value,
 } from './eval/values.js';
 import { parseModule } from './parser.js';
+import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
 
 export interface RunOptions {
@@ -108,6 +109,7 @@ export function runKcl(opts: RunOptions): RunResult {
     const file = path.resolve(workDir, f);
     return parseModule(readSource(file), file);
   });
+  resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';

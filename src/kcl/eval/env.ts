@@ -3,7 +3,7 @@
  * diagnostics), the module it belongs to, and the frame of the lambda call it runs in, if any.
  */
 import type { TypeNode } from '../ast.js';
-import type { Scope } from './scope.js';
+import type { SchemaParts, Scope } from './scope.js';
 import type { Value } from './values.js';
 
 export interface ModuleCtx {
@@ -14,6 +14,10 @@ export interface ModuleCtx {
   /** Values of expression statements at module level, such as a bare `[1]` or `Config {}`. */
   readonly scalars: Value[];
   readonly aliases: Map<string, TypeNode>;
+  /** The merged configs of `name: Schema {...}` statements, instantiated after the last one. */
+  readonly unified: Map<string, SchemaParts>;
+  /** Whether statements binding `name` have yet to run. */
+  morePending(name: string): boolean;
 }
 
 export interface CallFrame {

@@ -10,7 +10,7 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { defineSchema, instantiate } from './schema.js';
+import { checkConfigKeys, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
@@ -44,6 +44,9 @@ export interface EvalOptions {
 
 const MAX_CALL_DEPTH = 500;
 
+/** Names every module can read without an import. */
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...BUILTINS.keys(), 'option']);
+
 export class Evaluator {
   private depth = 0;
 
@@ -56,13 +59,21 @@ export class Evaluator {
    * its statement has run is evaluated on demand (see lazy.ts). */
   runModules(modules: A.Module[]): ModuleCtx {
     const lazy = new LazyStatements((stmt, env) => this.execStmt(stmt, env));
-    const scope = new Scope(undefined, 'module', {
+    const scope: Scope = new Scope(undefined, 'module', {
       lookupName: (name) => {
         lazy.resolve(name);
-        return undefined;
+        // a global whose statement never bound it (`if False: a = 1`) reads as Undefined
+        return !scope.vars.has(name) && lazy.defines(name) ? UNDEFINED : undefined;
       },
     });
-    const ctx: ModuleCtx = { scope, order: lazy.order, scalars: [], aliases: new Map() };
+    const ctx: ModuleCtx = {
+      scope,
+      order: lazy.order,
+      scalars: [],
+      aliases: new Map(),
+      unified: new Map(),
+      morePending: (name) => lazy.hasPending(name),
+    };
     for (const m of modules) {
       const env: Env = { scope, file: m.file, module: ctx };
       m.body.forEach((stmt, i) => {
@@ -115,13 +126,20 @@ export class Evaluator {
         return;
       }
       case 'Unification': {
-        const value = this.evalExpr(stmt.value, env);
-        const existing = env.scope.lookup(stmt.target.name);
-        if (existing !== undefined && env.scope.kind === 'module' && isDict(existing)) {
-          env.scope.vars.set(stmt.target.name, union(existing, value));
+        const { def, call, config } = this.schemaParts(stmt.value, env);
+        const name = stmt.target.name;
+        if (env.scope.kind !== 'module') {
+          const schema = env.scope.schemaScope();
+          if (schema) schema.attrs!.unify(name, { def, call, config }, env);
+          else this.assign(stmt.target, instantiate(this, def, call, config, env), env);
           return;
         }
-        this.assign(stmt.target, value, env);
+        // `a: S {...}` said several times merges the configs, then instantiates once, so each
+        // statement may leave required attributes to the others
+        const prior = env.module.unified.get(name);
+        const merged = prior ? (union(prior.config, config) as DictValue) : config;
+        env.module.unified.set(name, { def, call, config: merged });
+        if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, def, call, merged, env));
         return;
       }
       case 'ExprStmt': {
@@ -265,11 +283,8 @@ export class Evaluator {
       case 'Call':
         return this.evalCall(e, env);
       case 'SchemaExpr': {
-        const def = this.evalExpr(e.name, env);
-        if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
-        const { args, kwargs } = this.evalArgs(e.args, e.keywords, env);
-        const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
-        return instantiate(this, def as SchemaDef, { args, kwargs }, config, env);
+        const { def, call, config } = this.schemaParts(e, env);
+        return instantiate(this, def, call, config, env);
       }
       case 'ListExpr':
         return evalList(this, e.items, env);
@@ -284,6 +299,16 @@ export class Evaluator {
       case 'Lambda':
         return this.makeLambda(e, env);
     }
+  }
+
+  /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
+  private schemaParts(e: A.SchemaExpr, env: Env): { def: SchemaDef; call: CallArgs; config: DictValue } {
+    const def = this.evalExpr(e.name, env);
+    if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
+    const call = this.evalArgs(e.args, e.keywords, env);
+    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items);
+    const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+    return { def: def as SchemaDef, call, config };
   }
 
   private evalBinary(e: A.BinaryExpr, env: Env): Value {
@@ -451,7 +476,7 @@ export class Evaluator {
         const fallback = args[3] ?? kwargs.get('default');
         const given = host.option(key);
         if (given === undefined) {
-          if (fallback !== undefined) return fallback;
+          if (fallback !== undefined) return isStr(type) && fallback !== null ? convertOption(key, fallback, type) : fallback;
           if (truthy(required ?? false)) {
             throw kclError('OptionError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
           }

@@ -45,6 +45,7 @@ export class LazyStatements {
   /** Every name the statements bind, in the order they first appear. */
   readonly order: string[] = [];
   private readonly seen = new Set<string>();
+  private readonly running: Entry[] = [];
 
   constructor(private readonly exec: (stmt: A.Stmt, env: Env) => void) {}
 
@@ -66,12 +67,18 @@ export class LazyStatements {
     return this.seen.has(name);
   }
 
-  /** Runs, now, the statements that have yet to bind `name`. */
+  /** Runs, now, the statements that have yet to bind `name`; but inside a statement that binds
+   * `name` itself (`_items += [x]`), a read sees the value so far. */
   resolve(name: string): void {
     const list = this.pending.get(name);
     if (!list) return;
+    if (this.running.some((e) => e.defines.includes(name))) return;
     for (const e of list) if (e.state === 'pending') this.run(e);
     if (list.every((e) => e.state !== 'pending')) this.pending.delete(name);
+  }
+
+  hasPending(name: string): boolean {
+    return this.pending.get(name)?.some((e) => e.state === 'pending') ?? false;
   }
 
   runAll(): void {
@@ -80,7 +87,12 @@ export class LazyStatements {
 
   private run(e: Entry): void {
     e.state = 'running';
-    this.exec(e.stmt, e.env);
+    this.running.push(e);
+    try {
+      this.exec(e.stmt, e.env);
+    } finally {
+      this.running.pop();
+    }
     e.state = 'done';
   }
 }

@@ -14,10 +14,10 @@ import { mergeEntry, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
-import { LazyStatements } from './lazy.js';
-import { Scope, type AttributeSource } from './scope.js';
-import { convert } from './types.js';
-import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
+import { definedNames, LazyStatements } from './lazy.js';
+import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
+import { convert, typeText } from './types.js';
+import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
 
 // ---------------------------------------------------------------- definition
 
@@ -60,10 +60,78 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
     instances: [],
   };
   if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
+  checkOverrides(def);
   return def;
 }
 
+/** What a schema may not do to what it inherits, and what its index signature demands. */
+function checkOverrides(def: SchemaDef): void {
+  const inherited = def.parent ? allAttrs(def.parent) : new Map<string, AttrDecl>();
+  for (const [name, own] of def.attrs) {
+    const base = inherited.get(name);
+    if (base && !base.optional && own.optional) {
+      throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`);
+    }
+  }
+  const sig = indexSignature(def);
+  if (!sig || sig.valueType.type === 'AnyType') return;
+  const allowed = typeText(sig.valueType);
+  for (const [name, attr] of allAttrs(def)) {
+    if (!attr.type || name.startsWith('_')) continue;
+    const own = typeText(attr.type);
+    const members = sig.valueType.type === 'UnionType' ? sig.valueType.members.map(typeText) : [allowed];
+    if (own !== allowed && !members.includes(own)) {
+      throw kclError('EvaluationError', `the type '${own}' of schema attribute '${name}' does not meet the index signature definition [${typeText(sig.keyType)}]: ${allowed}`);
+    }
+  }
+}
+
+/** Every key a config literal may set, on any branch of its `if` entries, must be an attribute
+ * (kcl checks this before running, so a key behind a false condition is refused too). */
+export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[]): void {
+  if (indexSignature(def) || def.isRule) return;
+  const known = new Set(allAttrs(def).keys());
+  for (const owner of chainOf(def)) {
+    for (const s of [owner, ...owner.mixins]) {
+      if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) known.add(n);
+    }
+  }
+  const visit = (list: A.ConfigItem[]) => {
+    for (const i of list) {
+      if (i.type === 'ConfigIfEntry') {
+        visit(i.body);
+        if (Array.isArray(i.orelse)) visit(i.orelse);
+        else if (i.orelse) visit([i.orelse]);
+        continue;
+      }
+      const key = i.key?.type === 'Identifier' ? i.key.names[0] : i.key?.type === 'StringLit' && !i.key.parts ? i.key.value : undefined;
+      if (key !== undefined && !known.has(key)) {
+        throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${def.name}'`, undefined);
+      }
+    }
+  };
+  visit(items);
+}
+
 // ---------------------------------------------------------------- instantiation
+
+/** `@deprecated(version=…, reason=…, strict=True)`: using what it marks is an error unless
+ * strict=False; `@info(…)` only documents. */
+function checkDecorators(ev: Evaluator, decorators: A.Decorator[], what: string, env: Env): void {
+  for (const d of decorators) {
+    const name = d.name.names.join('.');
+    if (name === 'info') continue;
+    if (name !== 'deprecated') throw kclError('EvaluationError', `UnKnown decorator ${name}`);
+    const { kwargs } = ev.evalArgs(d.args, d.keywords, env);
+    if (kwargs.get('strict') === false) continue;
+    const version = kwargs.get('version');
+    const reason = kwargs.get('reason');
+    let message = `${what} was deprecated `;
+    if (isStr(version) && version) message += `since version ${version}`;
+    if (isStr(reason) && reason) message += `, ${reason}`;
+    throw kclError('EvaluationError', message);
+  }
+}
 
 function chainOf(def: SchemaDef): SchemaDef[] {
   const chain: SchemaDef[] = [];
@@ -76,6 +144,7 @@ class SchemaFrame implements AttributeSource {
   private readonly body: LazyStatements;
   private readonly attrs: Map<string, AttrDecl>;
   private readonly envs = new Map<SchemaDef, Env>();
+  private readonly unified = new Map<string, SchemaParts>();
 
   constructor(
     private readonly ev: Evaluator,
@@ -103,6 +172,14 @@ class SchemaFrame implements AttributeSource {
       return typed;
     }
     return UNDEFINED;
+  }
+
+  unify(name: string, parts: SchemaParts, env: Env): void {
+    const prior = this.unified.get(name);
+    const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
+    this.unified.set(name, merged);
+    if (this.body.hasPending(name)) return;
+    this.assignAttr(name, instantiate(this.ev, merged.def, merged.call, merged.config, env), 'set');
   }
 
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {
@@ -135,6 +212,11 @@ class SchemaFrame implements AttributeSource {
 
   /** Builds the instance; errors without a place get the schema expression's from the caller. */
   build(call: CallArgs): DictValue {
+    checkDecorators(this.ev, this.def.node.decorators, this.def.name, this.site);
+    for (const key of this.config.entries.keys()) {
+      const decl = this.attrs.get(key);
+      if (decl?.decorators.length) checkDecorators(this.ev, decl.decorators, key, this.site);
+    }
     for (const owner of chainOf(this.def)) {
       this.addBody(owner, call);
       for (const m of owner.mixins) this.addBody(m, call);

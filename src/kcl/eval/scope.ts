@@ -3,7 +3,9 @@
  * asked first: the module's lazy statements, the instance a schema body builds, or the config
  * under construction (whose earlier keys its later values may read).
  */
-import type { Value } from './values.js';
+import type { Env } from './env.js';
+import type { SchemaDef } from './schema-def.js';
+import type { CallArgs, DictValue, Value } from './values.js';
 
 export interface NameSource {
   /** The value of `name` if this source binds it, evaluating it on demand; else undefined. */
@@ -14,6 +16,14 @@ export interface NameSource {
 export interface AttributeSource extends NameSource {
   /** `set` replaces the attribute's value; `union` (the `|=` operator) merges into it. */
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void;
+  /** `name: S {...}` in a schema body: merged with earlier ones for `name`, then instantiated. */
+  unify(name: string, parts: SchemaParts, env: Env): void;
+}
+
+export interface SchemaParts {
+  def: SchemaDef;
+  call: CallArgs;
+  config: DictValue;
 }
 
 export class Scope {

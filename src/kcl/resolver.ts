@@ -1,0 +1,271 @@
+/**
+ * Static name resolution, kcl's `sema` phase in small: every name an expression reads must be
+ * bound somewhere it can see (a global of the package, an import, a schema attribute or
+ * parameter, a lambda parameter or local, a loop variable, an earlier key of the same config,
+ * or a builtin). Catching this before evaluation reports names in code that never runs, such as
+ * a check block of a schema nobody instantiates, as kcl does.
+ */
+import type * as A from './ast.js';
+import { kclError } from './diagnostics.js';
+import { definedNames } from './eval/lazy.js';
+
+type Names = ReadonlySet<string>;
+
+class Resolver {
+  /** Schemas of the package by name, to see attributes a child inherits. */
+  private readonly schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
+
+  constructor(
+    private readonly file: string,
+    private readonly builtins: Names,
+  ) {}
+
+  private fail(name: string, at: A.Loc): never {
+    throw kclError('CompileError', `name '${name}' is not defined`, { file: this.file, line: at.line, column: at.column });
+  }
+
+  /** Names bound by a statement list, as its scope sees them (any order). */
+  private bound(stmts: A.Stmt[], outer: Names): Set<string> {
+    const names = new Set(outer);
+    for (const s of stmts) {
+      for (const n of definedNames(s)) names.add(n);
+      if (s.type === 'Import') names.add(s.asName ?? s.path.split('.').pop()!.replace(/^\.+/, ''));
+    }
+    return names;
+  }
+
+  module(stmts: A.Stmt[], packageNames: Names): void {
+    for (const s of stmts) if (s.type === 'Schema' || s.type === 'Rule') this.schemas.set(s.name, s);
+    const scope = this.bound(stmts, new Set([...this.builtins, ...packageNames]));
+    for (const s of stmts) this.stmt(s, scope);
+  }
+
+  /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
+   * them is not a schema of this package (then the body's names cannot be checked). */
+  private schemaNames(s: A.SchemaStmt | A.RuleStmt, seen = new Set<string>()): Set<string> | undefined {
+    if (seen.has(s.name)) return new Set();
+    seen.add(s.name);
+    const names = new Set<string>(s.params.map((p) => p.name));
+    if (s.type === 'Schema') {
+      for (const n of this.bound(s.body, new Set())) names.add(n);
+      if (s.indexSignature?.keyName) names.add(s.indexSignature.keyName);
+    }
+    const related = s.type === 'Schema' ? [...(s.parent ? [s.parent] : []), ...s.mixins] : s.parents;
+    for (const id of related) {
+      const other = id.names.length === 1 ? this.schemas.get(id.names[0]) : undefined;
+      const inherited = other && this.schemaNames(other, seen);
+      if (!inherited) return undefined;
+      for (const n of inherited) names.add(n);
+    }
+    return names;
+  }
+
+  private stmt(s: A.Stmt, scope: Names): void {
+    switch (s.type) {
+      case 'Assign':
+        for (const t of s.targets) this.target(t, scope);
+        return this.expr(s.value, scope);
+      case 'AugAssign':
+        this.target(s.target, scope);
+        return this.expr(s.value, scope);
+      case 'Attr':
+        if (s.value) this.expr(s.value, scope);
+        for (const d of s.decorators) this.decorator(d, scope);
+        return;
+      case 'Unification':
+        return this.expr(s.value, scope);
+      case 'ExprStmt':
+        return this.expr(s.value, scope);
+      case 'Assert':
+        this.expr(s.test, scope);
+        if (s.ifCond) this.expr(s.ifCond, scope);
+        if (s.message) this.expr(s.message, scope);
+        return;
+      case 'If':
+        this.expr(s.cond, scope);
+        for (const b of [...s.body, ...s.orelse]) this.stmt(b, scope);
+        return;
+      case 'Schema':
+      case 'Rule': {
+        for (const d of s.decorators) this.decorator(d, scope);
+        this.params(s.params);
+        const own = this.schemaNames(s);
+        // a mixin reads the attributes of whatever schema mixes it in
+        if (!own || s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
+        const inner = new Set([...scope, ...own]);
+        for (const p of s.params) if (p.default) this.expr(p.default, scope);
+        if (s.type === 'Schema') {
+          for (const b of s.body) this.stmt(b, inner);
+          if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
+        }
+        for (const c of s.checks) this.check(c, inner);
+        return;
+      }
+      case 'Import':
+      case 'TypeAlias':
+      case 'IndexSignature':
+      case 'Mixin':
+        return;
+    }
+  }
+
+  /** Parameters with defaults come last, as in a function signature. */
+  private params(params: A.Param[]): void {
+    let sawDefault = false;
+    for (const p of params) {
+      if (p.default) sawDefault = true;
+      else if (sawDefault) {
+        throw kclError('CompileError', 'non-default argument follows default argument', { file: this.file, line: p.loc.line, column: p.loc.column });
+      }
+    }
+  }
+
+  private check(c: A.CheckItem, scope: Names): void {
+    this.expr(c.test, scope);
+    if (c.ifCond) this.expr(c.ifCond, scope);
+    if (c.message) this.expr(c.message, scope);
+  }
+
+  private decorator(d: A.Decorator, scope: Names): void {
+    for (const a of d.args) this.expr(a, scope);
+    for (const k of d.keywords) this.expr(k.value, scope);
+  }
+
+  private target(t: A.Target, scope: Names): void {
+    for (const p of t.path) if ('index' in p) this.expr(p.index, scope);
+  }
+
+  private loops(clauses: A.CompClause[], scope: Names): Names {
+    let inner: Set<string> = new Set(scope);
+    for (const c of clauses) {
+      this.expr(c.iter, inner);
+      inner = new Set([...inner, ...c.targets]);
+      for (const cond of c.ifs) this.expr(cond, inner);
+    }
+    return inner;
+  }
+
+  private config(items: A.ConfigItem[], scope: Names): void {
+    // a config's values may read its own keys, whatever their order
+    const keys = new Set(scope);
+    const collect = (list: A.ConfigItem[]) => {
+      for (const i of list) {
+        if (i.type === 'ConfigEntry') {
+          if (i.key?.type === 'Identifier') keys.add(i.key.names[0]);
+          else if (i.key?.type === 'StringLit') keys.add(i.key.value);
+        } else {
+          collect(i.body);
+          if (Array.isArray(i.orelse)) collect(i.orelse);
+          else if (i.orelse) collect([i.orelse]);
+        }
+      }
+    };
+    collect(items);
+    const visit = (list: A.ConfigItem[]) => {
+      for (const i of list) {
+        if (i.type === 'ConfigEntry') {
+          if (i.key && i.key.type !== 'Identifier' && i.key.type !== 'Selector') this.expr(i.key, keys);
+          this.expr(i.value, keys);
+        } else {
+          this.expr(i.cond, keys);
+          visit(i.body);
+          if (Array.isArray(i.orelse)) visit(i.orelse);
+          else if (i.orelse) visit([i.orelse]);
+        }
+      }
+    };
+    visit(items);
+  }
+
+  private listItems(items: A.ListItem[], scope: Names): void {
+    for (const i of items) {
+      if (i.type === 'ListIfItem') {
+        this.expr(i.cond, scope);
+        this.listItems(i.body, scope);
+        if (Array.isArray(i.orelse)) this.listItems(i.orelse, scope);
+        else if (i.orelse) this.listItems([i.orelse], scope);
+      } else if (i.type === 'Starred') this.expr(i.value, scope);
+      else this.expr(i, scope);
+    }
+  }
+
+  expr(e: A.Expr, scope: Names): void {
+    switch (e.type) {
+      case 'Identifier':
+        if (!scope.has(e.names[0])) this.fail(e.names[0], e);
+        return;
+      case 'NumberLit':
+      case 'NameConstant':
+        return;
+      case 'StringLit':
+        for (const p of e.parts ?? []) if (p.expr) this.expr(p.expr, scope);
+        return;
+      case 'Paren':
+        return this.expr(e.value, scope);
+      case 'Binary':
+        this.expr(e.left, scope);
+        return this.expr(e.right, scope);
+      case 'Compare':
+        this.expr(e.left, scope);
+        for (const c of e.comparators) this.expr(c, scope);
+        return;
+      case 'Unary':
+        return this.expr(e.operand, scope);
+      case 'As':
+        return this.expr(e.value, scope);
+      case 'IfExpr':
+        this.expr(e.cond, scope);
+        this.expr(e.body, scope);
+        return this.expr(e.orelse, scope);
+      case 'Selector':
+        return this.expr(e.value, scope);
+      case 'Subscript':
+        this.expr(e.value, scope);
+        for (const x of [e.index, e.lower, e.upper, e.step]) if (x) this.expr(x, scope);
+        return;
+      case 'Call':
+        this.expr(e.func, scope);
+        for (const a of e.args) this.expr(a, scope);
+        for (const k of e.keywords) this.expr(k.value, scope);
+        return;
+      case 'SchemaExpr':
+        this.expr(e.name, scope);
+        for (const a of e.args) this.expr(a, scope);
+        for (const k of e.keywords) this.expr(k.value, scope);
+        return this.expr(e.config, scope);
+      case 'ListExpr':
+        return this.listItems(e.items, scope);
+      case 'ConfigExpr':
+        return this.config(e.items, scope);
+      case 'ListComp': {
+        const inner = this.loops(e.generators, scope);
+        return this.expr(e.element.type === 'Starred' ? e.element.value : e.element, inner);
+      }
+      case 'DictComp': {
+        const inner = this.loops(e.generators, scope);
+        if (e.entry.key) this.expr(e.entry.key, inner);
+        return this.expr(e.entry.value, inner);
+      }
+      case 'QuantExpr': {
+        this.expr(e.iter, scope);
+        const inner = new Set([...scope, ...e.targets]);
+        if (e.ifCond) this.expr(e.ifCond, inner);
+        return this.expr(e.test, inner);
+      }
+      case 'Lambda': {
+        this.params(e.params);
+        const inner = this.bound(e.body, new Set([...scope, ...e.params.map((p) => p.name)]));
+        for (const p of e.params) if (p.default) this.expr(p.default, scope);
+        for (const s of e.body) this.stmt(s, inner);
+        return;
+      }
+    }
+  }
+}
+
+/** Checks the files of one package; throws a KclError naming the first unbound name. */
+export function resolveNames(modules: A.Module[], builtins: Names): void {
+  const packageNames = new Set<string>();
+  for (const m of modules) for (const s of m.body) for (const n of definedNames(s)) packageNames.add(n);
+  for (const m of modules) new Resolver(m.file, builtins).module(m.body, packageNames);
+}

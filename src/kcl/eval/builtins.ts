@@ -6,6 +6,8 @@
  * hex(1.5), range(1.5)) these functions raise a TypeError instead, as kcl's resolver would have
  * rejected such a call before it ran.
  */
+import type { TypeNode } from '../ast.js';
+import { typeText } from './types.js';
 import { kclError } from '../diagnostics.js';
 import {
   argAt,
@@ -320,22 +322,32 @@ function isUnique(call: CallArgs): Value {
   return v.every((x, i) => v.findIndex((y) => equals(x, y)) === i);
 }
 
-/**
- * kcl's reduce (which lives in its evaluator). It does not check that the reducer's accumulator
- * type admits None when an empty list has no initial value: a FunctionValue does not expose
- * parameter types, so that check is the evaluator's to add.
- */
+/** kcl's reduce: an empty list with no initial value gives None, which the accumulator's
+ * declared type must admit. */
 function reduce(call: CallArgs, host: BuiltinHost): Value {
   const reducer = requiredArg(call, 0, 'reducer');
   if (!isFunction(reducer)) evalError("reduce() argument 'reducer' must be a function");
   const items = expectList(requiredArg(call, 1, 'list'), 'reduce', 'list');
   const initial = argAt(call, 2, 'initial');
-  if (initial === undefined && items.length === 0) return null;
+  if (initial === undefined && items.length === 0) {
+    const accType = reducer.paramTypes?.[0];
+    if (accType && !admitsNone(accType)) {
+      evalError(`reduce() empty list with no initial value and non-nullable accumulator type '${typeText(accType)}'`);
+    }
+    return null;
+  }
   const [acc, rest] = initial === undefined ? [items[0], items.slice(1)] : [initial, items];
   return rest.reduce<Value>((a, item) => reducer.call({ args: [a, item], kwargs: new Map() }, host), acc);
 }
 
 // ---------------------------------------------------------------- numbers
+
+function admitsNone(t: TypeNode): boolean {
+  if (t.type === 'AnyType') return true;
+  if (t.type === 'LiteralType') return t.value === null;
+  if (t.type === 'UnionType') return t.members.some(admitsNone);
+  return false;
+}
 
 function abs(call: CallArgs): Value {
   const v = requiredArg(call, 0, 'inval');

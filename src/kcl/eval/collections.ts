@@ -3,11 +3,11 @@
  */
 import type * as A from '../ast.js';
 import { kclError } from '../diagnostics.js';
-import { mergeEntry } from './config.js';
+import { mergeEntry, union } from './config.js';
 import { withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { Scope } from './scope.js';
-import { DictValue, isDict, isList, isNoneOrUndefined, isStr, toStr, truthy, typeName, type EntryOp, type Value } from './values.js';
+import { DictValue, isDict, isInt, isList, isNoneOrUndefined, isNumber, isStr, toStr, truthy, typeName, type EntryOp, type Value } from './values.js';
 
 export function evalList(ev: Evaluator, items: A.ListItem[], env: Env, out: Value[] = []): Value[] {
   for (const item of items) {
@@ -64,7 +64,11 @@ function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env,
     for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
     return;
   }
-  const path = keyIsExpr ? [keyText(ev.evalExpr(entry.key, env))] : keyPath(ev, entry.key, env);
+  if (entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier') {
+    insertAtIndex(ev, out, entry.key, value, entry.op, env);
+    return;
+  }
+  const path = keyIsExpr || isLoopVariable(entry.key, env) ? [keyText(ev.evalExpr(entry.key, env))] : keyPath(ev, entry.key, env);
   insertPath(out, path, value, entry.op);
 }
 
@@ -95,7 +99,38 @@ function keyPath(ev: Evaluator, key: A.Expr, env: Env): string[] {
   return [keyText(ev.evalExpr(key, env))];
 }
 
-const keyText = (v: Value): string => (isStr(v) ? v : toStr(v));
+/** Config keys are strings; numbers are written as text, anything else is refused. */
+function keyText(v: Value): string {
+  if (isStr(v)) return v;
+  if (isNumber(v) || typeof v === 'boolean') return toStr(v);
+  throw kclError('AttributeError', `A attribute must be string type, got '${typeName(v)}'`);
+}
+
+/** Inside a comprehension a bare key naming a loop variable means its value, as in kcl. */
+function isLoopVariable(key: A.Expr, env: Env): boolean {
+  if (key.type !== 'Identifier' || key.names.length !== 1) return false;
+  for (let s: Scope | undefined = env.scope; s && (s.kind === 'comprehension' || s.kind === 'config'); s = s.parent) {
+    if (s.vars.has(key.names[0])) return true;
+  }
+  return false;
+}
+
+/** `items[i]: v` unifies into element i of a list key, `items[i] = v` replaces it and
+ * `items[i] += [v]` inserts before it. */
+function insertAtIndex(ev: Evaluator, out: DictValue, key: A.SubscriptExpr, value: Value, op: EntryOp, env: Env): void {
+  const name = (key.value as A.Identifier).names.join('.');
+  const list = out.get(name);
+  if (!isList(list)) throw kclError('TypeError', `'${name}' is not a list, so '${name}[…]' can not be set`);
+  const index = ev.evalExpr(key.index!, env);
+  if (!isInt(index)) throw kclError('TypeError', `list indices must be integers, not ${typeName(index)}`);
+  const i = Number(index < 0n ? BigInt(list.length) + index : index);
+  if (i < 0 || i >= list.length) throw kclError('IndexError', `list index out of range: ${index}`);
+  const items = [...list];
+  if (op === '=') items[i] = value;
+  else if (op === '+=') items.splice(i, 0, ...(isList(value) ? value : [value]));
+  else items[i] = union(items[i], value, {}, name);
+  out.set(name, items, out.opOf(name));
+}
 
 // ---------------------------------------------------------------- comprehensions
 

@@ -16,6 +16,8 @@ export interface ModuleCtx {
   readonly aliases: Map<string, TypeNode>;
   /** The merged configs of `name: Schema {...}` statements, instantiated after the last one. */
   readonly unified: Map<string, SchemaParts>;
+  /** The type each global was declared with, or got from its first value. */
+  readonly types: Map<string, TypeNode>;
   /** Whether statements binding `name` have yet to run. */
   morePending(name: string): boolean;
 }

@@ -15,7 +15,8 @@ import type { SchemaDef } from './schema-def.js';
 import { LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
 import { stringMethod } from './string-methods.js';
-import { convert, type TypeEnv } from './types.js';
+import { convert, inferType, typeText, type TypeEnv } from './types.js';
+import { schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
   DictValue,
@@ -25,6 +26,7 @@ import {
   isList,
   isModule,
   isNoneOrUndefined,
+  isSchemaInstance,
   isSchemaType,
   isStr,
   toStr,
@@ -72,6 +74,7 @@ export class Evaluator {
       scalars: [],
       aliases: new Map(),
       unified: new Map(),
+      types: new Map(),
       morePending: (name) => lazy.hasPending(name),
     };
     for (const m of modules) {
@@ -115,8 +118,7 @@ export class Evaluator {
           return;
         }
         if (!stmt.value) return;
-        const value = convert(this.evalExpr(stmt.value, env), stmt.annotation, this.typeEnv(env));
-        this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, value, env);
+        this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, this.evalExpr(stmt.value, env), env, stmt.annotation);
         return;
       }
       case 'AugAssign': {
@@ -184,11 +186,27 @@ export class Evaluator {
   }
 
   /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
-  assign(t: A.Target, value: Value, env: Env): void {
+  /** A global keeps the type it was declared with, or first given: `_a = 1; _a = "s"` fails. */
+  private keepType(name: string, v: Value, annotation: A.TypeNode | undefined, env: Env): Value {
+    const known = env.module.types.get(name);
+    if (annotation && known && typeText(annotation) !== typeText(known)) {
+      throw kclError('TypeError', `can not change the type of '${name}' to ${typeText(annotation)}`);
+    }
+    const type = annotation ?? known;
+    if (!type) {
+      env.module.types.set(name, inferType(v));
+      return v;
+    }
+    if (!known) env.module.types.set(name, type);
+    return convert(v, type, this.typeEnv(env));
+  }
+
+  assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode): void {
     let v = value;
     if (t.path.length > 0) {
       const base = deepCopy(this.lookupTarget({ ...t, path: [] }, env));
       v = this.setPath(base, t.path, value, env);
+      if (isSchemaInstance(v)) v = this.reinstantiate(v, v, env);
     }
     const scope = env.scope;
     const schema = scope.schemaScope();
@@ -203,6 +221,7 @@ export class Evaluator {
           note: `change the variable name to '_${t.name}' to make it mutable`,
         });
       }
+      v = this.keepType(t.name, v, annotation, env);
     }
     scope.vars.set(t.name, v);
   }
@@ -301,12 +320,19 @@ export class Evaluator {
     }
   }
 
+  /** Builds an instance again from changed values, so types, required attributes and checks hold. */
+  reinstantiate(inst: DictValue, values: DictValue, env: Env): DictValue {
+    const config = new DictValue(values.entries);
+    config.ops = values.ops;
+    return instantiate(this, inst.schema as SchemaDef, { args: [], kwargs: new Map() }, config, env);
+  }
+
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
   private schemaParts(e: A.SchemaExpr, env: Env): { def: SchemaDef; call: CallArgs; config: DictValue } {
     const def = this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
     const call = this.evalArgs(e.args, e.keywords, env);
-    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items);
+    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env));
     const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
     return { def: def as SchemaDef, call, config };
   }
@@ -315,7 +341,10 @@ export class Evaluator {
     const left = this.evalExpr(e.left, env);
     if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
     if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
-    return binary(e.op, left, this.evalExpr(e.right, env));
+    const right = this.evalExpr(e.right, env);
+    // `instance | {...}` is a new instance of the same schema, checked again
+    if (e.op === '|' && isSchemaInstance(left) && isDict(right)) return this.reinstantiate(left, union(left, right, { override: true }) as DictValue, env);
+    return binary(e.op, left, right);
   }
 
   lookupName(names: string[], env: Env): Value {
@@ -333,7 +362,14 @@ export class Evaluator {
       if (optional) return null;
       throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);
     }
-    if (isDict(v)) return v.get(attr) ?? UNDEFINED;
+    if (isDict(v)) {
+      const x = v.get(attr);
+      if (x !== undefined) return x;
+      if (v.schema && !schemaHasAttr(v.schema as SchemaDef, attr)) {
+        throw kclError('AttributeError', `attribute '${attr}' not found in '${v.schema.name}'`);
+      }
+      return UNDEFINED;
+    }
     if (isStr(v)) {
       const m = stringMethod(v, attr);
       if (m) return m;
@@ -434,6 +470,7 @@ export class Evaluator {
     return {
       kind: 'function',
       name: 'lambda',
+      paramTypes: e.params.map((p) => p.annotation),
       call: (call: CallArgs) => {
         const scope = new Scope(closure.scope, 'lambda');
         this.bindParams(e.params, call, scope, closure, 'lambda');

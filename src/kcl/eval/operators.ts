@@ -141,6 +141,7 @@ export function compare(op: BinaryOp, a: Value, b: Value): boolean {
     case 'in': return contains(b, a);
     case 'not in': return !contains(b, a);
   }
+  if (isList(a) || isList(b)) throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
   const c = order(a, b, op);
   switch (op) {
     case '<': return c < 0;
@@ -156,7 +157,7 @@ function identical(a: Value, b: Value): boolean {
   return false;
 }
 
-/** Total order for `<` and sorting: numbers, strings, and lists element-wise. */
+/** Total order for sorting (and `<` on scalars): numbers, strings, and lists element-wise. */
 export function order(a: Value, b: Value, op: string = '<'): number {
   const x = asNumber(a);
   const y = asNumber(b);

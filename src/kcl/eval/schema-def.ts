@@ -3,6 +3,7 @@
  * resolved, its attributes indexed, and the scope it was defined in kept for its bodies.
  */
 import type * as A from '../ast.js';
+import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';
 import type { SchemaTypeValue } from './values.js';
 
@@ -50,4 +51,16 @@ export function indexSignature(def: SchemaDef): A.IndexSignature | undefined {
     if (s.node.type === 'Schema' && s.node.indexSignature) return s.node.indexSignature;
   }
   return undefined;
+}
+
+/** Whether instances of `def` may hold `name`: a declared or body-assigned attribute, or any
+ * key when there is an index signature. */
+export function schemaHasAttr(def: SchemaDef, name: string): boolean {
+  if (indexSignature(def) || allAttrs(def).has(name)) return true;
+  for (let s: SchemaDef | undefined = def; s; s = s.parent) {
+    for (const owner of [s, ...s.mixins]) {
+      if (owner.node.type === 'Schema' && owner.node.body.some((stmt) => definedNames(stmt).includes(name))) return true;
+    }
+  }
+  return false;
 }

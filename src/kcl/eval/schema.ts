@@ -16,7 +16,7 @@ import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { definedNames, LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
-import { convert, typeText } from './types.js';
+import { convert, typeText, type TypeEnv } from './types.js';
 import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
 
 // ---------------------------------------------------------------- definition
@@ -74,6 +74,9 @@ function checkOverrides(def: SchemaDef): void {
     }
   }
   const sig = indexSignature(def);
+  if (sig?.keyName && allAttrs(def).has(sig.keyName)) {
+    throw kclError('EvaluationError', `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`);
+  }
   if (!sig || sig.valueType.type === 'AnyType') return;
   const allowed = typeText(sig.valueType);
   for (const [name, attr] of allAttrs(def)) {
@@ -86,16 +89,19 @@ function checkOverrides(def: SchemaDef): void {
   }
 }
 
-/** Every key a config literal may set, on any branch of its `if` entries, must be an attribute
- * (kcl checks this before running, so a key behind a false condition is refused too). */
-export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[]): void {
-  if (indexSignature(def) || def.isRule) return;
-  const known = new Set(allAttrs(def).keys());
+/** Every key a config literal may set, on any branch of its `if` entries, must be an attribute,
+ * and a literal value must fit the attribute's type; nested config literals under attributes of
+ * a schema type are checked against that schema. kcl checks this before running, so an entry
+ * behind a false condition is refused too. */
+export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: TypeEnv): void {
+  const attrs = allAttrs(def);
+  const known = new Set(attrs.keys());
   for (const owner of chainOf(def)) {
     for (const s of [owner, ...owner.mixins]) {
       if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) known.add(n);
     }
   }
+  const open = Boolean(indexSignature(def)) || def.isRule;
   const visit = (list: A.ConfigItem[]) => {
     for (const i of list) {
       if (i.type === 'ConfigIfEntry') {
@@ -104,13 +110,59 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[]): void {
         else if (i.orelse) visit([i.orelse]);
         continue;
       }
-      const key = i.key?.type === 'Identifier' ? i.key.names[0] : i.key?.type === 'StringLit' && !i.key.parts ? i.key.value : undefined;
-      if (key !== undefined && !known.has(key)) {
-        throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${def.name}'`, undefined);
+      const path = literalKeyPath(i.key);
+      if (!path) continue;
+      if (!known.has(path[0])) {
+        if (open) continue;
+        throw kclError('EvaluationError', `Cannot add member '${path[0]}' to schema '${def.name}'`);
       }
+      const type = attrs.get(path[0])?.type;
+      if (type) checkValueShape(type, path.slice(1), i.value, i.op, env);
     }
   };
   visit(items);
+}
+
+function literalKeyPath(key: A.Expr | undefined): string[] | undefined {
+  if (!key) return undefined;
+  if (key.type === 'Identifier') return key.names;
+  if (key.type === 'StringLit' && !key.parts) return [key.value];
+  if (key.type === 'Selector' && !key.optional) {
+    const inner = literalKeyPath(key.value);
+    return inner && key.value.type !== 'StringLit' ? [...inner, key.attr] : undefined;
+  }
+  return undefined;
+}
+
+/** Follows a dotted key into schema-typed attributes, then checks the value written there. */
+function checkValueShape(type: A.TypeNode, rest: string[], value: A.Expr, op: A.ConfigOp, env: TypeEnv): void {
+  const schema = type.type === 'NamedType' ? env.resolveType(type.name) : undefined;
+  const def = schema && 'kind' in schema && schema.kind === 'schemaType' ? (schema as SchemaDef) : undefined;
+  if (rest.length > 0) {
+    if (!def) return;
+    const [next, ...more] = rest;
+    const inner = allAttrs(def).get(next);
+    if (!inner) {
+      if (indexSignature(def)) return;
+      throw kclError('EvaluationError', `Cannot add member '${next}' to schema '${def.name}'`);
+    }
+    if (inner.type) checkValueShape(inner.type, more, value, op, env);
+    return;
+  }
+  if (op === '+=') return;
+  if (def && value.type === 'ConfigExpr') {
+    checkConfigKeys(def, value.items, env);
+    return;
+  }
+  const literal = literalValue(value);
+  if (literal !== undefined) convert(literal, type, env);
+}
+
+function literalValue(e: A.Expr): Value | undefined {
+  if (e.type === 'StringLit' && !e.parts) return e.value;
+  if (e.type === 'NumberLit') return e.value;
+  if (e.type === 'NameConstant' && typeof e.value === 'boolean') return e.value;
+  return undefined;
 }
 
 // ---------------------------------------------------------------- instantiation
@@ -189,7 +241,11 @@ class SchemaFrame implements AttributeSource {
       v = base === undefined ? value : union(base, value, { override: true });
     }
     const fromConfig = this.config.get(name);
-    if (fromConfig !== undefined) v = withConfig(v, fromConfig, this.config.opOf(name));
+    if (fromConfig !== undefined) {
+      // a default the config overrides must still be a valid value of the attribute's type
+      if (this.config.opOf(name) === '=') this.typed(name, v);
+      v = withConfig(v, fromConfig, this.config.opOf(name));
+    }
     this.values.set(name, this.typed(name, v));
   }
 

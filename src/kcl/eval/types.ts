@@ -195,3 +195,26 @@ function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env
   }
   return env.instantiate(resolved, v);
 }
+
+const NO_LOC = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+const named = (name: string): TypeNode => ({ type: 'NamedType', name: [name], loc: NO_LOC });
+
+function unionOf(types: TypeNode[]): TypeNode | undefined {
+  const seen = new Map<string, TypeNode>();
+  for (const t of types) seen.set(typeText(t), t);
+  const members = [...seen.values()];
+  if (members.length === 0) return undefined;
+  return members.length === 1 ? members[0] : { type: 'UnionType', members, loc: NO_LOC };
+}
+
+/** The type kcl infers for a variable from its first value: `["s", 1]` is `[str | int]`. */
+export function inferType(v: Value): TypeNode {
+  if (v === null || v === UNDEFINED) return { type: 'AnyType', loc: NO_LOC };
+  if (isList(v)) return { type: 'ListType', element: unionOf(v.map(inferType)), loc: NO_LOC };
+  if (isDict(v)) {
+    if (v.schema) return { type: 'NamedType', name: [v.schema.name], loc: NO_LOC };
+    return { type: 'DictType', key: named('str'), value: unionOf([...v.entries.values()].map(inferType)), loc: NO_LOC };
+  }
+  if (typeof v === 'boolean' || isNumber(v) || isStr(v)) return named(typeName(v));
+  return { type: 'AnyType', loc: NO_LOC };
+}

@@ -74,6 +74,8 @@ export interface BuiltinHost {
 export interface FunctionValue {
   readonly kind: 'function';
   readonly name: string;
+  /** Declared parameter types, for lambdas (builtins such as reduce check them). */
+  readonly paramTypes?: readonly (A.TypeNode | undefined)[];
   call(args: CallArgs, host: BuiltinHost): Value;
 }
 

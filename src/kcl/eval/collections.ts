@@ -64,7 +64,7 @@ function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env,
     for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
     return;
   }
-  if (entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier') {
+  if (!keyIsExpr && entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier' && isList(out.get(entry.key.value.names.join('.')))) {
     insertAtIndex(ev, out, entry.key, value, entry.op, env);
     return;
   }

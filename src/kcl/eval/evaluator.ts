@@ -123,7 +123,7 @@ export class Evaluator {
       }
       case 'AugAssign': {
         const current = this.lookupTarget(stmt.target, env);
-        const value = binary(stmt.op, current, this.evalExpr(stmt.value, env));
+        const value = this.applyBinary(stmt.op, current, this.evalExpr(stmt.value, env), env);
         this.assign(stmt.target, value, env);
         return;
       }
@@ -324,7 +324,7 @@ export class Evaluator {
   reinstantiate(inst: DictValue, values: DictValue, env: Env): DictValue {
     const config = new DictValue(values.entries);
     config.ops = values.ops;
-    return instantiate(this, inst.schema as SchemaDef, { args: [], kwargs: new Map() }, config, env);
+    return instantiate(this, inst.schema as SchemaDef, inst.schemaArgs ?? { args: [], kwargs: new Map() }, config, env);
   }
 
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
@@ -341,10 +341,18 @@ export class Evaluator {
     const left = this.evalExpr(e.left, env);
     if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
     if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
-    const right = this.evalExpr(e.right, env);
-    // `instance | {...}` is a new instance of the same schema, checked again
-    if (e.op === '|' && isSchemaInstance(left) && isDict(right)) return this.reinstantiate(left, union(left, right, { override: true }) as DictValue, env);
-    return binary(e.op, left, right);
+    return this.applyBinary(e.op, left, this.evalExpr(e.right, env), env);
+  }
+
+  /** Binary operators, where `|` involving schema instances yields a checked instance. */
+  private applyBinary(op: A.BinaryOp, left: Value, right: Value, env: Env): Value {
+    if (op === '|' && isSchemaInstance(left) && isDict(right)) {
+      return this.reinstantiate(left, union(left, right, { override: true }) as DictValue, env);
+    }
+    if (op === '|' && isDict(left) && !left.schema && isSchemaInstance(right)) {
+      throw kclError('TypeError', `unsupported operand type(s) for |: 'dict' and '${right.schema!.name}'`);
+    }
+    return binary(op, left, right);
   }
 
   lookupName(names: string[], env: Env): Value {

@@ -61,7 +61,19 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
   };
   if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
   checkOverrides(def);
+  checkDefaultConfigs(def, ev.typeEnv(env));
   return def;
+}
+
+/** A default written as a config literal for a schema-typed attribute (`name: Name = {...}`)
+ * may only set attributes of that schema, even when every instance overrides it. */
+function checkDefaultConfigs(def: SchemaDef, env: TypeEnv): void {
+  if (def.node.type !== 'Schema') return;
+  for (const stmt of def.node.body) {
+    if (stmt.type !== 'Attr' || stmt.annotation.type !== 'NamedType' || stmt.value?.type !== 'ConfigExpr') continue;
+    const target = env.resolveType(stmt.annotation.name);
+    if (target && 'kind' in target && target.kind === 'schemaType') checkConfigKeys(target as SchemaDef, stmt.value.items, env);
+  }
 }
 
 /** What a schema may not do to what it inherits, and what its index signature demands. */
@@ -241,11 +253,7 @@ class SchemaFrame implements AttributeSource {
       v = base === undefined ? value : union(base, value, { override: true });
     }
     const fromConfig = this.config.get(name);
-    if (fromConfig !== undefined) {
-      // a default the config overrides must still be a valid value of the attribute's type
-      if (this.config.opOf(name) === '=') this.typed(name, v);
-      v = withConfig(v, fromConfig, this.config.opOf(name));
-    }
+    if (fromConfig !== undefined) v = withConfig(v, fromConfig, this.config.opOf(name));
     this.values.set(name, this.typed(name, v));
   }
 
@@ -302,8 +310,9 @@ class SchemaFrame implements AttributeSource {
 
     const inst = new DictValue();
     inst.schema = this.def;
+    inst.schemaArgs = call;
+    // private attributes stay in the instance (`inst._x |= {...}` reads them); output hides them
     for (const name of order) {
-      if (name.startsWith('_') && !this.ev.options.showHidden) continue;
       const v = this.values.get(name);
       // keep the config's operators: a later union of two instances honours `=` overrides
       if (v !== undefined) inst.set(name, v, this.config.opOf(name));

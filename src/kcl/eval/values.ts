@@ -34,6 +34,8 @@ export class DictValue {
   ops?: Map<string, EntryOp>;
   /** Set when this dict is an instance of a schema. */
   schema?: SchemaTypeValue;
+  /** The arguments the instance was made with (`S(1) {...}`), to build it again after a change. */
+  schemaArgs?: CallArgs;
 
   constructor(entries?: Iterable<[string, Value]>) {
     this.entries = new Map(entries);
@@ -240,6 +242,7 @@ export function deepCopy(v: Value): Value {
     for (const [k, x] of v.entries) d.entries.set(k, deepCopy(x));
     if (v.ops) d.ops = new Map(v.ops);
     d.schema = v.schema;
+    d.schemaArgs = v.schemaArgs;
     return d;
   }
   return v;

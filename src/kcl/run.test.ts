@@ -1,0 +1,128 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KclError } from './diagnostics.js';
+import { runKcl, type RunOptions } from './run.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'kdeck-run-'));
+let n = 0;
+
+function run(source: string, opts: Partial<RunOptions> = {}): string {
+  const file = path.join(dir, `case${n++}.k`);
+  writeFileSync(file, source);
+  const result = runKcl({ files: [file], ...opts });
+  return result.printed + result.yaml;
+}
+
+function failure(source: string): KclError['diagnostic'] {
+  try {
+    run(source);
+  } catch (e) {
+    if (e instanceof KclError) return e.diagnostic;
+    throw e;
+  }
+  throw new Error('expected a KclError');
+}
+
+describe('kcl run: values and output', () => {
+  it('prints globals in source order, hiding private and Undefined ones', () => {
+    expect(run('b = 1\n_hidden = 2\na = [1, "x", True, None, 1.5]\nc = Undefined\n')).toBe(
+      'b: 1\na:\n- 1\n- x\n- true\n- null\n- 1.5\n',
+    );
+  });
+
+  it('uses 64-bit ints and Python division semantics', () => {
+    expect(run('a = 7 // -2\nb = -7 % 3\nc = 7 / 2\nd = 2 ** 62\n')).toBe('a: -4\nb: 2\nc: 3.5\nd: 4611686018427387904\n');
+    expect(failure('a = 2 ** 63\n')).toMatchObject({ kind: 'IntOverflow' });
+  });
+
+  it('evaluates comprehensions, quantifiers, lambdas and string interpolation', () => {
+    const out = run(
+      [
+        'xs = [x * x for x in range(5) if x % 2 == 0]',
+        'd = {k: v for k, v in {a = 1, b = 2} if v > 1}',
+        'ok = all x in xs { x >= 0 }',
+        'big = filter x in xs { x > 1 }',
+        'inc = lambda x: int, step = 1 -> int { x + step }',
+        'total = inc(1, step = 10)',
+        's = "${total} items: ${xs: #json}"',
+      ].join('\n') + '\n',
+    );
+    expect(out).toBe("xs:\n- 0\n- 4\n- 16\nd:\n  b: 2\nok: true\nbig:\n- 4\n- 16\ntotal: 11\ns: '11 items: [0, 4, 16]'\n");
+  });
+
+  it('merges configs with union, override and insert operators', () => {
+    const out = run('base = {labels.app = "web", ports = [80]}\nd = base | {labels.tier = "fe", ports += [443]}\n');
+    expect(out).toContain('d:\n  labels:\n    app: web\n    tier: fe\n  ports:\n  - 80\n  - 443\n');
+    expect(failure('a = {x: 1, x: 2}\n').message).toMatch(/conflicting values on the attribute 'x'/);
+  });
+
+  it('reads a global by its final value whatever the order', () => {
+    expect(run('r = _v\n_v = "base"\n_v = "final"\n')).toBe('r: final\n');
+  });
+
+  it('passes -D options through option() with types and defaults', () => {
+    const src = 'env = option("env", default="dev")\nreplicas = option("replicas", type="int")\nflags = option("flags")\n';
+    expect(run(src, { options: [['replicas', '3'], ['flags', '["a","b"]']] })).toBe('env: dev\nreplicas: 3\nflags:\n- a\n- b\n');
+  });
+
+  it('leaves None out with disableNone and sorts keys on request', () => {
+    expect(run('b = None\na = {z = 1, y = None}\n', { disableNone: true, sortKeys: true })).toBe('a:\n  z: 1\n');
+  });
+});
+
+describe('kcl run: schemas', () => {
+  const person = [
+    'schema Base:',
+    '    kind: str = "Person"',
+    'schema Person(Base):',
+    '    name: str',
+    '    age?: int = 1',
+    '    greeting = "hi ${name}"',
+    '    check:',
+    '        age >= 0, "age must not be negative"',
+    '',
+  ].join('\n');
+
+  it('instantiates with defaults, inheritance and attributes that read others', () => {
+    expect(run(`${person}p = Person {name = "ann"}\n`)).toBe('p:\n  kind: Person\n  name: ann\n  age: 1\n  greeting: hi ann\n');
+  });
+
+  it('reports a failed check with its message and where it is', () => {
+    const d = failure(`${person}p = Person {name = "ann", age = -1}\n`);
+    expect(d.message).toBe('Instance check failed');
+    expect(d.related?.[0].message).toBe('Check failed on the condition: age must not be negative');
+  });
+
+  it('refuses unknown attributes, missing required ones and wrong types', () => {
+    expect(failure(`${person}p = Person {name = "a", nick = "b"}\n`).message).toBe("Cannot add member 'nick' to schema 'Person'");
+    expect(failure(`${person}p = Person {}\n`).message).toBe("attribute 'name' of Person is required and can't be None or Undefined");
+    expect(failure(`${person}p = Person {name = 1}\n`).message).toBe('expected str, got int(1)');
+  });
+
+  it('turns nested dicts into instances of attribute schemas', () => {
+    const src = 'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
+    expect(run(src)).toBe('s:\n  ports:\n  - port: 80\n    protocol: TCP\n');
+  });
+
+  it('merges repeated unification statements before instantiating', () => {
+    const src = 'schema C:\n    a: int\n    b: int\nc: C {a = 1}\nc: C {b = 2}\n';
+    expect(run(src)).toBe('c:\n  a: 1\n  b: 2\n');
+  });
+});
+
+describe('kcl run: errors name their place', () => {
+  it('reports an undefined name statically, even in code that never runs', () => {
+    const d = failure('schema A:\n    x: int\n    check:\n        regex.match("a", "b")\n');
+    expect(d).toMatchObject({ kind: 'CompileError', message: "name 'regex' is not defined", position: { line: 4, column: 9 } });
+  });
+
+  it('refuses to change an immutable global', () => {
+    expect(failure('a = 1\na = 2\n')).toMatchObject({ kind: 'ImmutableError', position: { line: 2, column: 1 } });
+  });
+
+  it('stops runaway recursion with a diagnostic', () => {
+    expect(failure('f = lambda x { f(x) }\ny = f(1)\n')).toMatchObject({ kind: 'RecursionError' });
+  });
+});

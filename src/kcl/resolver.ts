@@ -9,7 +9,22 @@ import type * as A from './ast.js';
 import { kclError } from './diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 
-type Names = ReadonlySet<string>;
+/** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
+ * thousands of globals a model library has. */
+class Names {
+  constructor(
+    private readonly own: ReadonlySet<string>,
+    private readonly parent?: Names,
+  ) {}
+
+  has(name: string): boolean {
+    return this.own.has(name) || (this.parent?.has(name) ?? false);
+  }
+
+  with(names: Iterable<string>): Names {
+    return new Names(new Set(names), this);
+  }
+}
 
 class Resolver {
   /** Schemas of the package by name, to see attributes a child inherits. */
@@ -17,16 +32,16 @@ class Resolver {
 
   constructor(
     private readonly file: string,
-    private readonly builtins: Names,
+    private readonly builtins: ReadonlySet<string>,
   ) {}
 
   private fail(name: string, at: A.Loc): never {
     throw kclError('CompileError', `name '${name}' is not defined`, { file: this.file, line: at.line, column: at.column });
   }
 
-  /** Names bound by a statement list, as its scope sees them (any order). */
-  private bound(stmts: A.Stmt[], outer: Names): Set<string> {
-    const names = new Set(outer);
+  /** Names bound by a statement list (any order). */
+  private bound(stmts: A.Stmt[]): Set<string> {
+    const names = new Set<string>();
     for (const s of stmts) {
       for (const n of definedNames(s)) names.add(n);
       if (s.type === 'Import') names.add(s.asName ?? s.path.split('.').pop()!.replace(/^\.+/, ''));
@@ -34,9 +49,9 @@ class Resolver {
     return names;
   }
 
-  module(stmts: A.Stmt[], packageNames: Names): void {
+  module(stmts: A.Stmt[], packageNames: ReadonlySet<string>): void {
     for (const s of stmts) if (s.type === 'Schema' || s.type === 'Rule') this.schemas.set(s.name, s);
-    const scope = this.bound(stmts, new Set([...this.builtins, ...packageNames]));
+    const scope = new Names(this.builtins).with(packageNames).with(this.bound(stmts));
     for (const s of stmts) this.stmt(s, scope);
   }
 
@@ -47,7 +62,7 @@ class Resolver {
     seen.add(s.name);
     const names = new Set<string>(s.params.map((p) => p.name));
     if (s.type === 'Schema') {
-      for (const n of this.bound(s.body, new Set())) names.add(n);
+      for (const n of this.bound(s.body)) names.add(n);
       if (s.indexSignature?.keyName) names.add(s.indexSignature.keyName);
     }
     const related = s.type === 'Schema' ? [...(s.parent ? [s.parent] : []), ...s.mixins] : s.parents;
@@ -92,7 +107,7 @@ class Resolver {
         const own = this.schemaNames(s);
         // a mixin reads the attributes of whatever schema mixes it in
         if (!own || s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
-        const inner = new Set([...scope, ...own]);
+        const inner = scope.with(own);
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
         if (s.type === 'Schema') {
           for (const b of s.body) this.stmt(b, inner);
@@ -136,10 +151,10 @@ class Resolver {
   }
 
   private loops(clauses: A.CompClause[], scope: Names): Names {
-    let inner: Set<string> = new Set(scope);
+    let inner = scope;
     for (const c of clauses) {
       this.expr(c.iter, inner);
-      inner = new Set([...inner, ...c.targets]);
+      inner = inner.with(c.targets);
       for (const cond of c.ifs) this.expr(cond, inner);
     }
     return inner;
@@ -147,12 +162,12 @@ class Resolver {
 
   private config(items: A.ConfigItem[], scope: Names): void {
     // a config's values may read its own keys, whatever their order
-    const keys = new Set(scope);
+    const own = new Set<string>();
     const collect = (list: A.ConfigItem[]) => {
       for (const i of list) {
         if (i.type === 'ConfigEntry') {
-          if (i.key?.type === 'Identifier') keys.add(i.key.names[0]);
-          else if (i.key?.type === 'StringLit') keys.add(i.key.value);
+          if (i.key?.type === 'Identifier') own.add(i.key.names[0]);
+          else if (i.key?.type === 'StringLit') own.add(i.key.value);
         } else {
           collect(i.body);
           if (Array.isArray(i.orelse)) collect(i.orelse);
@@ -161,6 +176,7 @@ class Resolver {
       }
     };
     collect(items);
+    const keys = own.size > 0 ? scope.with(own) : scope;
     const visit = (list: A.ConfigItem[]) => {
       for (const i of list) {
         if (i.type === 'ConfigEntry') {
@@ -248,13 +264,13 @@ class Resolver {
       }
       case 'QuantExpr': {
         this.expr(e.iter, scope);
-        const inner = new Set([...scope, ...e.targets]);
+        const inner = scope.with(e.targets);
         if (e.ifCond) this.expr(e.ifCond, inner);
         return this.expr(e.test, inner);
       }
       case 'Lambda': {
         this.params(e.params);
-        const inner = this.bound(e.body, new Set([...scope, ...e.params.map((p) => p.name)]));
+        const inner = scope.with(e.params.map((p) => p.name)).with(this.bound(e.body));
         for (const p of e.params) if (p.default) this.expr(p.default, scope);
         for (const s of e.body) this.stmt(s, inner);
         return;
@@ -264,7 +280,7 @@ class Resolver {
 }
 
 /** Checks the files of one package; throws a KclError naming the first unbound name. */
-export function resolveNames(modules: A.Module[], builtins: Names): void {
+export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>): void {
   const packageNames = new Set<string>();
   for (const m of modules) for (const s of m.body) for (const n of definedNames(s)) packageNames.add(n);
   for (const m of modules) new Resolver(m.file, builtins).module(m.body, packageNames);

@@ -94,7 +94,7 @@ function tokenClass(mooType: string, text: string): string {
   }
 }
 
-const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+const OPENERS = new Map([['(', ')'], ['[', ']'], ['{', '}']]);
 const CLOSERS = new Set([')', ']', '}']);
 /** After these a line break inside brackets cannot end an entry: the expression goes on. */
 const JOINING = new Set([
@@ -235,15 +235,10 @@ export function tokenize(source: string, file: string): Token[] {
       case 'invalid':
         throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, position(raw));
     }
-    const tok: Token = {
-      type: tokenClass(raw.type ?? 'op', raw.text),
-      value: raw.type === 'name' && raw.text.startsWith('$') ? raw.text.slice(1) : raw.text,
-      text: raw.text,
-      offset: raw.offset,
-      line: raw.line,
-      col: raw.col,
-      lineBreaks: raw.lineBreaks,
-    };
+    // moo's token is fresh for every call, so it becomes ours in place: one object per token
+    const tok = raw as Token;
+    if (tok.type === 'name' && tok.text.charCodeAt(0) === 36 /* $ */) tok.value = tok.text.slice(1);
+    tok.type = tokenClass(raw.type ?? 'op', raw.text);
     if (lineBreak) {
       lineBreak = false;
       const ctx = contexts[contexts.length - 1];
@@ -253,18 +248,19 @@ export function tokenize(source: string, file: string): Token[] {
         bracketLineBreak(ctx, tok);
       }
     }
-    if (CLOSERS.has(tok.text)) {
+    if (tok.type !== 'op') {
+      // names, literals and operators neither open nor close anything
+    } else if (CLOSERS.has(tok.text)) {
       closeContext(tok);
-    } else if (tok.text in OPENERS) {
+    } else if (OPENERS.has(tok.text)) {
       const ctx = contexts[contexts.length - 1];
       const isLambdaBody =
         tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
       if (isLambdaBody) ctx.pendingLambdas--;
-      contexts.push({ kind: isLambdaBody ? 'block' : 'bracket', closer: OPENERS[tok.text], indents: [], pendingLambdas: 0 });
-    } else if (tok.text === 'lambda' && tok.type === 'keyword') {
-      contexts[contexts.length - 1].pendingLambdas++;
+      contexts.push({ kind: isLambdaBody ? 'block' : 'bracket', closer: OPENERS.get(tok.text)!, indents: [], pendingLambdas: 0 });
     }
-    const pair = last ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
+    if (tok.type === 'keyword' && tok.text === 'lambda') contexts[contexts.length - 1].pendingLambdas++;
+    const pair = last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
     if (pair && last && last.line === tok.line) {
       // `not in` and `is not` become one operator token, so `a is not b` has a single reading
       out[out.length - 1] = { ...last, type: 'binop', text: pair, value: pair };

@@ -117,9 +117,17 @@ function snippet(position: Position, message: string, lookup: SourceLookup): str
   return lines;
 }
 
+/** Runtime failures kcl reports under one heading; kdeck keeps the finer kind for its own use. */
+const EVALUATION_ERRORS = new Set<ErrorKind>([
+  'AssertionError', 'SchemaCheckFailure', 'RecursionError', 'ValueError', 'IndexError', 'KeyError',
+  'ZeroDivisionError', 'IntOverflow', 'FloatOverflow', 'OptionError', 'DeprecatedError',
+]);
+
 /** Renders a diagnostic the way kcl does: `error[CODE]: Kind`, the place, the line and a caret. */
 export function renderDiagnostic(d: Diagnostic, lookup: SourceLookup): string {
-  const out = [`error[${CODES[d.kind]}]: ${d.kind}`];
+  if (d.kind === 'UsageError') return `error: ${d.message}\n`;
+  const heading = EVALUATION_ERRORS.has(d.kind) ? 'EvaluationError' : d.kind;
+  const out = [`error[${CODES[d.kind]}]: ${heading}`];
   if (d.position) {
     out.push(...snippet(d.position, d.message, lookup));
   } else {

@@ -44,7 +44,6 @@ class Resolver {
     const names = new Set<string>();
     for (const s of stmts) {
       for (const n of definedNames(s)) names.add(n);
-      if (s.type === 'Import') names.add(s.asName ?? s.path.split('.').pop()!.replace(/^\.+/, ''));
     }
     return names;
   }

@@ -16,9 +16,10 @@ import {
   isSchemaType,
   isUndefined,
   UNDEFINED,
+  type ModuleValue,
   type Value,
 } from './eval/values.js';
-import { parseModule } from './parser.js';
+import { findRoot, locatePackage, parseFile } from './loader.js';
 import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
 
@@ -95,27 +96,47 @@ function select(root: Value, selector: string): Value {
   return v;
 }
 
-function readSource(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    throw kclError('CannotFindModule', `Cannot find the kcl file, please check the file path ${file}`);
-  }
+/** Loads imported packages on demand, each once, and refuses import cycles with their chain. */
+function packageImporter(root: string, evaluator: () => Evaluator): (spec: string, fromFile: string) => ModuleValue {
+  const loaded = new Map<string, ModuleValue>();
+  const loading: string[] = [];
+  return (spec, fromFile) => {
+    const pkg = locatePackage(spec, fromFile, root);
+    if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
+    const done = loaded.get(pkg.pkgpath);
+    if (done) return done;
+    if (loading.includes(pkg.pkgpath)) {
+      const chain = [...loading.slice(loading.indexOf(pkg.pkgpath)), pkg.pkgpath].join(' -> ');
+      throw kclError('RecursiveLoad', `There is a circular import reference between modules: ${chain}`);
+    }
+    loading.push(pkg.pkgpath);
+    try {
+      const modules = pkg.files.map(parseFile);
+      resolveNames(modules, BUILTIN_NAMES);
+      const ctx = evaluator().runModules(modules);
+      const members = new Map<string, Value>();
+      for (const [name, v] of ctx.scope.vars) if (!name.startsWith('_')) members.set(name, v);
+      const module: ModuleValue = { kind: 'module', name: pkg.pkgpath, members };
+      loaded.set(pkg.pkgpath, module);
+      return module;
+    } finally {
+      loading.pop();
+    }
+  };
 }
 
 export function runKcl(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
-  const modules = opts.files.map((f) => {
-    const file = path.resolve(workDir, f);
-    return parseModule(readSource(file), file);
-  });
+  const files = opts.files.map((f) => path.resolve(workDir, f));
+  const modules = files.map(parseFile);
   resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';
-  const evaluator = new Evaluator(
+  const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
+  const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden },
+    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator) },
   );
   const ctx = evaluator.runModules(modules);
   const globals = new DictValue();

@@ -12,7 +12,7 @@ import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
 import { checkConfigKeys, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
-import { LazyStatements } from './lazy.js';
+import { importedName, LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
 import { stringMethod } from './string-methods.js';
 import { convert, inferType, typeText, type TypeEnv } from './types.js';
@@ -36,12 +36,15 @@ import {
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
+  type ModuleValue,
   type Value,
 } from './values.js';
 
 export interface EvalOptions {
   /** Keep `_private` schema attributes in instances (`--show_hidden`). */
   showHidden?: boolean;
+  /** Resolves `import spec` written in a file to a package or system module. */
+  importModule?: (spec: string, fromFile: string) => ModuleValue;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -161,8 +164,12 @@ export class Evaluator {
       case 'If':
         this.execBlock(truthy(this.evalExpr(stmt.cond, env)) ? stmt.body : stmt.orelse, env);
         return;
-      case 'Import':
-        throw kclError('CannotFindModule', `pkgpath ${stmt.path} not found in the program`);
+      case 'Import': {
+        const module = this.options.importModule?.(stmt.path, env.file);
+        if (!module) throw kclError('CannotFindModule', `pkgpath ${stmt.path} not found in the program`);
+        env.scope.vars.set(importedName(stmt), module);
+        return;
+      }
       case 'TypeAlias':
         env.module.aliases.set(stmt.name, stmt.value);
         return;
@@ -545,7 +552,8 @@ export class Evaluator {
         }
         let v: Value | undefined;
         try {
-          v = this.lookupName(name, env);
+          // a type names a global, never an attribute or local that happens to share its name
+          v = this.lookupName(name, withScope(env, env.scope.moduleScope()));
         } catch {
           return undefined;
         }

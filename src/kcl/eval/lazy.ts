@@ -14,6 +14,11 @@ interface Entry {
   state: 'pending' | 'running' | 'done';
 }
 
+/** The name an import binds: its `as` name, or the last part of its path. */
+export function importedName(s: A.ImportStmt): string {
+  return s.asName ?? s.path.split('.').pop()!;
+}
+
 /** The names a statement may bind: its targets, and those of both branches of an `if`. */
 export function definedNames(s: A.Stmt, out: string[] = []): string[] {
   switch (s.type) {
@@ -34,6 +39,9 @@ export function definedNames(s: A.Stmt, out: string[] = []): string[] {
       break;
     case 'If':
       for (const b of [...s.body, ...s.orelse]) definedNames(b, out);
+      break;
+    case 'Import':
+      out.push(importedName(s));
       break;
   }
   return out;

@@ -1,0 +1,77 @@
+/**
+ * Finding and reading KCL packages. The root of a program is the folder holding `kcl.mod`
+ * (searched upwards from the main files), or the main files' folder when there is none. A
+ * package is a folder of `.k` files (or a single `.k` file): `import a.b` reads `<root>/a/b`,
+ * `import .b` reads `b` beside the importing file, `import ..b` one folder up.
+ *
+ * Parsed files are cached by path and text, so a watch-mode recompile re-parses only what
+ * changed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type * as A from './ast.js';
+import { kclError } from './diagnostics.js';
+import { parseModule } from './parser.js';
+
+export interface PackageFiles {
+  /** Dotted path from the root (`base.pkg.models`), as kcl names packages. */
+  pkgpath: string;
+  files: string[];
+}
+
+interface CachedParse {
+  source: string;
+  module: A.Module;
+}
+
+const parseCache = new Map<string, CachedParse>();
+
+/** Parses a file, reusing the last AST when its text has not changed. */
+export function parseFile(file: string): A.Module {
+  let source: string;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw kclError('CannotFindModule', `Cannot find the kcl file, please check the file path ${file}`);
+  }
+  const cached = parseCache.get(file);
+  if (cached && cached.source === source) return cached.module;
+  const module = parseModule(source, file);
+  parseCache.set(file, { source, module });
+  return module;
+}
+
+/** The folder with `kcl.mod` above `start`, or `start` itself when there is none. */
+export function findRoot(start: string): string {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'kcl.mod'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(start);
+  }
+}
+
+function kclFilesIn(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.k') && !f.endsWith('_test.k'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** Where `import <spec>` written in `fromFile` points, or undefined when nothing is there. */
+export function locatePackage(spec: string, fromFile: string, root: string): PackageFiles | undefined {
+  const dots = /^\.+/.exec(spec)?.[0].length ?? 0;
+  const parts = spec.slice(dots).split('.');
+  let base = root;
+  if (dots > 0) {
+    base = path.dirname(fromFile);
+    for (let i = 1; i < dots; i++) base = path.dirname(base);
+  }
+  const target = path.join(base, ...parts);
+  const pkgpath = path.relative(root, target).split(path.sep).join('.');
+  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
+    const files = kclFilesIn(target);
+    return files.length > 0 ? { pkgpath, files } : undefined;
+  }
+  if (fs.existsSync(`${target}.k`)) return { pkgpath, files: [`${target}.k`] };
+  return undefined;
+}

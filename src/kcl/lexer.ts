@@ -102,6 +102,13 @@ const JOINING = new Set([
   '<', '>', '<=', '>=', '==', '!=', '=', '+=', '->', 'and', 'or', 'not', 'in', 'is', '.', '?',
   'lambda', 'for', '@',
 ]);
+/** A line starting with one of these inside brackets goes on with the line before. */
+function continuesExpression(tok: Token): boolean {
+  if (tok.type === 'binop') return !UNARY_OR_UNPACK.has(tok.text);
+  return tok.text === 'for' || tok.text === '.';
+}
+const UNARY_OR_UNPACK = new Set(['+', '-', '*', '**']);
+
 /** A `{` after these, while a lambda header is open, is a dict type rather than the lambda body. */
 const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',']);
 const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
@@ -187,16 +194,16 @@ export function tokenize(source: string, file: string): Token[] {
       return;
     }
     const order = compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok));
-    if (order > 0) {
-      if (last?.text === ':') {
-        ctx.indents.push(indent);
-        emit(newline(tok));
-        emit(layoutToken('INDENT', tok));
-      }
+    if (order > 0 && last?.text === ':') {
+      ctx.indents.push(indent);
+      emit(newline(tok));
+      emit(layoutToken('INDENT', tok));
       return;
     }
-    if (order === 0) {
-      if (!joins) emit(newline(tok));
+    if (order >= 0) {
+      // however deep it is indented, a line starts a new entry unless one of the two lines
+      // shows the expression goes on
+      if (!joins && !continuesExpression(tok)) emit(newline(tok));
       return;
     }
     while (ctx.indents.length > 1 && compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok)) < 0) {

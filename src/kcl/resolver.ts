@@ -179,7 +179,10 @@ class Resolver {
     const visit = (list: A.ConfigItem[]) => {
       for (const i of list) {
         if (i.type === 'ConfigEntry') {
-          if (i.key && i.key.type !== 'Identifier' && i.key.type !== 'Selector') this.expr(i.key, keys);
+          // `arr[0] += [x]` names the key `arr`; only its index is an expression
+          if (i.key?.type === 'Subscript' && i.key.value.type === 'Identifier') {
+            if (i.key.index) this.expr(i.key.index, keys);
+          } else if (i.key && i.key.type !== 'Identifier' && i.key.type !== 'Selector') this.expr(i.key, keys);
           this.expr(i.value, keys);
         } else {
           this.expr(i.cond, keys);

@@ -64,7 +64,7 @@ function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env,
     for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
     return;
   }
-  if (!keyIsExpr && entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier' && isList(out.get(entry.key.value.names.join('.')))) {
+  if (!keyIsExpr && entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier') {
     insertAtIndex(ev, out, entry.key, value, entry.op, env);
     return;
   }
@@ -119,16 +119,21 @@ function isLoopVariable(key: A.Expr, env: Env): boolean {
  * `items[i] += [v]` inserts before it. */
 function insertAtIndex(ev: Evaluator, out: DictValue, key: A.SubscriptExpr, value: Value, op: EntryOp, env: Env): void {
   const name = (key.value as A.Identifier).names.join('.');
-  const list = out.get(name);
+  const list = out.get(name) ?? [];
   if (!isList(list)) throw kclError('TypeError', `'${name}' is not a list, so '${name}[…]' can not be set`);
   const index = ev.evalExpr(key.index!, env);
   if (!isInt(index)) throw kclError('TypeError', `list indices must be integers, not ${typeName(index)}`);
-  const i = Number(index < 0n ? BigInt(list.length) + index : index);
-  if (i < 0 || i >= list.length) throw kclError('IndexError', `list index out of range: ${index}`);
+  const n = list.length;
+  if (index < 0n) throw kclError('IndexError', `index out of bounds: the len is ${n} but the index is ${index}`);
+  const i = Number(index);
   const items = [...list];
-  if (op === '=') items[i] = value;
-  else if (op === '+=') items.splice(i, 0, ...(isList(value) ? value : [value]));
-  else items[i] = union(items[i], value, {}, name);
+  if (op === '+=') {
+    if (i > n) throw kclError('IndexError', `insertion index (is ${i}) should be <= len (is ${n})`);
+    items.splice(i, 0, ...(isList(value) ? value : [value]));
+  } else {
+    if (i >= n) throw kclError('IndexError', `index out of bounds: the len is ${n} but the index is ${i}`);
+    items[i] = op === '=' ? value : union(items[i], value, {}, name);
+  }
   out.set(name, items, out.opOf(name));
 }
 

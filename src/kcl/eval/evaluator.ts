@@ -111,6 +111,8 @@ export class Evaluator {
       case 'Assign': {
         const value = this.evalExpr(stmt.value, env);
         for (const t of stmt.targets) this.assign(t, value, env);
+        // a lambda returns the value of its last statement, an assignment included
+        if (env.frame) env.frame.last = value;
         return;
       }
       case 'Attr': {
@@ -128,6 +130,7 @@ export class Evaluator {
         const current = this.lookupTarget(stmt.target, env);
         const value = this.applyBinary(stmt.op, current, this.evalExpr(stmt.value, env), env);
         this.assign(stmt.target, value, env);
+        if (env.frame) env.frame.last = value;
         return;
       }
       case 'Unification': {
@@ -309,7 +312,12 @@ export class Evaluator {
       case 'Call':
         return this.evalCall(e, env);
       case 'SchemaExpr': {
-        const { def, call, config } = this.schemaParts(e, env);
+        // `inst {...}` on an instance: a new instance with the config merged in
+        const target = this.evalExpr(e.name, env);
+        if (isSchemaInstance(target) && e.config.type === 'ConfigExpr') {
+          return this.reinstantiate(target, union(target, evalConfig(this, e.config, env), { override: true }) as DictValue, env);
+        }
+        const { def, call, config } = this.schemaParts(e, env, target);
         return instantiate(this, def, call, config, env);
       }
       case 'ListExpr':
@@ -335,8 +343,8 @@ export class Evaluator {
   }
 
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
-  private schemaParts(e: A.SchemaExpr, env: Env): { def: SchemaDef; call: CallArgs; config: DictValue } {
-    const def = this.evalExpr(e.name, env);
+  private schemaParts(e: A.SchemaExpr, env: Env, target?: Value): { def: SchemaDef; call: CallArgs; config: DictValue } {
+    const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env));

@@ -54,6 +54,8 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...BUILTINS.keys(), '
 
 export class Evaluator {
   private depth = 0;
+  /** How many schema bodies are running: instances made inside them are provisional. */
+  provisionalDepth = 0;
 
   constructor(
     readonly host: BuiltinHost,
@@ -118,8 +120,8 @@ export class Evaluator {
       case 'Attr': {
         const schema = env.scope.schemaScope();
         if (schema) {
-          const value = stmt.value ? this.evalExpr(stmt.value, env) : UNDEFINED;
-          schema.attrs!.assignAttr(stmt.name, value, stmt.op === '|=' ? 'union' : 'set');
+          // a declaration without a value keeps what a parent schema gave the attribute
+          if (stmt.value) schema.attrs!.assignAttr(stmt.name, this.evalExpr(stmt.value, env), stmt.op === '|=' ? 'union' : 'set');
           return;
         }
         if (!stmt.value) return;

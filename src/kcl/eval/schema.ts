@@ -17,7 +17,7 @@ import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schem
 import { definedNames, LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
 import { convert, typeText, type TypeEnv } from './types.js';
-import { DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
+import { deepCopy, DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
 
 // ---------------------------------------------------------------- definition
 
@@ -266,6 +266,16 @@ class SchemaFrame implements AttributeSource {
     return v;
   }
 
+  /** `[name: str]: T = default`: the default for one extra key, with `name` bound to the key,
+   * and the config's value for that key merged in. */
+  private indexDefault(sig: A.IndexSignature, key: string): Value {
+    // not a comprehension scope: there a bare config key naming the variable would mean its value
+    const scope = new Scope(this.site.scope, 'lambda');
+    if (sig.keyName) scope.vars.set(sig.keyName, key);
+    const value = this.ev.evalExpr(sig.value!, { ...this.site, scope });
+    return withConfig(value, this.config.get(key)!, this.config.opOf(key));
+  }
+
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
     const env: Env = { scope, file: owner.file, module: this.site.module };
@@ -285,19 +295,52 @@ class SchemaFrame implements AttributeSource {
       this.addBody(owner, call);
       for (const m of owner.mixins) this.addBody(m, call);
     }
-    this.body.runAll();
+    // Instances made while a body runs are provisional: a later statement, or the config, may
+    // still complete them (`spec: Spec = Spec {id = 1}` with `spec.value = "v"` in the config).
+    // The outermost instance validates everything once its body is done.
+    const strict = this.ev.provisionalDepth === 0;
     const order = [...this.body.order];
-    for (const name of this.attrs.keys()) if (!order.includes(name)) order.push(name);
-
-    const sig = indexSignature(this.def);
-    for (const key of this.config.entries.keys()) {
-      if (this.values.has(key)) continue;
-      if (!this.attrs.has(key) && !sig && !this.def.isRule) {
-        throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
+    this.ev.provisionalDepth++;
+    try {
+      this.body.runAll();
+      for (const name of this.attrs.keys()) if (!order.includes(name)) order.push(name);
+      const sig = indexSignature(this.def);
+      for (const key of this.config.entries.keys()) {
+        if (this.values.has(key)) continue;
+        if (!this.attrs.has(key) && !sig && !this.def.isRule) {
+          throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
+        }
+        if (sig && !this.attrs.has(key)) {
+          convert(key, sig.keyType, this.ev.typeEnv(this.site));
+          if (sig.value) this.values.set(key, this.typed(key, this.indexDefault(sig, key)));
+        }
+        this.lookupName(key);
+        if (!order.includes(key)) order.push(key);
       }
-      if (sig && !this.attrs.has(key)) convert(key, sig.keyType, this.ev.typeEnv(this.site));
-      this.lookupName(key);
-      if (!order.includes(key)) order.push(key);
+    } finally {
+      this.ev.provisionalDepth--;
+    }
+    if (strict) this.validate();
+
+    const inst = new DictValue();
+    inst.schema = this.def;
+    inst.schemaArgs = call;
+    inst.provisional = !strict;
+    // private attributes stay in the instance (`inst._x |= {...}` reads them); output hides them
+    for (const name of order) {
+      const v = this.values.get(name);
+      // keep the config's operators: a later union of two instances honours `=` overrides
+      if (v !== undefined) inst.set(name, v, this.config.opOf(name));
+    }
+    return inst;
+  }
+
+  /** Completes provisional instances among the values, then checks required attributes and
+   * the check blocks. */
+  private validate(): void {
+    for (const [name, v] of this.values) {
+      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, inst, this.site));
+      if (done !== v) this.values.set(name, done);
     }
     for (const [name, decl] of this.attrs) {
       if (decl.optional || name.startsWith('_')) continue;
@@ -307,17 +350,6 @@ class SchemaFrame implements AttributeSource {
       }
     }
     this.runChecks();
-
-    const inst = new DictValue();
-    inst.schema = this.def;
-    inst.schemaArgs = call;
-    // private attributes stay in the instance (`inst._x |= {...}` reads them); output hides them
-    for (const name of order) {
-      const v = this.values.get(name);
-      // keep the config's operators: a later union of two instances honours `=` overrides
-      if (v !== undefined) inst.set(name, v, this.config.opOf(name));
-    }
-    return inst;
   }
 
   private runChecks(): void {
@@ -330,17 +362,29 @@ class SchemaFrame implements AttributeSource {
       owners.push(owner, ...owner.mixins);
       addRuleParents(owner);
     }
+    // with `[key: str]: T`, the checks run once per extra key, `key` naming it
+    const keyName = indexSignature(this.def)?.keyName;
+    const extraKeys = keyName ? [...this.values.keys()].filter((k) => !this.attrs.has(k)) : [];
     for (const owner of owners) {
-      const env = envs.get(owner) ?? this.site;
-      for (const check of owner.node.checks) {
-        if (check.ifCond && !truthy(this.ev.evalExpr(check.ifCond, env))) continue;
-        if (truthy(this.ev.evalExpr(check.test, env))) continue;
-        const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
-        throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-          related: [{ position: { file: owner.file, line: check.line, column: check.column }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
-        });
-      }
+      const base = envs.get(owner) ?? this.site;
+      const envsForKeys = keyName && extraKeys.length > 0 ? extraKeys.map((k) => this.withKey(base, keyName, k)) : [base];
+      for (const env of envsForKeys) for (const check of owner.node.checks) this.runCheck(owner, check, env);
     }
+  }
+
+  private withKey(env: Env, name: string, key: string): Env {
+    const scope = new Scope(env.scope, 'lambda');
+    scope.vars.set(name, key);
+    return { ...env, scope };
+  }
+
+  private runCheck(owner: SchemaDef, check: A.CheckItem, env: Env): void {
+    if (check.ifCond && !truthy(this.ev.evalExpr(check.ifCond, env))) return;
+    if (truthy(this.ev.evalExpr(check.test, env))) return;
+    const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
+    throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
+      related: [{ position: { file: owner.file, line: check.line, column: check.column }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
+    });
   }
 }
 
@@ -362,8 +406,32 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
   }
 }
 
+/** Rebuilds provisional instances found in a value (in lists and dicts too), strictly. */
+function completeProvisional(v: Value, rebuild: (inst: DictValue) => DictValue): Value {
+  if (isList(v)) {
+    let changed = false;
+    const out = v.map((x) => {
+      const y = completeProvisional(x, rebuild);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
+  if (!isDict(v)) return v;
+  if (v.schema && v.provisional) return rebuild(v);
+  let out: DictValue | undefined;
+  for (const [k, x] of v.entries) {
+    const y = completeProvisional(x, rebuild);
+    if (y !== x) {
+      out ??= deepCopy(v) as DictValue;
+      out.entries.set(k, y);
+    }
+  }
+  return out ?? v;
+}
+
 export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
   const inst = new SchemaFrame(ev, def, config, env).build(call);
-  def.instances.push(inst);
+  if (!inst.provisional) def.instances.push(inst);
   return inst;
 }

@@ -36,6 +36,8 @@ export class DictValue {
   schema?: SchemaTypeValue;
   /** The arguments the instance was made with (`S(1) {...}`), to build it again after a change. */
   schemaArgs?: CallArgs;
+  /** Made inside another schema's body and not yet validated (see schema.ts). */
+  provisional?: boolean;
 
   constructor(entries?: Iterable<[string, Value]>) {
     this.entries = new Map(entries);
@@ -243,6 +245,7 @@ export function deepCopy(v: Value): Value {
     if (v.ops) d.ops = new Map(v.ops);
     d.schema = v.schema;
     d.schemaArgs = v.schemaArgs;
+    d.provisional = v.provisional;
     return d;
   }
   return v;

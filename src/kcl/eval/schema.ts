@@ -84,6 +84,9 @@ function checkOverrides(def: SchemaDef): void {
     if (base && !base.optional && own.optional) {
       throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`);
     }
+    if (base?.type && own.type && base.type.type !== 'AnyType' && typeText(base.type) !== typeText(own.type)) {
+      throw kclError('TypeError', `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`);
+    }
   }
   const sig = indexSignature(def);
   if (sig?.keyName && allAttrs(def).has(sig.keyName)) {

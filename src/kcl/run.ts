@@ -19,6 +19,8 @@ import {
   type ModuleValue,
   type Value,
 } from './eval/values.js';
+import { SYSTEM_MODULES } from './eval/system/index.js';
+import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
 import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
@@ -96,11 +98,14 @@ function select(root: Value, selector: string): Value {
   return v;
 }
 
-/** Loads imported packages on demand, each once, and refuses import cycles with their chain. */
-function packageImporter(root: string, evaluator: () => Evaluator): (spec: string, fromFile: string) => ModuleValue {
+/** Loads imported packages on demand, each once, and refuses import cycles with their chain;
+ * system modules (`import math`) come from the host. */
+function packageImporter(root: string, evaluator: () => Evaluator, system: SystemContext): (spec: string, fromFile: string) => ModuleValue {
   const loaded = new Map<string, ModuleValue>();
   const loading: string[] = [];
   return (spec, fromFile) => {
+    const systemModule = SYSTEM_MODULES.get(spec);
+    if (systemModule) return systemModule(system);
     const pkg = locatePackage(spec, fromFile, root);
     if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
     const done = loaded.get(pkg.pkgpath);
@@ -134,11 +139,20 @@ export function runKcl(opts: RunOptions): RunResult {
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';
   const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
+  let manifests: string | undefined;
+  const system: SystemContext = {
+    workspaceRoot: root,
+    modulePath: root,
+    currentFile: () => evaluator.currentFile,
+    setManifestsOutput: (stream) => (manifests = stream),
+  };
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator) },
+    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator, system) },
   );
   const ctx = evaluator.runModules(modules);
+  // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
+  if (manifests !== undefined) return { printed, yaml: manifests };
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);

@@ -56,6 +56,8 @@ export class Evaluator {
   private depth = 0;
   /** How many schema bodies are running: instances made inside them are provisional. */
   provisionalDepth = 0;
+  /** The file of the statement running now, for `file.current()`. */
+  currentFile = '';
 
   constructor(
     readonly host: BuiltinHost,
@@ -101,10 +103,14 @@ export class Evaluator {
   }
 
   execStmt(stmt: A.Stmt, env: Env): void {
+    const outer = this.currentFile;
+    this.currentFile = env.file;
     try {
       this.execStmtInner(stmt, env);
     } catch (e) {
       throw locate(e, env.file, stmt);
+    } finally {
+      this.currentFile = outer;
     }
   }
 

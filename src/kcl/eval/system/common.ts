@@ -5,7 +5,7 @@
 import { kclError } from '../../diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argTypeError, defineFunction, optionalArg, type Impl, type Signature } from '../args.js';
-import { isDict, isFloat, isInt, type DictValue, type ModuleValue, type Value } from '../values.js';
+import { isDict, isFloat, isInt, type CallArgs, type DictValue, type ModuleValue, type Value } from '../values.js';
 
 /** What the system modules may know about the program that imports them. */
 export interface SystemContext {
@@ -64,7 +64,7 @@ export function expectDict(v: Value, fn: string, name: string): DictValue {
 }
 
 /** A bool option that defaults to false when absent or None. */
-export function boolOption(call: Parameters<Impl>[0], index: number, name: string, fn: string): boolean {
+export function boolOption(call: CallArgs, index: number, name: string, fn: string): boolean {
   const v = optionalArg(call, index, name);
   return v === undefined ? false : expectBool(v, fn, name);
 }

@@ -39,6 +39,8 @@ function realPathOf(p: string): string {
 export interface PathOptions {
   /** Writes, moves and deletes may not target the workspace root itself. */
   modifies?: boolean;
+  /** What to name in a refusal when `p` is derived from what the program wrote (a glob's prefix). */
+  shown?: string;
 }
 
 /** The absolute path `p` names, or a refusal naming it when it leaves the workspace. */
@@ -46,7 +48,7 @@ export function workspacePath(ctx: SystemContext, fn: string, p: string, options
   const root = path.resolve(ctx.workspaceRoot);
   const abs = path.resolve(baseDir(ctx), p);
   const refuse = (why: string): never => {
-    throw kclError('EvaluationError', `${fn}() refuses the path '${p}': ${why}`);
+    throw kclError('EvaluationError', `${fn}() refuses the path '${options.shown ?? p}': ${why}`);
   };
   if (!inside(root, abs, true)) refuse(`it resolves to '${abs}', outside the workspace '${root}'`);
   if (options.modifies && abs === root) refuse(`it is the workspace root '${root}'`);
@@ -97,11 +99,11 @@ export function io<T>(message: string, run: () => T): T {
 }
 
 /** File contents as a str; kcl's read_to_string refuses bytes that are not UTF-8. */
-export function readText(abs: string, shown: string, fn: string): string {
+export function readText(abs: string, shown: string): string {
   const bytes = io(`failed to access the file '${shown}'`, () => fs.readFileSync(abs));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw kclError('EvaluationError', `${fn}() failed to read the file '${shown}': stream did not contain valid UTF-8`);
+    throw kclError('EvaluationError', `failed to access the file '${shown}': stream did not contain valid UTF-8`);
   }
 }

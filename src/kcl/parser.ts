@@ -1,23 +1,14 @@
 /**
- * The parser: nearley over the compiled grammar, fed with the layout-aware token stream.
- * Syntax errors name the unexpected token and what the grammar expected there.
+ * The parser: the Earley parser of earley.ts over the nearley-compiled grammar, fed with the
+ * layout-aware token stream. Syntax errors name the unexpected token and what the grammar
+ * expected there.
  */
-import nearley from 'nearley';
 import type * as A from './ast.js';
 import { KclError, kclError } from './diagnostics.js';
+import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley.js';
 import compiled from './grammar.generated.js';
-import { describeToken, TokenArrayLexer, tokenize, type Token } from './lexer.js';
+import { describeToken, tokenize, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
-
-// built on first use: the grammar's postprocessors import this module back (string
-// interpolation), so it may not be initialised yet when this module is evaluated
-let grammar: nearley.Grammar | undefined;
-
-interface Symbol {
-  type?: string;
-  literal?: string;
-  test?: unknown;
-}
 
 const TERMINAL_NAMES: Record<string, string> = {
   NEWLINE: 'newline', INDENT: 'indent', DEDENT: 'dedent', name: 'identifier', string: 'string', number: 'number',
@@ -33,12 +24,9 @@ const TEST_NAMES = new Map<unknown, string>([
 /** Tokens that can start an expression; when all may come, the message says "an expression". */
 const EXPRESSION_STARTS = ["'('", "'['", "'{'", "'lambda'", 'True/False/None/Undefined', 'identifier', 'number', 'string', 'unary operator', 'all/any/map/filter'];
 
-function expectedAt(parser: nearley.Parser): string[] {
-  const table = (parser as unknown as { table: { scannable: { rule: { symbols: Symbol[] }; dot: number }[] }[]; current: number }).table;
-  const column = table[(parser as unknown as { current: number }).current];
+function expectedNames(expected: readonly TerminalSymbol<Token>[]): string[] {
   const names = new Set<string>();
-  for (const state of column?.scannable ?? []) {
-    const sym = state.rule.symbols[state.dot];
+  for (const sym of expected) {
     if (sym.literal !== undefined) names.add(`'${sym.literal}'`);
     else if (sym.type !== undefined) names.add(TERMINAL_NAMES[sym.type] ?? sym.type);
     else if (TEST_NAMES.has(sym)) names.add(TEST_NAMES.get(sym)!);
@@ -50,8 +38,7 @@ function expectedAt(parser: nearley.Parser): string[] {
   return [...names].sort();
 }
 
-function syntaxError(parser: nearley.Parser, token: Token | undefined, file: string, fallback: Token | undefined): KclError {
-  const expected = expectedAt(parser);
+function syntaxError(token: Token | undefined, expected: string[], file: string, fallback: Token | undefined): KclError {
   const where = token ?? fallback;
   let message: string;
   if (token?.type === 'INDENT') message = 'unexpected indent';
@@ -74,20 +61,18 @@ function withFile(e: unknown, file: string): unknown {
 
 /** Runs the parser over tokens and returns every complete parse (exactly one for valid input). */
 function run(tokens: Token[], file: string): A.Stmt[][] {
-  // a lexer per run: interpolated strings are parsed from inside an outer parse
-  grammar ??= nearley.Grammar.fromCompiled(compiled);
-  const parser = new nearley.Parser(grammar, { lexer: new TokenArrayLexer(tokens) });
   try {
-    parser.feed('');
+    return earleyParse<Token>(compiled, tokens).results as A.Stmt[][];
   } catch (e) {
+    if (e instanceof EarleySyntaxError) {
+      const error = e as EarleySyntaxError<Token>;
+      // at the end of the input the error points after the last token, as nearley's did
+      throw syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+    }
     if (e instanceof KclError) throw withFile(e, file);
-    const token = (e as { token?: Token }).token;
-    throw syntaxError(parser, token, file, undefined);
+    // any other failure inside a postprocessor is still reported as a diagnostic, as before
+    throw syntaxError(undefined, [], file, undefined);
   }
-  if (parser.results.length === 0) {
-    throw syntaxError(parser, undefined, file, tokens[tokens.length - 1]);
-  }
-  return parser.results as A.Stmt[][];
 }
 
 /** Parses a KCL file; throws a KclError with file:line:col on a lexical or syntax error. */

@@ -37,22 +37,22 @@ stmt -> simple_stmt %NEWLINE {% first %}
       | if_stmt {% first %}
       | schema_stmt {% first %}
       | rule_stmt {% first %}
-      | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.loc(d[0][0].loc, d[1]) }) %}
+      | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.span(d[0][0].loc, d[1]) }) %}
 
 simple_stmt -> assign_targets test
-  {% (d): A.AssignStmt => ({ type: 'Assign', targets: d[0], value: d[1], ...b.loc(d[0][0].loc, d[1]) }) %}
+  {% (d): A.AssignStmt => ({ type: 'Assign', targets: d[0], value: d[1], ...b.span(d[0][0].loc, d[1]) }) %}
              | target %augop test
-  {% (d): A.AugAssignStmt => ({ type: 'AugAssign', target: d[0], op: d[1].text.slice(0, -1), value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
+  {% (d): A.AugAssignStmt => ({ type: 'AugAssign', target: d[0], op: d[1].text.slice(0, -1), value: d[2], ...b.span(d[0].loc, d[2]) }) %}
              | attr_stmt {% first %}
              | target ":" test_schema
-  {% (d): A.UnificationStmt => ({ type: 'Unification', target: d[0], value: d[2], ...b.loc(d[0].loc, d[2]) }) %}
-             | test {% (d): A.ExprStmt => ({ type: 'ExprStmt', value: d[0], ...b.loc(d[0]) }) %}
+  {% (d): A.UnificationStmt => ({ type: 'Unification', target: d[0], value: d[2], ...b.span(d[0].loc, d[2]) }) %}
+             | test {% (d): A.ExprStmt => ({ type: 'ExprStmt', value: d[0], ...b.span(d[0]) }) %}
              | "assert" test ("if" test):? ("," test):?
-  {% (d): A.AssertStmt => ({ type: 'Assert', test: d[1], ifCond: d[2]?.[1], message: d[3]?.[1], ...b.loc(d[0], b.lastOf(d[1], d[2], d[3])) }) %}
+  {% (d): A.AssertStmt => ({ type: 'Assert', test: d[1], ifCond: d[2]?.[1], message: d[3]?.[1], ...b.span(d[0], b.lastOf(d[1], d[2], d[3])) }) %}
              | "import" import_path ("as" %name):?
-  {% (d): A.ImportStmt => ({ type: 'Import', path: d[1].path, asName: d[2]?.[1].value, ...b.loc(d[0], b.lastOf(d[1].end, d[2])) }) %}
+  {% (d): A.ImportStmt => ({ type: 'Import', path: d[1].path, asName: d[2]?.[1].value, ...b.span(d[0], b.lastOf(d[1].end, d[2])) }) %}
              | "type" %name "=" type
-  {% (d): A.TypeAliasStmt => ({ type: 'TypeAlias', name: d[1].value, value: d[3], ...b.loc(d[0], d[3].loc) }) %}
+  {% (d): A.TypeAliasStmt => ({ type: 'TypeAlias', name: d[1].value, value: d[3], ...b.span(d[0], d[3].loc) }) %}
 
 assign_targets -> target "=" {% (d) => [d[0]] %}
                 | assign_targets target "=" {% (d) => [...d[0], d[1]] %}
@@ -71,7 +71,7 @@ attr_stmt -> attr_name "?":? ":" type (attr_op test):?
   {% (d): A.AttrStmt => ({
        type: 'Attr', name: d[0].value, nameLoc: b.loc(d[0]), optional: d[1] !== null, annotation: d[3],
        op: d[4]?.[0].text, value: d[4]?.[1], decorators: [],
-       ...b.loc(d[0], b.lastOf(d[3].loc, d[4])),
+       ...b.span(d[0], b.lastOf(d[3].loc, d[4])),
      }) %}
 
 attr_op -> "=" {% first %} | "|=" {% first %}
@@ -104,7 +104,7 @@ schema_stmt -> decorator:* schema_kind %name schema_params:? schema_parent:? sch
   {% (d): A.SchemaStmt => ({
        type: 'Schema', kind: d[1].text, name: d[2].value, params: d[3] ?? [], parent: d[4] ?? undefined,
        forProtocol: d[5] ?? undefined, decorators: d[0], ...b.schemaBody(d[8]?.items ?? []),
-       ...b.loc(d[0].length ? d[0][0].loc : d[1], d[8]?.end ?? d[7]),
+       ...b.span(d[0].length ? d[0][0].loc : d[1], d[8]?.end ?? d[7]),
      }) %}
 
 # an empty body is allowed: `schema Empty:` followed by a line at the same level
@@ -117,9 +117,9 @@ schema_parent -> "(" dotted_name ")" {% second %}
 schema_for -> "for" dotted_name {% second %}
 
 schema_item -> stmt {% first %}
-             | "mixin" "[" name_list "]" %NEWLINE {% (d): A.MixinStmt => ({ type: 'Mixin', names: d[2], ...b.loc(d[0], d[3]) }) %}
+             | "mixin" "[" name_list "]" %NEWLINE {% (d): A.MixinStmt => ({ type: 'Mixin', names: d[2], ...b.span(d[0], d[3]) }) %}
              | "[" index_key "]" ":" type ("=" test):? %NEWLINE
-  {% (d): A.IndexSignature => ({ type: 'IndexSignature', ...d[1], valueType: d[4], value: d[5]?.[1], ...b.loc(d[0], b.lastOf(d[4].loc, d[5])) }) %}
+  {% (d): A.IndexSignature => ({ type: 'IndexSignature', ...d[1], valueType: d[4], value: d[5]?.[1], ...b.span(d[0], b.lastOf(d[4].loc, d[5])) }) %}
              | "check" ":" %NEWLINE %INDENT check_item:+ %DEDENT {% (d) => d[4] %}
 
 name_list -> (dotted_name %separator):* dotted_name:? {% (d) => b.entries(d[0], d[1]) %}
@@ -128,12 +128,12 @@ index_key -> (%name ":"):? "...":? type
   {% (d) => ({ keyName: d[0]?.[0].value, anyOther: d[1] !== null, keyType: d[2] }) %}
 
 check_item -> test ("if" test):? ("," test):? %NEWLINE
-  {% (d): A.CheckItem => ({ test: d[0], ifCond: d[1]?.[1], message: d[2]?.[1], ...b.loc(d[0], b.lastOf(d[0], d[1], d[2])) }) %}
+  {% (d): A.CheckItem => ({ test: d[0], ifCond: d[1]?.[1], message: d[2]?.[1], ...b.span(d[0], b.lastOf(d[0], d[1], d[2])) }) %}
 
 rule_stmt -> decorator:* "rule" %name schema_params:? rule_parents:? schema_for:? ":" %NEWLINE %INDENT check_item:+ %DEDENT
   {% (d): A.RuleStmt => ({
        type: 'Rule', name: d[2].value, params: d[3] ?? [], parents: d[4] ?? [], forProtocol: d[5] ?? undefined,
-       decorators: d[0], ...b.ruleChecks(d[9]), ...b.loc(d[0].length ? d[0][0].loc : d[1], d[10]),
+       decorators: d[0], ...b.ruleChecks(d[9]), ...b.span(d[0].length ? d[0][0].loc : d[1], d[10]),
      }) %}
 
 rule_parents -> "(" name_list ")" {% second %}
@@ -181,16 +181,16 @@ atom -> %name {% (d) => b.identifier(d[0]) %}
       | %string {% (d) => b.stringLit(d[0]) %}
       | %number {% (d) => b.numberLit(d[0]) %}
       | %constant {% (d) => b.constant(d[0]) %}
-      | "(" test ")" {% (d): A.ParenExpr => ({ type: 'Paren', value: d[1], ...b.loc(d[0], d[2]) }) %}
+      | "(" test ")" {% (d): A.ParenExpr => ({ type: 'Paren', value: d[1], ...b.span(d[0], d[2]) }) %}
       | "[" list_inner "]" {% (d) => b.listOrComp(d[0], d[1], d[2]) %}
       | "{" config_inner "}" {% (d) => b.configOrComp(d[0], d[1], d[2]) %}
       | %quantifier %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
   {% (d): A.QuantExpr => ({
        type: 'QuantExpr', op: d[0].text, targets: d[2] ? [d[1].value, d[2][1].value] : [d[1].value],
-       iter: d[4], test: d[6], ifCond: d[7]?.[1], ...b.loc(d[0], d[8]),
+       iter: d[4], test: d[6], ifCond: d[7]?.[1], ...b.span(d[0], d[8]),
      }) %}
       | "lambda" params:? ("->" type):? "{" stmt:* "}"
-  {% (d): A.LambdaExpr => ({ type: 'Lambda', params: d[1] ?? [], returnType: d[2]?.[1], body: d[4], ...b.loc(d[0], d[5]) }) %}
+  {% (d): A.LambdaExpr => ({ type: 'Lambda', params: d[1] ?? [], returnType: d[2]?.[1], body: d[4], ...b.span(d[0], d[5]) }) %}
 
 dotted_name -> %name ("." %anyName):* {% (d) => b.dotted(d[0], d[1]) %}
 
@@ -214,7 +214,7 @@ list_item -> list_element {% first %}
            | list_if {% first %}
 
 list_element -> test {% first %}
-              | "*" test {% (d): A.StarredExpr => ({ type: 'Starred', value: d[1], ...b.loc(d[0], d[1]) }) %}
+              | "*" test {% (d): A.StarredExpr => ({ type: 'Starred', value: d[1], ...b.span(d[0], d[1]) }) %}
 
 list_if -> "if" test ":" list_body list_elif:* list_else:?
   {% (d) => b.ifEntry(b.listIf, d[0], d[1], d[3], d[4], d[5]) %}

@@ -9,24 +9,41 @@ import { decodeString } from './strings.js';
 
 export type Located = Token | A.Loc | { loc: A.Loc };
 
-function startOf(x: Located): { line: number; column: number } {
-  if ('loc' in x) return x.loc;
-  if ('column' in x) return x;
-  return { line: x.line, column: x.col };
+/** Writes the span from the start of `first` to the end of `last` into `out`. */
+function fill(out: A.Loc, first: Located, last: Located): A.Loc {
+  const f = 'loc' in first ? first.loc : first;
+  if ('column' in f) {
+    out.line = f.line;
+    out.column = f.column;
+  } else {
+    out.line = f.line;
+    out.column = f.col;
+  }
+  const l = 'loc' in last ? last.loc : last;
+  if ('endLine' in l) {
+    out.endLine = l.endLine;
+    out.endColumn = l.endColumn;
+  } else if (l.lineBreaks === 0) {
+    out.endLine = l.line;
+    out.endColumn = l.col + Math.max(0, l.text.length - 1);
+  } else {
+    out.endLine = l.line + l.lineBreaks;
+    out.endColumn = Math.max(1, l.text.length - 1 - l.text.lastIndexOf('\n'));
+  }
+  return out;
 }
 
-function endOf(x: Located): { endLine: number; endColumn: number } {
-  if ('loc' in x) return x.loc;
-  if ('endLine' in x) return x;
-  if (x.lineBreaks === 0) return { endLine: x.line, endColumn: x.col + Math.max(0, x.text.length - 1) };
-  const lastLine = x.text.slice(x.text.lastIndexOf('\n') + 1);
-  return { endLine: x.line + x.lineBreaks, endColumn: Math.max(1, lastLine.length) };
-}
-
+/** A span to keep (a `loc` field). */
 export function loc(first: Located, last: Located = first): A.Loc {
-  const s = startOf(first);
-  const e = endOf(last);
-  return { line: s.line, column: s.column, endLine: e.endLine, endColumn: e.endColumn };
+  return fill({ line: 0, column: 0, endLine: 0, endColumn: 0 }, first, last);
+}
+
+const scratch: A.Loc = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+
+/** A span to spread into a node (`...span(a, b)`): one shared object, copied by the spread at
+ * once, so building a node allocates only the node. Never keep what it returns. */
+export function span(first: Located, last: Located = first): A.Loc {
+  return fill(scratch, first, last);
 }
 
 /** nearley hands over nested arrays for EBNF groups; this picks the last located thing. */
@@ -46,13 +63,13 @@ export function lastOf(...xs: unknown[]): Located {
 // ---------------------------------------------------------------- atoms
 
 export function identifier(tok: Token): A.Identifier {
-  return { type: 'Identifier', names: [tok.value], ...loc(tok) };
+  return { type: 'Identifier', names: [tok.value], ...span(tok) };
 }
 
 export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
   const names = [first.value];
   for (const [, t] of rest) names.push(t.value);
-  return { type: 'Identifier', names, ...loc(first, rest.length ? rest[rest.length - 1][1] : first) };
+  return { type: 'Identifier', names, ...span(first, rest.length ? rest[rest.length - 1][1] : first) };
 }
 
 /** Multipliers of the SI (decimal) and IEC (binary) unit suffixes; n, u and m give floats. */
@@ -68,10 +85,10 @@ function intLit(tok: Token): A.NumberLit {
   if (m) {
     const suffix = m[2];
     const value = suffix in FRACTION_FACTORS ? Number(m[1]) * FRACTION_FACTORS[suffix] : BigInt(m[1]) * UNIT_FACTORS[suffix];
-    return { type: 'NumberLit', value, suffix, ...loc(tok) };
+    return { type: 'NumberLit', value, suffix, ...span(tok) };
   }
   const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
-  return { type: 'NumberLit', value, ...loc(tok) };
+  return { type: 'NumberLit', value, ...span(tok) };
 }
 
 export function numberLit(tok: Token): A.NumberLit {
@@ -79,12 +96,12 @@ export function numberLit(tok: Token): A.NumberLit {
 }
 
 function floatLit(tok: Token): A.NumberLit {
-  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...loc(tok) };
+  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...span(tok) };
 }
 
 export function constant(tok: Token): A.NameConstant {
   const value = tok.text === 'True' ? true : tok.text === 'False' ? false : tok.text === 'None' ? null : 'Undefined';
-  return { type: 'NameConstant', value, ...loc(tok) };
+  return { type: 'NameConstant', value, ...span(tok) };
 }
 
 export function stringLit(tok: Token): A.StringLit {
@@ -97,7 +114,7 @@ export type ChainItem = A.Expr | A.BinaryOp;
 
 export function unary(opTok: Token | null, value: A.Expr): A.Expr {
   if (!opTok) return value;
-  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, ...loc(opTok, value) };
+  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, ...span(opTok, value) };
 }
 
 export function binop(toks: Token[]): A.BinaryOp {
@@ -127,7 +144,7 @@ export function chain(items: ChainItem[]): A.Expr {
       pos++;
       const right = climb(prec);
       if (COMPARISONS.has(op)) {
-        if (!compare) compare = { type: 'Compare', left, ops: [], comparators: [], ...loc(left) };
+        if (!compare) compare = { type: 'Compare', left, ops: [], comparators: [], ...span(left) };
         compare.ops.push(op);
         compare.comparators.push(right);
         Object.assign(compare, { endLine: right.endLine, endColumn: right.endColumn });
@@ -137,7 +154,7 @@ export function chain(items: ChainItem[]): A.Expr {
         left = compare;
         compare = undefined;
       }
-      left = { type: 'Binary', op, left, right, ...loc(left, right) };
+      left = { type: 'Binary', op, left, right, ...span(left, right) };
     }
     return compare ?? left;
   };
@@ -145,11 +162,11 @@ export function chain(items: ChainItem[]): A.Expr {
 }
 
 export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {
-  return { type: 'As', value, target, ...loc(value, target) };
+  return { type: 'As', value, target, ...span(value, target) };
 }
 
 export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
-  return { type: 'IfExpr', body, cond, orelse, ...loc(body, orelse) };
+  return { type: 'IfExpr', body, cond, orelse, ...span(body, orelse) };
 }
 
 // ---------------------------------------------------------------- postfix
@@ -157,15 +174,15 @@ export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
 type SubscriptParts = Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc>;
 
 export function selector(value: A.Expr, name: Token, optional: boolean): A.SelectorExpr {
-  return { type: 'Selector', value, attr: name.value, optional, ...loc(value, name) };
+  return { type: 'Selector', value, attr: name.value, optional, ...span(value, name) };
 }
 
 export function subscript(value: A.Expr, sub: SubscriptParts, optional: boolean, end: Token): A.SubscriptExpr {
-  return { type: 'Subscript', value, optional, ...sub, ...loc(value, end) };
+  return { type: 'Subscript', value, optional, ...sub, ...span(value, end) };
 }
 
 export function call(func: A.Expr, args: Arg[], end: Token): A.CallExpr {
-  return { type: 'Call', func, ...splitArgs(args), ...loc(func, end) };
+  return { type: 'Call', func, ...splitArgs(args), ...span(func, end) };
 }
 
 export function subscriptIndex(index: A.Expr): SubscriptParts {
@@ -200,13 +217,13 @@ type ListInner = { items: A.ListItem[] } | { element: A.Expr | A.StarredExpr; ge
 type ConfigInner = { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generators: A.CompClause[] };
 
 export function listOrComp(open: Token, inner: ListInner, close: Token): A.ListExpr | A.ListComp {
-  if ('items' in inner) return { type: 'ListExpr', items: inner.items, ...loc(open, close) };
-  return { type: 'ListComp', element: inner.element, generators: inner.generators, ...loc(open, close) };
+  if ('items' in inner) return { type: 'ListExpr', items: inner.items, ...span(open, close) };
+  return { type: 'ListComp', element: inner.element, generators: inner.generators, ...span(open, close) };
 }
 
 export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.ConfigExpr | A.DictComp {
-  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, ...loc(open, close) };
-  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, ...loc(open, close) };
+  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, ...span(open, close) };
+  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, ...span(open, close) };
 }
 
 /** `S {...}` and `S(args) {...}`: the schema is whatever precedes the braces; the evaluator
@@ -214,9 +231,9 @@ export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.C
 export function schemaExpr(target: A.Expr, open: Token, inner: ConfigInner, close: Token): A.SchemaExpr {
   const config = configOrComp(open, inner, close);
   if (target.type === 'Call') {
-    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, ...loc(target, close) };
+    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, ...span(target, close) };
   }
-  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, ...loc(target, close) };
+  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, ...span(target, close) };
 }
 
 // ---------------------------------------------------------------- collections
@@ -230,7 +247,7 @@ export function entries<T>(pairs: [T, unknown][], last: T | null): T[] {
 
 export function configEntry(key: A.Expr | null, opTok: Token, value: A.Expr): A.ConfigEntry {
   const op = (opTok.text === '**' ? ':' : opTok.text) as A.ConfigOp;
-  return { type: 'ConfigEntry', key: key ?? undefined, op, value, ...loc(key ?? opTok, value) };
+  return { type: 'ConfigEntry', key: key ?? undefined, op, value, ...span(key ?? opTok, value) };
 }
 
 export function blockValue<T>(d: unknown[]): T[] {
@@ -239,7 +256,7 @@ export function blockValue<T>(d: unknown[]): T[] {
 }
 
 export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
-  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, ...loc(forTok, lastOf(iter, ifs)) };
+  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, ...span(forTok, lastOf(iter, ifs)) };
 }
 
 // ---------------------------------------------------------------- types
@@ -307,10 +324,10 @@ export function ifStmt(ifTok: Token, cond: A.Expr, body: A.Stmt[], elifs: [Token
   let tail: A.Stmt[] = orelse ?? [];
   for (let i = elifs.length - 1; i >= 0; i--) {
     const [tok, c, , b] = elifs[i];
-    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, ...loc(tok, lastOf(b, tail)) };
+    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, ...span(tok, lastOf(b, tail)) };
     tail = [node];
   }
-  return { type: 'If', cond, body, orelse: tail, ...loc(ifTok, lastOf(body, tail)) };
+  return { type: 'If', cond, body, orelse: tail, ...span(ifTok, lastOf(body, tail)) };
 }
 
 export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(
@@ -330,9 +347,9 @@ export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N
 }
 
 export function listIf(cond: A.Expr, body: A.ListItem[], orelse: A.ListItem[] | A.ListIfItem | undefined, first: Located, last: Located): A.ListIfItem {
-  return { type: 'ListIfItem', cond, body, orelse, ...loc(first, last) };
+  return { type: 'ListIfItem', cond, body, orelse, ...span(first, last) };
 }
 
 export function configIf(cond: A.Expr, body: A.ConfigItem[], orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined, first: Located, last: Located): A.ConfigIfEntry {
-  return { type: 'ConfigIfEntry', cond, body, orelse, ...loc(first, last) };
+  return { type: 'ConfigIfEntry', cond, body, orelse, ...span(first, last) };
 }

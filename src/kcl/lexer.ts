@@ -30,10 +30,13 @@ const HARD_KEYWORDS = [
 ];
 
 const rules: moo.Rules = {
+  // single characters that never start a longer token come first: moo matches them by a table
+  // lookup instead of running its combined RegExp
+  punct: ['(', ')', '[', ']', '{', '}', ',', ':', ';', '@', '~', '?'],
+  nl: { match: ['\n', '\r\n'], lineBreaks: true },
   ws: /[ \t\f]+/,
   comment: /#[^\n]*/,
   continuation: { match: /\\(?:\r?\n|(?![^]))/, lineBreaks: true },
-  nl: { match: /\r?\n/, lineBreaks: true },
   string: [
     { match: /[rRbB]?"""(?:[^"\\]|\\[^]|"(?!""))*"""/, lineBreaks: true },
     { match: /[rRbB]?'''(?:[^'\\]|\\[^]|'(?!''))*'''/, lineBreaks: true },
@@ -46,8 +49,8 @@ const rules: moo.Rules = {
   op: [
     '**=', '//=', '<<=', '>>=', '...', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
     '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-    '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>', '=', '(', ')', '[', ']', '{', '}',
-    ',', ':', '.', ';', '@', '?', '!',
+    '+', '-', '*', '/', '%', '&', '|', '^', '<', '>', '=',
+    '.', '!',
   ],
   unterminated: { match: /["']/ },
   invalid: { match: /[^]/, lineBreaks: true },
@@ -86,6 +89,8 @@ function tokenClass(mooType: string, text: string): string {
     case 'keyword':
       if (CONSTANTS.has(text)) return 'constant';
       return BINARY_OPERATORS.has(text) ? 'binop' : 'keyword';
+    case 'punct':
+      return 'op';
     case 'op':
       if (BINARY_OPERATORS.has(text)) return 'binop';
       return AUGMENTED_OPERATORS.has(text) ? 'augop' : 'op';

@@ -8,6 +8,8 @@ export interface Position {
   file: string;
   line: number;
   column: number;
+  /** Runtime failures are known by line only, and kcl shows them without a caret. */
+  lineOnly?: boolean;
 }
 
 export interface Span extends Position {
@@ -112,8 +114,8 @@ function snippet(position: Position, message: string, lookup: SourceLookup): str
     lines.push(`${pad} |`, `${pad} = ${message}`);
     return lines;
   }
-  const caretPad = ' '.repeat(Math.max(0, position.column - 1));
-  lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${caretPad}^ ${message}`, `${pad} |`);
+  const marker = position.lineOnly ? ` ${message}` : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
+  lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${marker}`, `${pad} |`);
   return lines;
 }
 
@@ -122,6 +124,12 @@ const EVALUATION_ERRORS = new Set<ErrorKind>([
   'AssertionError', 'SchemaCheckFailure', 'RecursionError', 'ValueError', 'IndexError', 'KeyError',
   'ZeroDivisionError', 'IntOverflow', 'FloatOverflow', 'OptionError', 'DeprecatedError',
 ]);
+
+/** Whether kcl reports this kind from its runtime, where only the line of the failing
+ * evaluation is known. */
+export function isRuntimeKind(kind: ErrorKind): boolean {
+  return kind === 'EvaluationError' || EVALUATION_ERRORS.has(kind);
+}
 
 /** Renders a diagnostic the way kcl does: `error[CODE]: Kind`, the place, the line and a caret. */
 export function renderDiagnostic(d: Diagnostic, lookup: SourceLookup): string {

@@ -3,7 +3,7 @@
  * Collections and comprehensions are in collections.ts, schemas in schema.ts.
  */
 import type * as A from '../ast.js';
-import { KclError, kclError } from '../diagnostics.js';
+import { isRuntimeKind, KclError, kclError } from '../diagnostics.js';
 import { toJson, toYaml } from '../yaml.js';
 import { BUILTINS } from './builtins.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
@@ -630,7 +630,9 @@ export function slice(v: Value, lower?: number, upper?: number, step = 1): Value
 /** Gives a diagnostic without a place the place of the node being evaluated. */
 function locate(e: unknown, file: string, node: A.Loc): unknown {
   if (e instanceof KclError && !e.diagnostic.position) {
-    e.diagnostic.position = { file, line: node.line, column: node.column };
+    // kcl points a failed check at the instantiation; other runtime errors only at their line
+    const lineOnly = isRuntimeKind(e.diagnostic.kind) && e.diagnostic.kind !== 'SchemaCheckFailure';
+    e.diagnostic.position = { file, line: node.line, column: lineOnly ? 1 : node.column, lineOnly };
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return kclError('RecursionError', 'maximum recursion depth exceeded', { file, line: node.line, column: node.column });

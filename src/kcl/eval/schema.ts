@@ -386,7 +386,7 @@ class SchemaFrame implements AttributeSource {
     if (truthy(this.ev.evalExpr(check.test, env))) return;
     const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
     throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-      related: [{ position: { file: owner.file, line: check.line, column: check.column }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
+      related: [{ position: { file: owner.file, line: check.line, column: 1, lineOnly: true }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
     });
   }
 }

@@ -42,6 +42,7 @@ export type ErrorKind =
   | 'CycleInheritError'
   | 'IllegalInheritError'
   | 'RecursiveLoad'
+  | 'IllegalParameterError'
   | 'UsageError';
 
 const CODES: Record<ErrorKind, string> = {
@@ -69,6 +70,7 @@ const CODES: Record<ErrorKind, string> = {
   CycleInheritError: 'E2D34',
   IllegalInheritError: 'E2D35',
   RecursiveLoad: 'E2L23',
+  IllegalParameterError: 'E1001',
   UsageError: 'E3M38',
 };
 
@@ -114,7 +116,7 @@ function snippet(position: Position, message: string, lookup: SourceLookup): str
     lines.push(`${pad} |`, `${pad} = ${message}`);
     return lines;
   }
-  const marker = position.lineOnly ? ` ${message}` : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
+  const marker = position.lineOnly ? (message ? ` ${message}` : '') : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
   lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${marker}`, `${pad} |`);
   return lines;
 }

@@ -123,14 +123,25 @@ class Resolver {
     }
   }
 
-  /** Parameters with defaults come last, as in a function signature. */
+  /** Parameters with defaults come last, as in a function signature; kcl points at the default
+   * that a parameter without one follows. */
   private params(params: A.Param[]): void {
-    let sawDefault = false;
+    let lastDefault: A.Expr | undefined;
     for (const p of params) {
-      if (p.default) sawDefault = true;
-      else if (sawDefault) {
-        throw kclError('CompileError', 'non-default argument follows default argument', { file: this.file, line: p.loc.line, column: p.loc.column });
+      if (p.default) lastDefault = p.default;
+      else if (lastDefault) {
+        throw kclError('IllegalParameterError', 'non-default argument follows default argument', { file: this.file, line: lastDefault.line, column: lastDefault.column }, {
+          note: 'A default argument',
+        });
       }
+    }
+  }
+
+  /** Only kcl's own decorators exist. */
+  private decoratorName(d: A.Decorator): void {
+    const name = d.name.names.join('.');
+    if (name !== 'deprecated' && name !== 'info') {
+      throw kclError('CompileError', `UnKnown decorator ${name}`, { file: this.file, line: d.name.line, column: d.name.column });
     }
   }
 
@@ -141,6 +152,7 @@ class Resolver {
   }
 
   private decorator(d: A.Decorator, scope: Names): void {
+    this.decoratorName(d);
     for (const a of d.args) this.expr(a, scope);
     for (const k of d.keywords) this.expr(k.value, scope);
   }

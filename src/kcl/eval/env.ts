@@ -3,6 +3,7 @@
  * diagnostics), the module it belongs to, and the frame of the lambda call it runs in, if any.
  */
 import type { TypeNode } from '../ast.js';
+import type { Position } from '../diagnostics.js';
 import type { SchemaParts, Scope } from './scope.js';
 import type { Value } from './values.js';
 
@@ -18,6 +19,8 @@ export interface ModuleCtx {
   readonly unified: Map<string, SchemaParts>;
   /** The type each global was declared with, or got from its first value. */
   readonly types: Map<string, TypeNode>;
+  /** Where each global was first bound, for "declared here" notes. */
+  readonly declaredAt: Map<string, Position>;
   /** Whether statements binding `name` have yet to run. */
   morePending(name: string): boolean;
 }

@@ -10,7 +10,8 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys, defineSchema, instantiate } from './schema.js';
+import { checkConfigKeys } from './config-check.js';
+import { defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
@@ -82,6 +83,7 @@ export class Evaluator {
       aliases: new Map(),
       unified: new Map(),
       types: new Map(),
+      declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
     };
     for (const m of modules) {
@@ -235,10 +237,13 @@ export class Evaluator {
     if (scope.kind === 'module') {
       const exists = scope.vars.has(t.name);
       if (exists && !t.name.startsWith('_')) {
+        const first = env.module.declaredAt.get(t.name);
         throw kclError('ImmutableError', `Can not change the value of '${t.name}', because it was declared immutable`, undefined, {
+          related: first ? [{ position: first, message: `The variable '${t.name}' is declared here` }] : [],
           note: `change the variable name to '_${t.name}' to make it mutable`,
         });
       }
+      if (!exists) env.module.declaredAt.set(t.name, { file: env.file, line: t.loc.line, column: t.loc.column });
       v = this.keepType(t.name, v, annotation, env);
     }
     scope.vars.set(t.name, v);
@@ -355,7 +360,7 @@ export class Evaluator {
     const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
     const call = this.evalArgs(e.args, e.keywords, env);
-    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env));
+    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
     const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
     return { def: def as SchemaDef, call, config };
   }

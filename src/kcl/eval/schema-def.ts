@@ -3,6 +3,7 @@
  * resolved, its attributes indexed, and the scope it was defined in kept for its bodies.
  */
 import type * as A from '../ast.js';
+import type { Position } from '../diagnostics.js';
 import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';
 import type { SchemaTypeValue } from './values.js';
@@ -14,6 +15,8 @@ export interface AttrDecl {
   /** The schema that declared it; a child may redeclare an inherited attribute. */
   owner: SchemaDef;
   decorators: A.Decorator[];
+  /** Where it is declared, for "variable is defined here". */
+  at: Position;
 }
 
 export interface SchemaDef extends SchemaTypeValue {

@@ -14,7 +14,8 @@ import { mergeEntry, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
-import { definedNames, LazyStatements } from './lazy.js';
+import { checkConfigKeys } from './config-check.js';
+import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
 import { convert, typeText, type TypeEnv } from './types.js';
 import { deepCopy, DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
@@ -30,7 +31,8 @@ function resolveSchema(ev: Evaluator, id: A.Identifier, env: Env, role: string):
 function collectAttrs(stmts: A.Stmt[], owner: SchemaDef, out: Map<string, AttrDecl>): void {
   for (const s of stmts) {
     if (s.type === 'Attr') {
-      out.set(s.name, { name: s.name, type: s.annotation, optional: s.optional, owner, decorators: s.decorators });
+      const at = { file: owner.file, line: s.nameLoc.line, column: s.nameLoc.column };
+      out.set(s.name, { name: s.name, type: s.annotation, optional: s.optional, owner, decorators: s.decorators, at });
     } else if (s.type === 'If') {
       collectAttrs(s.body, owner, out);
       collectAttrs(s.orelse, owner, out);
@@ -72,7 +74,7 @@ function checkDefaultConfigs(def: SchemaDef, env: TypeEnv): void {
   for (const stmt of def.node.body) {
     if (stmt.type !== 'Attr' || stmt.annotation.type !== 'NamedType' || stmt.value?.type !== 'ConfigExpr') continue;
     const target = env.resolveType(stmt.annotation.name);
-    if (target && 'kind' in target && target.kind === 'schemaType') checkConfigKeys(target as SchemaDef, stmt.value.items, env);
+    if (target && 'kind' in target && target.kind === 'schemaType') checkConfigKeys(target as SchemaDef, stmt.value.items, env, def.file);
   }
 }
 
@@ -104,82 +106,6 @@ function checkOverrides(def: SchemaDef): void {
   }
 }
 
-/** Every key a config literal may set, on any branch of its `if` entries, must be an attribute,
- * and a literal value must fit the attribute's type; nested config literals under attributes of
- * a schema type are checked against that schema. kcl checks this before running, so an entry
- * behind a false condition is refused too. */
-export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: TypeEnv): void {
-  const attrs = allAttrs(def);
-  const known = new Set(attrs.keys());
-  for (const owner of chainOf(def)) {
-    for (const s of [owner, ...owner.mixins]) {
-      if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) known.add(n);
-    }
-  }
-  const open = Boolean(indexSignature(def)) || def.isRule;
-  const visit = (list: A.ConfigItem[]) => {
-    for (const i of list) {
-      if (i.type === 'ConfigIfEntry') {
-        visit(i.body);
-        if (Array.isArray(i.orelse)) visit(i.orelse);
-        else if (i.orelse) visit([i.orelse]);
-        continue;
-      }
-      const path = literalKeyPath(i.key);
-      if (!path) continue;
-      if (!known.has(path[0])) {
-        if (open) continue;
-        throw kclError('EvaluationError', `Cannot add member '${path[0]}' to schema '${def.name}'`);
-      }
-      const type = attrs.get(path[0])?.type;
-      if (type) checkValueShape(type, path.slice(1), i.value, i.op, env);
-    }
-  };
-  visit(items);
-}
-
-function literalKeyPath(key: A.Expr | undefined): string[] | undefined {
-  if (!key) return undefined;
-  if (key.type === 'Identifier') return key.names;
-  if (key.type === 'StringLit' && !key.parts) return [key.value];
-  if (key.type === 'Selector' && !key.optional) {
-    const inner = literalKeyPath(key.value);
-    return inner && key.value.type !== 'StringLit' ? [...inner, key.attr] : undefined;
-  }
-  return undefined;
-}
-
-/** Follows a dotted key into schema-typed attributes, then checks the value written there. */
-function checkValueShape(type: A.TypeNode, rest: string[], value: A.Expr, op: A.ConfigOp, env: TypeEnv): void {
-  const schema = type.type === 'NamedType' ? env.resolveType(type.name) : undefined;
-  const def = schema && 'kind' in schema && schema.kind === 'schemaType' ? (schema as SchemaDef) : undefined;
-  if (rest.length > 0) {
-    if (!def) return;
-    const [next, ...more] = rest;
-    const inner = allAttrs(def).get(next);
-    if (!inner) {
-      if (indexSignature(def)) return;
-      throw kclError('EvaluationError', `Cannot add member '${next}' to schema '${def.name}'`);
-    }
-    if (inner.type) checkValueShape(inner.type, more, value, op, env);
-    return;
-  }
-  if (op === '+=') return;
-  if (def && value.type === 'ConfigExpr') {
-    checkConfigKeys(def, value.items, env);
-    return;
-  }
-  const literal = literalValue(value);
-  if (literal !== undefined) convert(literal, type, env);
-}
-
-function literalValue(e: A.Expr): Value | undefined {
-  if (e.type === 'StringLit' && !e.parts) return e.value;
-  if (e.type === 'NumberLit') return e.value;
-  if (e.type === 'NameConstant' && typeof e.value === 'boolean') return e.value;
-  return undefined;
-}
-
 // ---------------------------------------------------------------- instantiation
 
 /** `@deprecated(version=…, reason=…, strict=True)`: using what it marks is an error unless
@@ -200,7 +126,7 @@ function checkDecorators(ev: Evaluator, decorators: A.Decorator[], what: string,
   }
 }
 
-function chainOf(def: SchemaDef): SchemaDef[] {
+export function chainOf(def: SchemaDef): SchemaDef[] {
   const chain: SchemaDef[] = [];
   for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
   return chain;
@@ -386,7 +312,7 @@ class SchemaFrame implements AttributeSource {
     if (truthy(this.ev.evalExpr(check.test, env))) return;
     const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
     throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-      related: [{ position: { file: owner.file, line: check.line, column: 1, lineOnly: true }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
+      related: [{ position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
     });
   }
 }

@@ -41,7 +41,7 @@ export function typeText(t: TypeNode): string {
     case 'DictType':
       return `{${t.key ? typeText(t.key) : ''}:${t.value ? typeText(t.value) : ''}}`;
     case 'LiteralType':
-      return t.text;
+      return literalText(t.value as Value);
     case 'UnionType':
       return t.members.map(typeText).join(' | ');
     case 'FunctionType':
@@ -50,11 +50,32 @@ export function typeText(t: TypeNode): string {
 }
 
 function mismatch(t: TypeNode, v: Value): never {
-  throw kclError('TypeError', `expected ${typeText(t)}, got ${describe(v)}`);
+  throw kclError('TypeError', `expected ${typeText(t)}, got ${valueTypeText(v)}`);
 }
 
-function describe(v: Value): string {
-  if (isStr(v) || isNumber(v) || typeof v === 'boolean') return `${typeName(v)}(${isStr(v) ? v : repr(v)})`;
+/** kcl's text for a literal's type: `str(a)`, `int(1)`, `float(1.5)`, `bool(True)`. */
+function literalText(v: Value): string {
+  if (isStr(v)) return `str(${v})`;
+  if (typeof v === 'number') return `float(${Number.isInteger(v) ? String(v) : repr(v)})`;
+  if (v === null) return 'NoneType';
+  return `${typeName(v)}(${repr(v)})`;
+}
+
+function unionText(texts: string[], empty: string): string {
+  const seen = [...new Set(texts)];
+  return seen.length === 0 ? empty : seen.join(' | ');
+}
+
+/** The type kcl gives a value written as a literal: `[int(1) | str(2)]`, `{str(a):int(1)}`. */
+export function valueTypeText(v: Value): string {
+  if (isList(v)) return `[${unionText(v.map(valueTypeText), 'any')}]`;
+  if (isDict(v)) {
+    if (v.schema) return v.schema.name;
+    const keys = [...v.entries.keys()].map((k) => literalText(k));
+    const values = [...v.entries.values()].map(valueTypeText);
+    return `{${unionText(keys, 'any')}:${unionText(values, 'any')}}`;
+  }
+  if (isStr(v) || isNumber(v) || typeof v === 'boolean' || v === null) return literalText(v);
   return typeName(v);
 }
 

@@ -1,0 +1,142 @@
+/**
+ * What kcl's type checker finds in a config literal before anything runs: every key it may set,
+ * on any branch of its `if` entries, must be an attribute of the schema, and a literal value must
+ * fit the attribute's type. Nested config literals under schema-typed attributes are checked
+ * against their schema. The messages and places are kcl's.
+ */
+import type * as A from '../ast.js';
+import { KclError, kclError, type Position } from '../diagnostics.js';
+import { lookupKeyPath } from './key-path.js';
+import { definedNames } from './lazy.js';
+import { chainOf } from './schema.js';
+import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
+import { DictValue, type Value } from './values.js';
+
+function knownNames(def: SchemaDef): Set<string> {
+  const known = new Set(allAttrs(def).keys());
+  for (const owner of chainOf(def)) {
+    for (const s of [owner, ...owner.mixins]) {
+      if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) known.add(n);
+    }
+  }
+  return known;
+}
+
+function at(file: string, loc: { line: number; column: number }): Position {
+  return { file, line: loc.line, column: loc.column };
+}
+
+export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: TypeEnv, file: string): void {
+  const attrs = allAttrs(def);
+  const known = knownNames(def);
+  const open = Boolean(indexSignature(def)) || def.isRule;
+  const visit = (list: A.ConfigItem[]) => {
+    for (const i of list) {
+      if (i.type === 'ConfigIfEntry') {
+        visit(i.body);
+        if (Array.isArray(i.orelse)) visit(i.orelse);
+        else if (i.orelse) visit([i.orelse]);
+        continue;
+      }
+      const path = lookupKeyPath(i.key);
+      if (!path) continue;
+      const [head, ...rest] = path;
+      if (!known.has(head.name)) {
+        if (open) continue;
+        throw kclError('CompileError', `Cannot add member '${head.name}' to schema '${def.name}'`, at(file, head.loc));
+      }
+      const decl = attrs.get(head.name);
+      if (decl?.type) checkValue(decl, decl.type, rest, i, env, file);
+    }
+  };
+  visit(items);
+}
+
+/** Follows a dotted key into schema-typed attributes, then checks the value written there. */
+function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lookupKeyPath> & object, entry: A.ConfigEntry, env: TypeEnv, file: string): void {
+  const resolved = type.type === 'NamedType' ? env.resolveType(type.name) : undefined;
+  const def = resolved && 'kind' in resolved && resolved.kind === 'schemaType' ? (resolved as SchemaDef) : undefined;
+  if (rest.length > 0 && def) {
+    const [next, ...more] = rest;
+    const inner = allAttrs(def).get(next.name);
+    if (!inner) {
+      if (indexSignature(def) || knownNames(def).has(next.name)) return;
+      throw kclError('CompileError', `Cannot add member '${next.name}' to schema '${def.name}'`, at(file, next.loc));
+    }
+    if (inner.type) checkValue(inner, inner.type, more, entry, env, file);
+    return;
+  }
+  if (entry.op === '+=') return;
+  if (def && rest.length === 0 && entry.value.type === 'ConfigExpr') {
+    checkConfigKeys(def, entry.value.items, env, file);
+    return;
+  }
+  if (!isPlain(type, env)) return;
+  let value = literalValueOf(entry.value);
+  if (value === undefined) return;
+  for (let i = rest.length - 1; i >= 0; i--) value = new DictValue([[rest[i].name, value]]);
+  try {
+    convert(value, type, env);
+  } catch (e) {
+    if (!(e instanceof KclError)) throw e;
+    const got = valueTypeText(value);
+    const expected = typeText(type);
+    throw kclError('TypeError', `expected ${expected}, got ${got}`, at(file, entry.key ?? entry), {
+      related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${got}` }],
+    });
+  }
+}
+
+/** Types whose check cannot run code: no schema, so converting a literal has no side effect. */
+function isPlain(t: A.TypeNode, env: TypeEnv): boolean {
+  switch (t.type) {
+    case 'NamedType': {
+      const r = env.resolveType(t.name);
+      return r === undefined ? ['int', 'float', 'str', 'bool', 'list', 'dict', 'any'].includes(t.name.join('.')) : !('kind' in r) && isPlain(r, env);
+    }
+    case 'ListType':
+      return !t.element || isPlain(t.element, env);
+    case 'DictType':
+      return (!t.key || isPlain(t.key, env)) && (!t.value || isPlain(t.value, env));
+    case 'UnionType':
+      return t.members.every((m) => isPlain(m, env));
+    default:
+      return true;
+  }
+}
+
+/** The value of an expression made only of literals, or undefined. */
+function literalValueOf(e: A.Expr): Value | undefined {
+  switch (e.type) {
+    case 'StringLit':
+      return e.parts ? undefined : e.value;
+    case 'NumberLit':
+      return e.value;
+    case 'NameConstant':
+      return typeof e.value === 'boolean' || e.value === null ? e.value : undefined;
+    case 'ListExpr': {
+      const items: Value[] = [];
+      for (const i of e.items) {
+        if (i.type === 'Starred' || i.type === 'ListIfItem') return undefined;
+        const v = literalValueOf(i);
+        if (v === undefined) return undefined;
+        items.push(v);
+      }
+      return items;
+    }
+    case 'ConfigExpr': {
+      const d = new DictValue();
+      for (const i of e.items) {
+        if (i.type !== 'ConfigEntry' || !i.key || i.op !== ':' ) return undefined;
+        const k = i.key.type === 'StringLit' && !i.key.parts ? i.key.value : i.key.type === 'Identifier' && i.key.names.length === 1 ? i.key.names[0] : undefined;
+        const v = literalValueOf(i.value);
+        if (k === undefined || v === undefined) return undefined;
+        d.set(k, v);
+      }
+      return d;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -16,7 +16,7 @@ import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
 import { stringMethod } from './string-methods.js';
-import { convert, inferType, typeText, type TypeEnv } from './types.js';
+import { convert, inferType, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
 import { schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
@@ -139,7 +139,7 @@ export class Evaluator {
       case 'AugAssign': {
         const current = this.lookupTarget(stmt.target, env);
         const value = this.applyBinary(stmt.op, current, this.evalExpr(stmt.value, env), env);
-        this.assign(stmt.target, value, env);
+        this.assign(stmt.target, value, env, undefined, true);
         if (env.frame) env.frame.last = value;
         return;
       }
@@ -221,7 +221,7 @@ export class Evaluator {
     return convert(v, type, this.typeEnv(env));
   }
 
-  assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode): void {
+  assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
     let v = value;
     if (t.path.length > 0) {
       const base = deepCopy(this.lookupTarget({ ...t, path: [] }, env));
@@ -238,8 +238,12 @@ export class Evaluator {
       const exists = scope.vars.has(t.name);
       if (exists && !t.name.startsWith('_')) {
         const first = env.module.declaredAt.get(t.name);
-        throw kclError('ImmutableError', `Can not change the value of '${t.name}', because it was declared immutable`, undefined, {
-          related: first ? [{ position: first, message: `The variable '${t.name}' is declared here` }] : [],
+        // kcl words it differently for `a += 1` and for `a = 2`
+        const [message, declared] = augmented
+          ? [`Immutable variable '${t.name}' is modified during compiling`, `The variable '${t.name}' is declared here firstly`]
+          : [`Can not change the value of '${t.name}', because it was declared immutable`, `The variable '${t.name}' is declared here`];
+        throw kclError('ImmutableError', message, undefined, {
+          related: first ? [{ position: first, message: declared }] : [],
           note: `change the variable name to '_${t.name}' to make it mutable`,
         });
       }
@@ -303,10 +307,16 @@ export class Evaluator {
         return this.evalBinary(e, env);
       case 'Compare': {
         let left = this.evalExpr(e.left, env);
+        let leftNode = e.left;
         for (let i = 0; i < e.ops.length; i++) {
           const right = this.evalExpr(e.comparators[i], env);
-          if (!compare(e.ops[i], left, right)) return false;
+          try {
+            if (!compare(e.ops[i], left, right)) return false;
+          } catch (err) {
+            throw reworded(err, e.ops[i], leftNode, left, e.comparators[i], right);
+          }
           left = right;
+          leftNode = e.comparators[i];
         }
         return true;
       }
@@ -369,7 +379,12 @@ export class Evaluator {
     const left = this.evalExpr(e.left, env);
     if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
     if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
-    return this.applyBinary(e.op, left, this.evalExpr(e.right, env), env);
+    const right = this.evalExpr(e.right, env);
+    try {
+      return this.applyBinary(e.op, left, right, env);
+    } catch (err) {
+      throw reworded(err, e.op, e.left, left, e.right, right);
+    }
   }
 
   /** Binary operators, where `|` involving schema instances yields a checked instance. */
@@ -610,6 +625,21 @@ function convertOption(key: string, v: Value, type: string): Value {
     default:
       return v;
   }
+}
+
+const LITERAL_NODES = new Set(['NumberLit', 'StringLit', 'NameConstant', 'ListExpr', 'ConfigExpr']);
+
+function operandType(node: A.Expr, v: Value): string {
+  return LITERAL_NODES.has(node.type) ? valueTypeText(v) : widenedTypeText(v);
+}
+
+/** kcl names the operands' types as its checker sees them: a literal keeps its value
+ * (`int(1)`), a variable has its declared or inferred type (`[int | {str:str}]`). */
+function reworded(err: unknown, op: string, leftNode: A.Expr, left: Value, rightNode: A.Expr, right: Value): unknown {
+  if (err instanceof KclError && err.diagnostic.message.startsWith('unsupported operand')) {
+    err.diagnostic.message = `unsupported operand type(s) for ${op}: '${operandType(leftNode, left)}' and '${operandType(rightNode, right)}'`;
+  }
+  return err;
 }
 
 export function slice(v: Value, lower?: number, upper?: number, step = 1): Value {

@@ -175,7 +175,7 @@ export function order(a: Value, b: Value, op: string = '<'): number {
     }
     return a.length - b.length;
   }
-  throw kclError('TypeError', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 export function contains(container: Value, item: Value): boolean {

@@ -66,6 +66,17 @@ function unionText(texts: string[], empty: string): string {
   return seen.length === 0 ? empty : seen.join(' | ');
 }
 
+/** The type kcl infers for a variable holding `v`: literal values widen (`[int | {str:str}]`). */
+export function widenedTypeText(v: Value): string {
+  if (isList(v)) return `[${unionText(v.map(widenedTypeText), 'any')}]`;
+  if (isDict(v)) {
+    if (v.schema) return v.schema.name;
+    return `{${v.size === 0 ? 'any' : 'str'}:${unionText([...v.entries.values()].map(widenedTypeText), 'any')}}`;
+  }
+  if (v === null) return 'NoneType';
+  return typeName(v);
+}
+
 /** The type kcl gives a value written as a literal: `[int(1) | str(2)]`, `{str(a):int(1)}`. */
 export function valueTypeText(v: Value): string {
   if (isList(v)) return `[${unionText(v.map(valueTypeText), 'any')}]`;

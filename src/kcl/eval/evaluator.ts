@@ -428,6 +428,7 @@ export class Evaluator {
     if (isModule(v)) {
       const x = v.members.get(attr);
       if (x !== undefined) return x;
+      throw kclError('TypeError', `attribute '${attr}' not found in 'module '${v.name}''`);
     }
     if (isSchemaType(v) && attr === 'instances') return this.instancesFunction(v as SchemaDef);
     throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KclError } from './diagnostics.js';
+import { PluginRegistry } from './plugins.js';
 import { runKcl, type RunOptions } from './run.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kdeck-run-'));
@@ -124,5 +125,46 @@ describe('kcl run: errors name their place', () => {
 
   it('stops runaway recursion with a diagnostic', () => {
     expect(failure('f = lambda x { f(x) }\ny = f(1)\n')).toMatchObject({ kind: 'RecursionError' });
+  });
+});
+
+describe('kcl run: packages and plugins', () => {
+  it('imports packages from the kcl.mod root, relatively and under another name', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-pkg-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '[package]\nname = "demo"\n');
+    mkdirSync(path.join(root, 'base', 'models'), { recursive: true });
+    writeFileSync(path.join(root, 'base', 'models', 'app.k'), 'schema App:\n    name: str\n    port: int = 80\n_hidden = 1\n');
+    mkdirSync(path.join(root, 'apps', 'web'), { recursive: true });
+    writeFileSync(path.join(root, 'apps', 'web', 'util.k'), 'suffix = "-web"\n');
+    writeFileSync(path.join(root, 'apps', 'web', 'main.k'), 'import base.models as m\nimport .util\napp = m.App {name = "a" + util.suffix}\n');
+    const out = runKcl({ files: [path.join(root, 'apps', 'web', 'main.k')] });
+    expect(out.yaml).toBe('app:\n  name: a-web\n  port: 80\n');
+  });
+
+  it('reports an import cycle with its chain', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-cycle-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'a.k'), 'import b\nx = b.y\n');
+    writeFileSync(path.join(root, 'b.k'), 'import a\ny = 1\n');
+    writeFileSync(path.join(root, 'main.k'), 'import a\nz = a.x\n');
+    try {
+      runKcl({ files: [path.join(root, 'main.k')] });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as KclError).diagnostic.message).toContain('a -> b -> a');
+    }
+  });
+
+  it('calls host functions through kcl_plugin and refuses an unknown plugin', () => {
+    const plugins = new PluginRegistry().register('cmdb', { lookup: (args) => [`pod-of-${String(args[0])}`] });
+    expect(run('import kcl_plugin.cmdb\npods = cmdb.lookup("h1")\n', { plugins })).toBe('pods:\n- pod-of-h1\n');
+    expect(failure('import kcl_plugin.hello\nx = hello.add(1, 2)\n').message).toBe(
+      'the plugin package `kcl_plugin.hello` is not found, please confirm if plugin mode is enabled',
+    );
+  });
+
+  it('offers system modules, and keeps file access inside the workspace', () => {
+    expect(run('import math\nimport json\na = math.floor(2.7)\nb = json.encode({k = [1, 2]})\n')).toBe("a: 2\nb: '{\"k\": [1, 2]}'\n");
+    expect(failure('import file\nx = file.read("/etc/hostname")\n').message).toMatch(/outside|workspace/);
   });
 });

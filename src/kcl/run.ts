@@ -22,6 +22,7 @@ import {
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
+import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
 import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
 
@@ -36,6 +37,8 @@ export interface RunOptions {
   disableNone?: boolean;
   /** `-S`: print only the value at this path (`name.attr`, optionally `pkg:name.attr`). */
   pathSelectors?: string[];
+  /** Host functions behind `import kcl_plugin.NAME`. */
+  plugins?: PluginRegistry;
 }
 
 export interface RunResult {
@@ -100,12 +103,18 @@ function select(root: Value, selector: string): Value {
 
 /** Loads imported packages on demand, each once, and refuses import cycles with their chain;
  * system modules (`import math`) come from the host. */
-function packageImporter(root: string, evaluator: () => Evaluator, system: SystemContext): (spec: string, fromFile: string) => ModuleValue {
+function packageImporter(
+  root: string,
+  evaluator: () => Evaluator,
+  system: SystemContext,
+  plugins: PluginRegistry,
+): (spec: string, fromFile: string) => ModuleValue {
   const loaded = new Map<string, ModuleValue>();
   const loading: string[] = [];
   return (spec, fromFile) => {
     const systemModule = SYSTEM_MODULES.get(spec);
     if (systemModule) return systemModule(system);
+    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.module(spec);
     const pkg = locatePackage(spec, fromFile, root);
     if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
     const done = loaded.get(pkg.pkgpath);
@@ -148,7 +157,7 @@ export function runKcl(opts: RunOptions): RunResult {
   };
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator, system) },
+    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry()) },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl

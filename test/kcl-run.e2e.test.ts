@@ -62,10 +62,16 @@ describe('kdeck kcl run', () => {
     expect(r.stderr).not.toMatch(/\n\s+at .*:\d+:\d+/);
   });
 
+  it('changes and deletes values with -O before running', () => {
+    file('ov.k', 'config = {server = {port = 80, debug = True}}\n');
+    const r = kdeck(['kcl', 'run', 'ov.k', '-O', ':config.server.port=8080', '-O', 'config.server.debug-', '-O', 'config.name="web"']);
+    expect(r).toMatchObject({ code: 0, stdout: 'config:\n  server:\n    port: 8080\n  name: web\n' });
+  });
+
   it('refuses an unsupported option with a sentence instead of ignoring it', () => {
-    const r = kdeck(['kcl', 'run', 'sel.k', '-O', ':config.server.port=8080']);
+    const r = kdeck(['kcl', 'run', 'sel.k', '-r']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('-O/--overrides is not supported by kdeck kcl run yet');
+    expect(r.stderr).toContain('-r/--strict_range_check is not supported by kdeck kcl run yet');
   });
 
   it('names a missing file and a malformed -D', () => {

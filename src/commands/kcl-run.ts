@@ -29,7 +29,6 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** Options kdeck parses but does not implement yet: refused with a sentence, never ignored. */
 function refuseUnsupported(flags: KclRunFlags): void {
   const unsupported: [boolean, string][] = [
-    [flags.overrides.length > 0, '-O/--overrides'],
     [flags.strict_range_check === true, '-r/--strict_range_check'],
     [flags.list_options === true, '-l/--list_options'],
     [flags.external.length > 0, '-E/--external'],
@@ -41,7 +40,7 @@ function refuseUnsupported(flags: KclRunFlags): void {
 
 export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string): RunOptions {
   refuseUnsupported(flags);
-  const opts: RunOptions = { files: [], options: [], workDir: cwd, pathSelectors: [...flags.path_selector] };
+  const opts: RunOptions = { files: [], options: [], workDir: cwd, pathSelectors: [...flags.path_selector], overrides: [] };
   for (const s of flags.setting) {
     const settings = readSettings(path.resolve(cwd, s));
     opts.files.push(...settings.files);
@@ -50,9 +49,11 @@ export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string)
     opts.showHidden ||= settings.showHidden;
     opts.disableNone ||= settings.disableNone;
     opts.pathSelectors!.push(...(settings.pathSelectors ?? []));
+    opts.overrides!.push(...(settings.overrides ?? []));
   }
   opts.files.push(...files);
   opts.options!.push(...flags.argument.map(parseOptionArg));
+  opts.overrides!.push(...flags.overrides);
   opts.sortKeys ||= flags.sort_keys;
   opts.showHidden ||= flags.show_hidden;
   opts.disableNone ||= flags.disable_none;
@@ -66,7 +67,7 @@ export function kclRunCommand(): Command {
     .argument('[files...]', 'KCL files, compiled together as one package')
     .option('-D, --argument <key=value>', 'a top-level argument, read with option("key")', collect, [])
     .option('-S, --path_selector <path>', 'print only the value at this path', collect, [])
-    .option('-O, --overrides <spec>', 'override a configuration value (not supported yet)', collect, [])
+    .option('-O, --overrides <spec>', 'change a value before running: path.to.key=value, or path.to.key- to delete', collect, [])
     .option('-Y, --setting <files...>', 'settings files (kcl_cli_configs, kcl_options)', (v: string, p: string[]) => [...p, v], [])
     .option('-n, --disable_none', 'leave None values out of the output')
     .option('--sort_keys', 'sort the keys of the output')

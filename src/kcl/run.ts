@@ -22,6 +22,7 @@ import {
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
+import { applyOverrides } from './override.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
 import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
@@ -39,6 +40,8 @@ export interface RunOptions {
   pathSelectors?: string[];
   /** Host functions behind `import kcl_plugin.NAME`. */
   plugins?: PluginRegistry;
+  /** `-O path.to.key=value` / `-O path.to.key-`, applied to the main files before they run. */
+  overrides?: string[];
 }
 
 export interface RunResult {
@@ -142,7 +145,12 @@ function packageImporter(
 export function runKcl(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = opts.files.map((f) => path.resolve(workDir, f));
-  const modules = files.map(parseFile);
+  let modules = files.map(parseFile);
+  if (opts.overrides?.length) {
+    // parsed files are cached and shared: change copies
+    modules = modules.map((m) => structuredClone(m));
+    applyOverrides(modules, opts.overrides);
+  }
   resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
@@ -187,6 +195,7 @@ export interface Settings {
   showHidden?: boolean;
   disableNone?: boolean;
   pathSelectors?: string[];
+  overrides?: string[];
 }
 
 export function readSettings(file: string): Settings {
@@ -216,6 +225,7 @@ export function readSettings(file: string): Settings {
     if (typeof c.show_hidden === 'boolean') settings.showHidden = c.show_hidden;
     if (typeof c.disable_none === 'boolean') settings.disableNone = c.disable_none;
     if (Array.isArray(c.path_selector)) settings.pathSelectors = c.path_selector.map(String);
+    if (Array.isArray(c.overrides)) settings.overrides = c.overrides.map(String);
   }
   if (options !== undefined && options !== null) {
     if (!Array.isArray(options)) throw invalid();

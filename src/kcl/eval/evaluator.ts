@@ -529,9 +529,22 @@ export class Evaluator {
         const frame: CallFrame = { last: null };
         const inner: Env = { ...closure, scope, frame };
         this.execBlock(e.body, inner);
-        return e.returnType ? convert(frame.last, e.returnType, this.typeEnv(closure)) : frame.last;
+        return e.returnType ? this.convertAtRuntime(frame.last, e.returnType, closure) : frame.last;
       },
     };
+  }
+
+  /** A type check on a value only known when the program runs (an argument, a return value):
+   * kcl reports it from its runtime, in its runtime's words. */
+  private convertAtRuntime(v: Value, type: A.TypeNode | undefined, env: Env): Value {
+    try {
+      return convert(v, type, this.typeEnv(env));
+    } catch (e) {
+      if (e instanceof KclError && e.diagnostic.kind === 'TypeError' && type && e.diagnostic.message.startsWith('expected ')) {
+        throw kclError('EvaluationError', `expect ${typeText(type)}, got ${widenedTypeText(v)}`);
+      }
+      throw e;
+    }
   }
 
   /** Binds call arguments to parameters, with defaults and type checks. */
@@ -549,7 +562,7 @@ export class Evaluator {
         if (!p.default) throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
         v = this.evalExpr(p.default, withScope(env, scope));
       }
-      scope.vars.set(p.name, convert(v, p.annotation, this.typeEnv(env)));
+      scope.vars.set(p.name, this.convertAtRuntime(v, p.annotation, env));
     });
   }
 
@@ -565,13 +578,13 @@ export class Evaluator {
         const fallback = args[3] ?? kwargs.get('default');
         const given = host.option(key);
         if (given === undefined) {
-          if (fallback !== undefined) return isStr(type) && fallback !== null ? convertOption(key, fallback, type) : fallback;
+          if (fallback !== undefined) return isStr(type) && fallback !== null ? convertOption(fallback, type) : fallback;
           if (truthy(required ?? false)) {
             throw kclError('OptionError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
           }
           return null;
         }
-        return isStr(type) ? convertOption(key, given, type) : given;
+        return isStr(type) ? convertOption(given, type) : given;
       },
     };
   }
@@ -601,8 +614,8 @@ export class Evaluator {
   }
 }
 
-function convertOption(key: string, v: Value, type: string): Value {
-  const bad = () => kclError('TypeError', `cannot use '${toStr(v)}' as type '${type}' for option('${key}')`);
+function convertOption(v: Value, type: string): Value {
+  const bad = () => kclError('EvaluationError', `cannot use '${toStr(v)}' as type '${type}'`);
   switch (type) {
     case 'str':
       return toStr(v);
@@ -635,11 +648,19 @@ function operandType(node: A.Expr, v: Value): string {
 }
 
 /** kcl names the operands' types as its checker sees them: a literal keeps its value
- * (`int(1)`), a variable has its declared or inferred type (`[int | {str:str}]`). */
+ * (`int(1)`), a variable has its declared or inferred type (`[int | {str:str}]`). A None or
+ * Undefined that comes from a variable has no type its checker can see, so kcl only finds the
+ * mistake when the program runs, and says so in its runtime's words. */
 function reworded(err: unknown, op: string, leftNode: A.Expr, left: Value, rightNode: A.Expr, right: Value): unknown {
-  if (err instanceof KclError && err.diagnostic.message.startsWith('unsupported operand')) {
-    err.diagnostic.message = `unsupported operand type(s) for ${op}: '${operandType(leftNode, left)}' and '${operandType(rightNode, right)}'`;
+  if (!(err instanceof KclError) || !err.diagnostic.message.startsWith('unsupported operand')) return err;
+  const unseen = (node: A.Expr, v: Value) => isNoneOrUndefined(v) && !LITERAL_NODES.has(node.type);
+  if (unseen(leftNode, left) || unseen(rightNode, right)) {
+    if (op === '+' && isList(left) && isNoneOrUndefined(right)) {
+      return kclError('EvaluationError', `can only concatenate list (not "${typeName(right)}") to list`);
+    }
+    return kclError('EvaluationError', `unsupported operand type(s) for ${op}: '${widenedTypeText(left)}' and '${widenedTypeText(right)}'`);
   }
+  err.diagnostic.message = `unsupported operand type(s) for ${op}: '${operandType(leftNode, left)}' and '${operandType(rightNode, right)}'`;
   return err;
 }
 

@@ -9,7 +9,7 @@
  * see the final value.
  */
 import type * as A from '../ast.js';
-import { kclError } from '../diagnostics.js';
+import { KclError, kclError } from '../diagnostics.js';
 import { mergeEntry, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
@@ -17,7 +17,7 @@ import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schem
 import { checkConfigKeys } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
-import { convert, typeText, type TypeEnv } from './types.js';
+import { convert, typeText, widenedTypeText, type TypeEnv } from './types.js';
 import { deepCopy, DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
 
 // ---------------------------------------------------------------- definition
@@ -189,7 +189,18 @@ class SchemaFrame implements AttributeSource {
   private typed(name: string, v: Value): Value {
     const decl = this.attrs.get(name);
     const env = (decl && this.envs.get(decl.owner)) ?? this.site;
-    if (decl?.type) return convert(v, decl.type, this.ev.typeEnv(env));
+    if (decl?.type) {
+      try {
+        return convert(v, decl.type, this.ev.typeEnv(env));
+      } catch (e) {
+        // literal values were checked before running (config-check.ts); a computed value that
+        // does not fit is kcl's runtime error, reported at the attribute's declaration
+        if (e instanceof KclError && e.diagnostic.kind === 'TypeError' && !e.diagnostic.position && e.diagnostic.message.startsWith('expected ')) {
+          throw kclError('EvaluationError', `expect ${typeText(decl.type)}, got ${widenedTypeText(v)}`, { ...decl.at, column: 1, lineOnly: true });
+        }
+        throw e;
+      }
+    }
     const sig = indexSignature(this.def);
     if (sig && !decl) return convert(v, sig.valueType, this.ev.typeEnv(env));
     return v;

@@ -140,3 +140,38 @@ function literalValueOf(e: A.Expr): Value | undefined {
       return undefined;
   }
 }
+
+/** Defaults written in a schema body are checked like configs, before anything runs: a config
+ * literal for a schema-typed attribute, a literal value, or an instance of another schema. */
+export function checkDefaults(def: SchemaDef, env: TypeEnv): void {
+  if (def.node.type !== 'Schema') return;
+  for (const stmt of def.node.body) {
+    if (stmt.type !== 'Attr' || !stmt.value) continue;
+    const resolved = stmt.annotation.type === 'NamedType' ? env.resolveType(stmt.annotation.name) : undefined;
+    const schema = resolved && 'kind' in resolved && resolved.kind === 'schemaType' ? (resolved as SchemaDef) : undefined;
+    const place = { file: def.file, line: stmt.nameLoc.line, column: stmt.nameLoc.column };
+    const value = stmt.value;
+    if (schema && value.type === 'ConfigExpr') {
+      checkConfigKeys(schema, value.items, env, def.file);
+    } else if (schema && value.type === 'SchemaExpr' && value.name.type === 'Identifier') {
+      const given = env.resolveType(value.name.names);
+      if (given && 'kind' in given && given.kind === 'schemaType' && !derives(given as SchemaDef, schema)) {
+        throw kclError('TypeError', `expected ${schema.name}, got ${(given as SchemaDef).name}`, place);
+      }
+    } else if (isPlain(stmt.annotation, env)) {
+      const literal = literalValueOf(value);
+      if (literal === undefined) continue;
+      try {
+        convert(literal, stmt.annotation, env);
+      } catch (e) {
+        if (!(e instanceof KclError)) throw e;
+        throw kclError('TypeError', `expected ${typeText(stmt.annotation)}, got ${valueTypeText(literal)}`, place);
+      }
+    }
+  }
+}
+
+function derives(def: SchemaDef, base: SchemaDef): boolean {
+  for (let s: SchemaDef | undefined = def; s; s = s.parent) if (s === base) return true;
+  return false;
+}

@@ -14,7 +14,7 @@ import { mergeEntry, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
-import { checkConfigKeys } from './config-check.js';
+import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
 import { convert, typeText, widenedTypeText, type TypeEnv } from './types.js';
@@ -63,19 +63,8 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
   };
   if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
   checkOverrides(def);
-  checkDefaultConfigs(def, ev.typeEnv(env));
+  checkDefaults(def, ev.typeEnv(env));
   return def;
-}
-
-/** A default written as a config literal for a schema-typed attribute (`name: Name = {...}`)
- * may only set attributes of that schema, even when every instance overrides it. */
-function checkDefaultConfigs(def: SchemaDef, env: TypeEnv): void {
-  if (def.node.type !== 'Schema') return;
-  for (const stmt of def.node.body) {
-    if (stmt.type !== 'Attr' || stmt.annotation.type !== 'NamedType' || stmt.value?.type !== 'ConfigExpr') continue;
-    const target = env.resolveType(stmt.annotation.name);
-    if (target && 'kind' in target && target.kind === 'schemaType') checkConfigKeys(target as SchemaDef, stmt.value.items, env, def.file);
-  }
 }
 
 /** What a schema may not do to what it inherits, and what its index signature demands. */

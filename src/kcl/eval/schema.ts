@@ -17,7 +17,7 @@ import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schem
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
-import { convert, typeText, widenedTypeText, type TypeEnv } from './types.js';
+import { convert, typeText, widenedTypeText } from './types.js';
 import { deepCopy, DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
 
 // ---------------------------------------------------------------- definition

@@ -87,9 +87,14 @@ export function parseOptionArg(arg: string): [string, string] {
   return [key, value];
 }
 
-/** The globals kcl prints: public, and data rather than functions, schemas or modules. */
+/** The globals kcl prints: public, and data rather than functions, schemas or modules, and not
+ * instances whose schema says `__settings__: {output_type: "IGNORE"}`. */
 function isOutput(name: string, v: Value, showHidden: boolean): boolean {
   if (name.startsWith('_') && !showHidden) return false;
+  if (isDict(v) && v.schema) {
+    const settings = v.get('__settings__');
+    if (isDict(settings) && settings.get('output_type') === 'IGNORE') return false;
+  }
   return !isUndefined(v) && !isFunction(v) && !isSchemaType(v) && !isModule(v);
 }
 
@@ -173,7 +178,7 @@ export function runKcl(opts: RunOptions): RunResult {
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);
-    if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, v);
+    if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, evaluator.finished(v, ctx));
   }
   // bare expression statements print as the result; with globals they must agree with them
   let result: Value = globals;
@@ -219,7 +224,9 @@ export function readSettings(file: string): Settings {
     const files = c.files ?? c.file;
     if (files !== undefined && files !== null) {
       if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) throw invalid();
-      settings.files = (files as string[]).map((f) => path.resolve(dir, f));
+      // `${KCL_MOD}` is the root of the Konfig repository: the folder holding kcl.mod
+      const root = findRoot(dir);
+      settings.files = (files as string[]).map((f) => path.resolve(dir, f.replaceAll('${KCL_MOD}', root)));
     }
     if (typeof c.sort_keys === 'boolean') settings.sortKeys = c.sort_keys;
     if (typeof c.show_hidden === 'boolean') settings.showHidden = c.show_hidden;

@@ -22,6 +22,12 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
   if (isDict(a) && isDict(b)) {
     const out = deepCopy(a) as DictValue;
     for (const [k, v] of b.entries) mergeEntry(out, k, v, b.opOf(k), options);
+    if (a.schema) {
+      // the values read right, but attributes derived from others are stale: the instance is
+      // rebuilt from the merged config before it is used as a finished value
+      out.schemaConfig = union(configPart(a), configPart(b), options) as DictValue;
+      out.provisional = true;
+    }
     return out;
   }
   if (isList(a) && isList(b)) {
@@ -36,6 +42,14 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
   }
   if (options.override || equals(a, b) || b === null) return b === null && !options.override ? a : deepCopy(b);
   return conflict(key, a, b);
+}
+
+/** What a dict contributes to a schema's config: an instance its own config, not its results. */
+function configPart(d: DictValue): DictValue {
+  if (d.schemaConfig) return d.schemaConfig;
+  const plain = new DictValue(d.entries);
+  plain.ops = d.ops;
+  return plain;
 }
 
 /** Writes one entry into a config under construction, combining it with what is there. */

@@ -11,7 +11,7 @@ import { union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
 import { checkConfigKeys } from './config-check.js';
-import { defineSchema, instantiate } from './schema.js';
+import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope } from './scope.js';
@@ -224,9 +224,10 @@ export class Evaluator {
   assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
     let v = value;
     if (t.path.length > 0) {
-      const base = deepCopy(this.lookupTarget({ ...t, path: [] }, env));
-      v = this.setPath(base, t.path, value, env);
-      if (isSchemaInstance(v)) v = this.reinstantiate(v, v, env);
+      const current = this.lookupTarget({ ...t, path: [] }, env);
+      v = isSchemaInstance(current) && t.path.every((p) => 'attr' in p)
+        ? this.reinstantiate(current, nestedConfig(t.path.map((p) => (p as { attr: string }).attr), value), env)
+        : this.setPath(deepCopy(current), t.path, value, env);
     }
     const scope = env.scope;
     const schema = scope.schemaScope();
@@ -338,7 +339,7 @@ export class Evaluator {
         // `inst {...}` on an instance: a new instance with the config merged in
         const target = this.evalExpr(e.name, env);
         if (isSchemaInstance(target) && e.config.type === 'ConfigExpr') {
-          return this.reinstantiate(target, union(target, evalConfig(this, e.config, env), { override: true }) as DictValue, env);
+          return this.reinstantiate(target, evalConfig(this, e.config, env), env);
         }
         const { def, call, config } = this.schemaParts(e, env, target);
         return instantiate(this, def, call, config, env);
@@ -358,11 +359,18 @@ export class Evaluator {
     }
   }
 
-  /** Builds an instance again from changed values, so types, required attributes and checks hold. */
-  reinstantiate(inst: DictValue, values: DictValue, env: Env): DictValue {
-    const config = new DictValue(values.entries);
-    config.ops = values.ops;
+  /** Builds an instance again from its config with `change` merged in, as kcl re-resolves a
+   * schema after a union: attributes derived from others follow, and types, required
+   * attributes and checks hold. */
+  reinstantiate(inst: DictValue, change: DictValue | undefined, env: Env): DictValue {
+    const config = change ? (union(configOf(inst), change, { override: true }) as DictValue) : configOf(inst);
     return instantiate(this, inst.schema as SchemaDef, inst.schemaArgs ?? { args: [], kwargs: new Map() }, config, env);
+  }
+
+  /** A global's value as printed: instances a union left provisional are rebuilt. */
+  finished(v: Value, ctx: ModuleCtx): Value {
+    const env: Env = { scope: ctx.scope, file: this.currentFile, module: ctx };
+    return completeProvisional(v, (inst) => this.reinstantiate(inst, undefined, env));
   }
 
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
@@ -390,7 +398,7 @@ export class Evaluator {
   /** Binary operators, where `|` involving schema instances yields a checked instance. */
   private applyBinary(op: A.BinaryOp, left: Value, right: Value, env: Env): Value {
     if (op === '|' && isSchemaInstance(left) && isDict(right)) {
-      return this.reinstantiate(left, union(left, right, { override: true }) as DictValue, env);
+      return this.reinstantiate(left, right.schema ? configOf(right) : right, env);
     }
     if (op === '|' && isDict(left) && !left.schema && isSchemaInstance(right)) {
       throw kclError('TypeError', `unsupported operand type(s) for |: 'dict' and '${right.schema!.name}'`);
@@ -639,6 +647,23 @@ function convertOption(v: Value, type: string): Value {
     default:
       return v;
   }
+}
+
+/** The config an instance was built from, or its values when it has none recorded. */
+function configOf(inst: DictValue): DictValue {
+  if (inst.schemaConfig) return inst.schemaConfig;
+  const config = new DictValue(inst.entries);
+  config.ops = inst.ops;
+  return config;
+}
+
+/** `{a: {b: value}}` for the path `a.b`: a change to merge into an instance's config. */
+function nestedConfig(path: string[], value: Value): DictValue {
+  let v: Value = value;
+  for (let i = path.length - 1; i > 0; i--) v = new DictValue([[path[i], v]]);
+  const out = new DictValue();
+  out.set(path[0], v, '=');
+  return out;
 }
 
 const LITERAL_NODES = new Set(['NumberLit', 'StringLit', 'NameConstant', 'ListExpr', 'ConfigExpr']);

@@ -254,6 +254,7 @@ class SchemaFrame implements AttributeSource {
     const inst = new DictValue();
     inst.schema = this.def;
     inst.schemaArgs = call;
+    inst.schemaConfig = this.config;
     inst.provisional = !strict;
     // private attributes stay in the instance (`inst._x |= {...}` reads them); output hides them
     for (const name of order) {
@@ -268,7 +269,7 @@ class SchemaFrame implements AttributeSource {
    * the check blocks. */
   private validate(): void {
     for (const [name, v] of this.values) {
-      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, inst, this.site));
+      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, undefined, this.site));
       if (done !== v) this.values.set(name, done);
     }
     for (const [name, decl] of this.attrs) {
@@ -336,7 +337,7 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
 }
 
 /** Rebuilds provisional instances found in a value (in lists and dicts too), strictly. */
-function completeProvisional(v: Value, rebuild: (inst: DictValue) => DictValue): Value {
+export function completeProvisional(v: Value, rebuild: (inst: DictValue) => DictValue): Value {
   if (isList(v)) {
     let changed = false;
     const out = v.map((x) => {
@@ -361,6 +362,7 @@ function completeProvisional(v: Value, rebuild: (inst: DictValue) => DictValue):
 
 export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
   const inst = new SchemaFrame(ev, def, config, env).build(call);
-  if (!inst.provisional) def.instances.push(inst);
+  // an instance counts for its schema and for every schema it derives from
+  if (!inst.provisional) for (let s: SchemaDef | undefined = def; s; s = s.parent) s.instances.push(inst);
   return inst;
 }

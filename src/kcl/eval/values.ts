@@ -36,7 +36,9 @@ export class DictValue {
   schema?: SchemaTypeValue;
   /** The arguments the instance was made with (`S(1) {...}`), to build it again after a change. */
   schemaArgs?: CallArgs;
-  /** Made inside another schema's body and not yet validated (see schema.ts). */
+  /** The config the instance was built from; a union rebuilds from it (see reinstantiate). */
+  schemaConfig?: DictValue;
+  /** Not yet validated: made inside another schema's body, or changed by a union (see schema.ts). */
   provisional?: boolean;
 
   constructor(entries?: Iterable<[string, Value]>) {
@@ -246,6 +248,7 @@ export function deepCopy(v: Value): Value {
     d.schema = v.schema;
     d.schemaArgs = v.schemaArgs;
     d.provisional = v.provisional;
+    d.schemaConfig = v.schemaConfig;
     return d;
   }
   return v;

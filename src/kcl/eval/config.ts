@@ -23,9 +23,11 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
     const out = deepCopy(a) as DictValue;
     for (const [k, v] of b.entries) mergeEntry(out, k, v, b.opOf(k), options);
     if (a.schema) {
-      // the values read right, but attributes derived from others are stale: the instance is
-      // rebuilt from the merged config before it is used as a finished value
-      out.schemaConfig = union(configPart(a), configPart(b), options) as DictValue;
+      // The values read right, but attributes derived from others may be stale, so the
+      // instance is rebuilt before it is used as a finished value: from the merged configs
+      // when a config is merged in, from the merged values (the right one's derived values
+      // winning) when two instances are, as kcl does.
+      out.schemaConfig = b.schema ? configPart(withoutSchema(out)) : (union(configPart(a), configPart(b), options) as DictValue);
       out.provisional = true;
     }
     return out;
@@ -42,6 +44,12 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
   }
   if (options.override || equals(a, b) || b === null) return b === null && !options.override ? a : deepCopy(b);
   return conflict(key, a, b);
+}
+
+function withoutSchema(d: DictValue): DictValue {
+  const plain = new DictValue(d.entries);
+  plain.ops = d.ops;
+  return plain;
 }
 
 /** What a dict contributes to a schema's config: an instance its own config, not its results. */

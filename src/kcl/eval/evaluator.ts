@@ -226,7 +226,7 @@ export class Evaluator {
     if (t.path.length > 0) {
       const current = this.lookupTarget({ ...t, path: [] }, env);
       v = isSchemaInstance(current) && t.path.every((p) => 'attr' in p)
-        ? this.reinstantiate(current, nestedConfig(t.path.map((p) => (p as { attr: string }).attr), value), env)
+        ? this.reinstantiate(current, merged(current, nestedConfig(t.path.map((p) => (p as { attr: string }).attr), value)), env)
         : this.setPath(deepCopy(current), t.path, value, env);
     }
     const scope = env.scope;
@@ -339,7 +339,7 @@ export class Evaluator {
         // `inst {...}` on an instance: a new instance with the config merged in
         const target = this.evalExpr(e.name, env);
         if (isSchemaInstance(target) && e.config.type === 'ConfigExpr') {
-          return this.reinstantiate(target, evalConfig(this, e.config, env), env);
+          return this.reinstantiate(target, merged(target, evalConfig(this, e.config, env)), env);
         }
         const { def, call, config } = this.schemaParts(e, env, target);
         return instantiate(this, def, call, config, env);
@@ -359,18 +359,17 @@ export class Evaluator {
     }
   }
 
-  /** Builds an instance again from its config with `change` merged in, as kcl re-resolves a
-   * schema after a union: attributes derived from others follow, and types, required
-   * attributes and checks hold. */
-  reinstantiate(inst: DictValue, change: DictValue | undefined, env: Env): DictValue {
-    const config = change ? (union(configOf(inst), change, { override: true }) as DictValue) : configOf(inst);
+  /** Builds an instance of the same schema, with the same arguments, from a new config, as kcl
+   * re-resolves a schema after a union: attributes derived from others follow, and types,
+   * required attributes and checks hold. */
+  reinstantiate(inst: DictValue, config: DictValue, env: Env): DictValue {
     return instantiate(this, inst.schema as SchemaDef, inst.schemaArgs ?? { args: [], kwargs: new Map() }, config, env);
   }
 
   /** A global's value as printed: instances a union left provisional are rebuilt. */
   finished(v: Value, ctx: ModuleCtx): Value {
     const env: Env = { scope: ctx.scope, file: this.currentFile, module: ctx };
-    return completeProvisional(v, (inst) => this.reinstantiate(inst, undefined, env));
+    return completeProvisional(v, (inst) => this.reinstantiate(inst, configOf(inst), env));
   }
 
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
@@ -398,7 +397,10 @@ export class Evaluator {
   /** Binary operators, where `|` involving schema instances yields a checked instance. */
   private applyBinary(op: A.BinaryOp, left: Value, right: Value, env: Env): Value {
     if (op === '|' && isSchemaInstance(left) && isDict(right)) {
-      return this.reinstantiate(left, right.schema ? configOf(right) : right, env);
+      // instance | instance merges values (the right one's derived values win); instance | {...}
+      // merges the config and derives again
+      const config = right.schema ? configOf(union(left, right, { override: true }) as DictValue) : merged(left, right);
+      return this.reinstantiate(left, config, env);
     }
     if (op === '|' && isDict(left) && !left.schema && isSchemaInstance(right)) {
       throw kclError('TypeError', `unsupported operand type(s) for |: 'dict' and '${right.schema!.name}'`);
@@ -657,12 +659,22 @@ function configOf(inst: DictValue): DictValue {
   return config;
 }
 
+/** An instance's config with a change merged in. */
+function merged(inst: DictValue, change: DictValue): DictValue {
+  return union(configOf(inst), change, { override: true }) as DictValue;
+}
+
 /** `{a: {b: value}}` for the path `a.b`: a change to merge into an instance's config. */
 function nestedConfig(path: string[], value: Value): DictValue {
+  // `=` replaces the innermost key; the levels above it merge
   let v: Value = value;
-  for (let i = path.length - 1; i > 0; i--) v = new DictValue([[path[i], v]]);
+  for (let i = path.length - 1; i > 0; i--) {
+    const level = new DictValue();
+    level.set(path[i], v, i === path.length - 1 ? '=' : ':');
+    v = level;
+  }
   const out = new DictValue();
-  out.set(path[0], v, '=');
+  out.set(path[0], v, path.length === 1 ? '=' : ':');
   return out;
 }
 

@@ -10,7 +10,7 @@
  */
 import type * as A from '../ast.js';
 import { KclError, kclError } from '../diagnostics.js';
-import { mergeEntry, union } from './config.js';
+import { union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
@@ -269,7 +269,7 @@ class SchemaFrame implements AttributeSource {
    * the check blocks. */
   private validate(): void {
     for (const [name, v] of this.values) {
-      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, undefined, this.site));
+      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, inst.schemaConfig ?? inst, this.site));
       if (done !== v) this.values.set(name, done);
     }
     for (const [name, decl] of this.attrs) {
@@ -327,12 +327,7 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
       if (isList(v) && isList(fromConfig)) return [...v, ...fromConfig];
       return isNoneOrUndefined(v) ? fromConfig : v;
     case ':':
-      if (isDict(v) && isDict(fromConfig)) {
-        const out = union(v, new DictValue(), { override: true }) as DictValue;
-        for (const [k, x] of fromConfig.entries) mergeEntry(out, k, x, fromConfig.opOf(k), { override: true });
-        return out;
-      }
-      return fromConfig;
+      return isDict(v) && isDict(fromConfig) ? union(v, fromConfig, { override: true }) : fromConfig;
   }
 }
 

@@ -27,7 +27,7 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
       // instance is rebuilt before it is used as a finished value: from the merged configs
       // when a config is merged in, from the merged values (the right one's derived values
       // winning) when two instances are, as kcl does.
-      out.schemaConfig = b.schema ? configPart(withoutSchema(out)) : (union(configPart(a), configPart(b), options) as DictValue);
+      out.schemaConfig = b.schema ? plainCopy(out) : (union(configOf(a), configOf(b), options) as DictValue);
       out.provisional = true;
     }
     return out;
@@ -46,18 +46,17 @@ export function union(a: Value, b: Value, options: UnionOptions = {}, key?: stri
   return conflict(key, a, b);
 }
 
-function withoutSchema(d: DictValue): DictValue {
+/** A dict's entries and their operators, without the schema it may be an instance of. */
+function plainCopy(d: DictValue): DictValue {
   const plain = new DictValue(d.entries);
   plain.ops = d.ops;
   return plain;
 }
 
-/** What a dict contributes to a schema's config: an instance its own config, not its results. */
-function configPart(d: DictValue): DictValue {
-  if (d.schemaConfig) return d.schemaConfig;
-  const plain = new DictValue(d.entries);
-  plain.ops = d.ops;
-  return plain;
+/** What a dict contributes to a schema's config: an instance the config it was built from
+ * (not its derived values), a plain dict itself. */
+export function configOf(d: DictValue): DictValue {
+  return d.schemaConfig ?? plainCopy(d);
 }
 
 /** Writes one entry into a config under construction, combining it with what is there. */

@@ -7,7 +7,7 @@ import { isRuntimeKind, KclError, kclError } from '../diagnostics.js';
 import { toJson, toYaml } from '../yaml.js';
 import { BUILTINS } from './builtins.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
-import { union } from './config.js';
+import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
 import { checkConfigKeys } from './config-check.js';
@@ -649,14 +649,6 @@ function convertOption(v: Value, type: string): Value {
     default:
       return v;
   }
-}
-
-/** The config an instance was built from, or its values when it has none recorded. */
-function configOf(inst: DictValue): DictValue {
-  if (inst.schemaConfig) return inst.schemaConfig;
-  const config = new DictValue(inst.entries);
-  config.ops = inst.ops;
-  return config;
 }
 
 /** An instance's config with a change merged in. */

@@ -10,7 +10,7 @@
  */
 import type * as A from '../ast.js';
 import { KclError, kclError } from '../diagnostics.js';
-import { union } from './config.js';
+import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
@@ -269,7 +269,7 @@ class SchemaFrame implements AttributeSource {
    * the check blocks. */
   private validate(): void {
     for (const [name, v] of this.values) {
-      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, inst.schemaConfig ?? inst, this.site));
+      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, configOf(inst), this.site));
       if (done !== v) this.values.set(name, done);
     }
     for (const [name, decl] of this.attrs) {

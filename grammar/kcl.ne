@@ -39,20 +39,14 @@ stmt -> simple_stmt %NEWLINE {% first %}
       | rule_stmt {% first %}
       | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.span(d[0][0].loc, d[1]) }) %}
 
-simple_stmt -> assign_targets test
-  {% (d): A.AssignStmt => ({ type: 'Assign', targets: d[0], value: d[1], ...b.span(d[0][0].loc, d[1]) }) %}
-             | target %augop test
-  {% (d): A.AugAssignStmt => ({ type: 'AugAssign', target: d[0], op: d[1].text.slice(0, -1), value: d[2], ...b.span(d[0].loc, d[2]) }) %}
+simple_stmt -> assign_targets test {% (d) => b.assignStmt(d[0], d[1]) %}
+             | target %augop test {% (d) => b.augAssignStmt(d[0], d[1], d[2]) %}
              | attr_stmt {% first %}
-             | target ":" test_schema
-  {% (d): A.UnificationStmt => ({ type: 'Unification', target: d[0], value: d[2], ...b.span(d[0].loc, d[2]) }) %}
-             | test {% (d): A.ExprStmt => ({ type: 'ExprStmt', value: d[0], ...b.span(d[0]) }) %}
-             | "assert" test ("if" test):? ("," test):?
-  {% (d): A.AssertStmt => ({ type: 'Assert', test: d[1], ifCond: d[2]?.[1], message: d[3]?.[1], ...b.span(d[0], b.lastOf(d[1], d[2], d[3])) }) %}
-             | "import" import_path ("as" %name):?
-  {% (d): A.ImportStmt => ({ type: 'Import', path: d[1].path, asName: d[2]?.[1].value, ...b.span(d[0], b.lastOf(d[1].end, d[2])) }) %}
-             | "type" %name "=" type
-  {% (d): A.TypeAliasStmt => ({ type: 'TypeAlias', name: d[1].value, value: d[3], ...b.span(d[0], d[3].loc) }) %}
+             | target ":" test_schema {% (d) => b.unificationStmt(d[0], d[2]) %}
+             | test {% (d) => b.exprStmt(d[0]) %}
+             | "assert" test ("if" test):? ("," test):? {% (d) => b.assertStmt(d[0], d[1], d[2], d[3]) %}
+             | "import" import_path ("as" %name):? {% (d) => b.importStmt(d[0], d[1], d[2]) %}
+             | "type" %name "=" type {% (d) => b.typeAliasStmt(d[0], d[1], d[3]) %}
 
 assign_targets -> target "=" {% (d) => [d[0]] %}
                 | assign_targets target "=" {% (d) => [...d[0], d[1]] %}
@@ -67,12 +61,7 @@ target_part -> "." %anyName {% (d) => ({ part: { attr: d[1].value }, end: d[1] }
 test_schema -> primary "{" config_inner "}" {% (d) => b.schemaExpr(d[0], d[1], d[2], d[3]) %}
 
 # `name: T`, `name?: T = value`, `"key": T |= value`: schema attributes and typed declarations
-attr_stmt -> attr_name "?":? ":" type (attr_op test):?
-  {% (d): A.AttrStmt => ({
-       type: 'Attr', name: d[0].value, nameLoc: b.loc(d[0]), optional: d[1] !== null, annotation: d[3],
-       op: d[4]?.[0].text, value: d[4]?.[1], decorators: [],
-       ...b.span(d[0], b.lastOf(d[3].loc, d[4])),
-     }) %}
+attr_stmt -> attr_name "?":? ":" type (attr_op test):? {% (d) => b.attrStmt(d[0], d[1], d[3], d[4]) %}
 
 attr_op -> "=" {% first %} | "|=" {% first %}
 
@@ -101,11 +90,7 @@ decorator -> "@" dotted_name %NEWLINE
 # ------------------------------------------------------------------ schema, mixin, protocol, rule
 
 schema_stmt -> decorator:* schema_kind %name schema_params:? schema_parent:? schema_for:? ":" %NEWLINE schema_items:?
-  {% (d): A.SchemaStmt => ({
-       type: 'Schema', kind: d[1].text, name: d[2].value, params: d[3] ?? [], parent: d[4] ?? undefined,
-       forProtocol: d[5] ?? undefined, decorators: d[0], ...b.schemaBody(d[8]?.items ?? []),
-       ...b.span(d[0].length ? d[0][0].loc : d[1], d[8]?.end ?? d[7]),
-     }) %}
+  {% (d) => b.schemaStmt(d[0], d[1], d[2], d[3], d[4], d[5], d[7], d[8]) %}
 
 # an empty body is allowed: `schema Empty:` followed by a line at the same level
 schema_items -> %INDENT schema_item:+ %DEDENT {% (d) => ({ items: d[1], end: d[2] }) %}
@@ -117,7 +102,7 @@ schema_parent -> "(" dotted_name ")" {% second %}
 schema_for -> "for" dotted_name {% second %}
 
 schema_item -> stmt {% first %}
-             | "mixin" "[" name_list "]" %NEWLINE {% (d): A.MixinStmt => ({ type: 'Mixin', names: d[2], ...b.span(d[0], d[3]) }) %}
+             | "mixin" "[" name_list "]" %NEWLINE {% (d) => b.mixinStmt(d[0], d[2], d[3]) %}
              | "[" index_key "]" ":" type ("=" test):? %NEWLINE
   {% (d): A.IndexSignature => ({ type: 'IndexSignature', ...d[1], valueType: d[4], value: d[5]?.[1], ...b.span(d[0], b.lastOf(d[4].loc, d[5])) }) %}
              | "check" ":" %NEWLINE %INDENT check_item:+ %DEDENT {% (d) => d[4] %}
@@ -127,8 +112,7 @@ name_list -> (dotted_name %separator):* dotted_name:? {% (d) => b.entries(d[0], 
 index_key -> (%name ":"):? "...":? type
   {% (d) => ({ keyName: d[0]?.[0].value, anyOther: d[1] !== null, keyType: d[2] }) %}
 
-check_item -> test ("if" test):? ("," test):? %NEWLINE
-  {% (d): A.CheckItem => ({ test: d[0], ifCond: d[1]?.[1], message: d[2]?.[1], ...b.span(d[0], b.lastOf(d[0], d[1], d[2])) }) %}
+check_item -> test ("if" test):? ("," test):? %NEWLINE {% (d) => b.checkItem(d[0], d[1], d[2]) %}
 
 rule_stmt -> decorator:* "rule" %name schema_params:? rule_parents:? schema_for:? ":" %NEWLINE %INDENT check_item:+ %DEDENT
   {% (d): A.RuleStmt => ({
@@ -151,16 +135,29 @@ test -> binary {% (d) => b.chain(d[0]) %}
       | binary "as" type {% (d) => b.asExpr(b.chain(d[0]), d[2]) %}
       | binary "if" binary "else" test {% (d) => b.ifExpr(b.chain(d[0]), b.chain(d[2]), d[4]) %}
 
-# a flat `operand (op operand)*` chain, folded by precedence in ast-build.chain
-binary -> operand {% (d) => [d[0]] %}
-        | binary %binop operand {% (d) => [...d[0], d[1].text, d[2]] %}
+# a flat `operand (op operand)*` chain, folded by precedence in ast-build.chain; an operand is a
+# primary with or without a prefix operator, spelled out in each rule rather than a rule of its
+# own, which would complete once more for every operand
+binary -> primary {% (d) => [d[0]] %}
+        | %prefixOp primary {% (d) => [b.unary(d[0], d[1])] %}
+        | binary %binop primary {% (d) => [...d[0], d[1].text, d[2]] %}
+        | binary %binop %prefixOp primary {% (d) => [...d[0], d[1].text, b.unary(d[2], d[3])] %}
         # kcl reads `a not None` as `a is not None`
-        | binary "not" operand {% (d) => [...d[0], 'is not', d[2]] %}
+        | binary "not" primary {% (d) => [...d[0], 'is not', d[2]] %}
+        | binary "not" %prefixOp primary {% (d) => [...d[0], 'is not', b.unary(d[2], d[3])] %}
 
-operand -> primary {% first %}
-         | %prefixOp primary {% (d) => b.unary(d[0], d[1]) %}
-
-primary -> atom {% first %}
+# the atoms are alternatives of primary itself: a rule of their own would complete once more for
+# every operand
+primary -> %name {% (d) => b.identifier(d[0]) %}
+         | %string {% (d) => b.stringLit(d[0]) %}
+         | %number {% (d) => b.numberLit(d[0]) %}
+         | %constant {% (d) => b.constant(d[0]) %}
+         | "(" test ")" {% (d) => b.paren(d[0], d[1], d[2]) %}
+         | "[" list_inner "]" {% (d) => b.listOrComp(d[0], d[1], d[2]) %}
+         | "{" config_inner "}" {% (d) => b.configOrComp(d[0], d[1], d[2]) %}
+         | %quantifier %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
+    {% (d) => b.quantExpr(d[0], d[1], d[2], d[4], d[6], d[7], d[8]) %}
+         | "lambda" params:? ("->" type):? "{" stmt:* "}" {% (d) => b.lambdaExpr(d[0], d[1], d[2], d[4], d[5]) %}
          | primary "." %anyName {% (d) => b.selector(d[0], d[2], false) %}
          | primary "?" "." %anyName {% (d) => b.selector(d[0], d[3], true) %}
          | primary "[" subscript "]" {% (d) => b.subscript(d[0], d[2], false, d[3]) %}
@@ -176,21 +173,6 @@ args -> (arg ","):* arg:? {% (d) => b.entries(d[0], d[1]) %}
 
 arg -> test {% (d): b.Arg => ({ kind: 'pos', value: d[0] }) %}
      | %name "=" test {% (d) => b.keywordArg(d[0], d[2]) %}
-
-atom -> %name {% (d) => b.identifier(d[0]) %}
-      | %string {% (d) => b.stringLit(d[0]) %}
-      | %number {% (d) => b.numberLit(d[0]) %}
-      | %constant {% (d) => b.constant(d[0]) %}
-      | "(" test ")" {% (d): A.ParenExpr => ({ type: 'Paren', value: d[1], ...b.span(d[0], d[2]) }) %}
-      | "[" list_inner "]" {% (d) => b.listOrComp(d[0], d[1], d[2]) %}
-      | "{" config_inner "}" {% (d) => b.configOrComp(d[0], d[1], d[2]) %}
-      | %quantifier %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
-  {% (d): A.QuantExpr => ({
-       type: 'QuantExpr', op: d[0].text, targets: d[2] ? [d[1].value, d[2][1].value] : [d[1].value],
-       iter: d[4], test: d[6], ifCond: d[7]?.[1], ...b.span(d[0], d[8]),
-     }) %}
-      | "lambda" params:? ("->" type):? "{" stmt:* "}"
-  {% (d): A.LambdaExpr => ({ type: 'Lambda', params: d[1] ?? [], returnType: d[2]?.[1], body: d[4], ...b.span(d[0], d[5]) }) %}
 
 dotted_name -> %name ("." %anyName):* {% (d) => b.dotted(d[0], d[1]) %}
 
@@ -214,7 +196,7 @@ list_item -> list_element {% first %}
            | list_if {% first %}
 
 list_element -> test {% first %}
-              | "*" test {% (d): A.StarredExpr => ({ type: 'Starred', value: d[1], ...b.span(d[0], d[1]) }) %}
+              | "*" test {% (d) => b.starred(d[0], d[1]) %}
 
 list_if -> "if" test ":" list_body list_elif:* list_else:?
   {% (d) => b.ifEntry(b.listIf, d[0], d[1], d[3], d[4], d[5]) %}

@@ -23,14 +23,21 @@ function fill(out: A.Loc, first: Located, last: Located): A.Loc {
   if ('endLine' in l) {
     out.endLine = l.endLine;
     out.endColumn = l.endColumn;
-  } else if (l.lineBreaks === 0) {
-    out.endLine = l.line;
-    out.endColumn = l.col + Math.max(0, l.text.length - 1);
   } else {
-    out.endLine = l.line + l.lineBreaks;
-    out.endColumn = Math.max(1, l.text.length - 1 - l.text.lastIndexOf('\n'));
+    fillEnd(out, l);
   }
   return out;
+}
+
+/** Writes where token `tok` ends into `out`. */
+function fillEnd(out: A.Loc, tok: Token): void {
+  if (tok.lineBreaks === 0) {
+    out.endLine = tok.line;
+    out.endColumn = tok.col + Math.max(0, tok.text.length - 1);
+  } else {
+    out.endLine = tok.line + tok.lineBreaks;
+    out.endColumn = Math.max(1, tok.text.length - 1 - tok.text.lastIndexOf('\n'));
+  }
 }
 
 /** A span to keep (a `loc` field). */
@@ -40,10 +47,21 @@ export function loc(first: Located, last: Located = first): A.Loc {
 
 const scratch: A.Loc = { line: 0, column: 0, endLine: 0, endColumn: 0 };
 
-/** A span to spread into a node (`...span(a, b)`): one shared object, copied by the spread at
- * once, so building a node allocates only the node. Never keep what it returns. */
+/** A span to copy into a node's fields at once: one shared object, so building a node allocates
+ * only the node. Never keep what it returns. The fields are written out in the node's literal
+ * rather than spread: V8 gives a literal room for the fields it names, and puts the ones a spread
+ * adds in a second, slower object. */
 export function span(first: Located, last: Located = first): A.Loc {
   return fill(scratch, first, last);
+}
+
+/** `span(tok)`, for the many nodes of one token: the checks of what `first` and `last` are,
+ * which see every kind of node, are slow. */
+function tokenSpan(tok: Token): A.Loc {
+  scratch.line = tok.line;
+  scratch.column = tok.col;
+  fillEnd(scratch, tok);
+  return scratch;
 }
 
 /** nearley hands over nested arrays for EBNF groups; this picks the last located thing. */
@@ -63,13 +81,15 @@ export function lastOf(...xs: unknown[]): Located {
 // ---------------------------------------------------------------- atoms
 
 export function identifier(tok: Token): A.Identifier {
-  return { type: 'Identifier', names: [tok.value], ...span(tok) };
+  const s = tokenSpan(tok);
+  return { type: 'Identifier', names: [tok.value], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
   const names = [first.value];
   for (const [, t] of rest) names.push(t.value);
-  return { type: 'Identifier', names, ...span(first, rest.length ? rest[rest.length - 1][1] : first) };
+  const s = span(first, rest.length ? rest[rest.length - 1][1] : first);
+  return { type: 'Identifier', names, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 /** Multipliers of the SI (decimal) and IEC (binary) unit suffixes; n, u and m give floats. */
@@ -85,10 +105,12 @@ function intLit(tok: Token): A.NumberLit {
   if (m) {
     const suffix = m[2];
     const value = suffix in FRACTION_FACTORS ? Number(m[1]) * FRACTION_FACTORS[suffix] : BigInt(m[1]) * UNIT_FACTORS[suffix];
-    return { type: 'NumberLit', value, suffix, ...span(tok) };
+    const s = tokenSpan(tok);
+    return { type: 'NumberLit', value, suffix, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
   }
   const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
-  return { type: 'NumberLit', value, ...span(tok) };
+  const s = tokenSpan(tok);
+  return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function numberLit(tok: Token): A.NumberLit {
@@ -96,16 +118,18 @@ export function numberLit(tok: Token): A.NumberLit {
 }
 
 function floatLit(tok: Token): A.NumberLit {
-  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), ...span(tok) };
+  const s = tokenSpan(tok);
+  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function constant(tok: Token): A.NameConstant {
   const value = tok.text === 'True' ? true : tok.text === 'False' ? false : tok.text === 'None' ? null : 'Undefined';
-  return { type: 'NameConstant', value, ...span(tok) };
+  const s = tokenSpan(tok);
+  return { type: 'NameConstant', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function stringLit(tok: Token): A.StringLit {
-  return decodeString(tok, loc(tok));
+  return decodeString(tok, tokenSpan(tok));
 }
 
 // ---------------------------------------------------------------- operators
@@ -114,7 +138,8 @@ export type ChainItem = A.Expr | A.BinaryOp;
 
 export function unary(opTok: Token | null, value: A.Expr): A.Expr {
   if (!opTok) return value;
-  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, ...span(opTok, value) };
+  const s = span(opTok, value);
+  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function binop(toks: Token[]): A.BinaryOp {
@@ -144,7 +169,10 @@ export function chain(items: ChainItem[]): A.Expr {
       pos++;
       const right = climb(prec);
       if (COMPARISONS.has(op)) {
-        if (!compare) compare = { type: 'Compare', left, ops: [], comparators: [], ...span(left) };
+        if (!compare) {
+          const s = span(left);
+          compare = { type: 'Compare', left, ops: [], comparators: [], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+        }
         compare.ops.push(op);
         compare.comparators.push(right);
         Object.assign(compare, { endLine: right.endLine, endColumn: right.endColumn });
@@ -154,7 +182,8 @@ export function chain(items: ChainItem[]): A.Expr {
         left = compare;
         compare = undefined;
       }
-      left = { type: 'Binary', op, left, right, ...span(left, right) };
+      const s = span(left, right);
+      left = { type: 'Binary', op, left, right, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
     }
     return compare ?? left;
   };
@@ -162,11 +191,44 @@ export function chain(items: ChainItem[]): A.Expr {
 }
 
 export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {
-  return { type: 'As', value, target, ...span(value, target) };
+  const s = span(value, target);
+  return { type: 'As', value, target, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
-  return { type: 'IfExpr', body, cond, orelse, ...span(body, orelse) };
+  const s = span(body, orelse);
+  return { type: 'IfExpr', body, cond, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function paren(open: Token, value: A.Expr, close: Token): A.ParenExpr {
+  const s = span(open, close);
+  return { type: 'Paren', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function starred(star: Token, value: A.Expr): A.StarredExpr {
+  const s = span(star, value);
+  return { type: 'Starred', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function quantExpr(
+  op: Token,
+  first: Token,
+  second: [Token, Token] | null,
+  iter: A.Expr,
+  test: A.Expr,
+  ifPart: [Token, A.Expr] | null,
+  close: Token,
+): A.QuantExpr {
+  const s = span(op, close);
+  return {
+    type: 'QuantExpr', op: op.text as A.QuantExpr['op'], targets: second ? [first.value, second[1].value] : [first.value],
+    iter, test, ifCond: ifPart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+  };
+}
+
+export function lambdaExpr(lambdaTok: Token, params: A.Param[] | null, returns: [Token, A.TypeNode] | null, body: A.Stmt[], close: Token): A.LambdaExpr {
+  const s = span(lambdaTok, close);
+  return { type: 'Lambda', params: params ?? [], returnType: returns?.[1], body, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 // ---------------------------------------------------------------- postfix
@@ -174,15 +236,19 @@ export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
 type SubscriptParts = Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyof A.Loc>;
 
 export function selector(value: A.Expr, name: Token, optional: boolean): A.SelectorExpr {
-  return { type: 'Selector', value, attr: name.value, optional, ...span(value, name) };
+  const s = span(value, name);
+  return { type: 'Selector', value, attr: name.value, optional, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function subscript(value: A.Expr, sub: SubscriptParts, optional: boolean, end: Token): A.SubscriptExpr {
-  return { type: 'Subscript', value, optional, ...sub, ...span(value, end) };
+  const s = span(value, end);
+  return { type: 'Subscript', value, optional, ...sub, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function call(func: A.Expr, args: Arg[], end: Token): A.CallExpr {
-  return { type: 'Call', func, ...splitArgs(args), ...span(func, end) };
+  const split = splitArgs(args);
+  const s = span(func, end);
+  return { type: 'Call', func, args: split.args, keywords: split.keywords, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function subscriptIndex(index: A.Expr): SubscriptParts {
@@ -217,13 +283,15 @@ type ListInner = { items: A.ListItem[] } | { element: A.Expr | A.StarredExpr; ge
 type ConfigInner = { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generators: A.CompClause[] };
 
 export function listOrComp(open: Token, inner: ListInner, close: Token): A.ListExpr | A.ListComp {
-  if ('items' in inner) return { type: 'ListExpr', items: inner.items, ...span(open, close) };
-  return { type: 'ListComp', element: inner.element, generators: inner.generators, ...span(open, close) };
+  const s = span(open, close);
+  if ('items' in inner) return { type: 'ListExpr', items: inner.items, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return { type: 'ListComp', element: inner.element, generators: inner.generators, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.ConfigExpr | A.DictComp {
-  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, ...span(open, close) };
-  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, ...span(open, close) };
+  const s = span(open, close);
+  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 /** `S {...}` and `S(args) {...}`: the schema is whatever precedes the braces; the evaluator
@@ -231,9 +299,11 @@ export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.C
 export function schemaExpr(target: A.Expr, open: Token, inner: ConfigInner, close: Token): A.SchemaExpr {
   const config = configOrComp(open, inner, close);
   if (target.type === 'Call') {
-    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, ...span(target, close) };
+    const s = span(target, close);
+    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
   }
-  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, ...span(target, close) };
+  const s = span(target, close);
+  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 // ---------------------------------------------------------------- collections
@@ -247,7 +317,8 @@ export function entries<T>(pairs: [T, unknown][], last: T | null): T[] {
 
 export function configEntry(key: A.Expr | null, opTok: Token, value: A.Expr): A.ConfigEntry {
   const op = (opTok.text === '**' ? ':' : opTok.text) as A.ConfigOp;
-  return { type: 'ConfigEntry', key: key ?? undefined, op, value, ...span(key ?? opTok, value) };
+  const s = span(key ?? opTok, value);
+  return { type: 'ConfigEntry', key: key ?? undefined, op, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function blockValue<T>(d: unknown[]): T[] {
@@ -256,7 +327,8 @@ export function blockValue<T>(d: unknown[]): T[] {
 }
 
 export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
-  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, ...span(forTok, lastOf(iter, ifs)) };
+  const s = span(forTok, lastOf(iter, ifs));
+  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 // ---------------------------------------------------------------- types
@@ -279,6 +351,81 @@ export function unionType(left: A.TypeNode, right: A.TypeNode): A.TypeNode {
 }
 
 // ---------------------------------------------------------------- statements
+
+export function assignStmt(targets: A.Target[], value: A.Expr): A.AssignStmt {
+  const s = span(targets[0].loc, value);
+  return { type: 'Assign', targets, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function augAssignStmt(target: A.Target, opTok: Token, value: A.Expr): A.AugAssignStmt {
+  const s = span(target.loc, value);
+  return { type: 'AugAssign', target, op: opTok.text.slice(0, -1) as A.BinaryOp, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function unificationStmt(target: A.Target, value: A.SchemaExpr): A.UnificationStmt {
+  const s = span(target.loc, value);
+  return { type: 'Unification', target, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function exprStmt(value: A.Expr): A.ExprStmt {
+  const s = span(value);
+  return { type: 'ExprStmt', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function assertStmt(assertTok: Token, test: A.Expr, ifPart: [Token, A.Expr] | null, messagePart: [Token, A.Expr] | null): A.AssertStmt {
+  const s = span(assertTok, lastOf(test, ifPart, messagePart));
+  return { type: 'Assert', test, ifCond: ifPart?.[1], message: messagePart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function attrStmt(name: Token, optional: Token | null, annotation: A.TypeNode, assignment: [Token, A.Expr] | null): A.AttrStmt {
+  const nameLoc = loc(name);
+  const s = span(name, lastOf(annotation.loc, assignment));
+  return {
+    type: 'Attr', name: name.value, nameLoc, optional: optional !== null, annotation,
+    op: assignment?.[0].text as A.AttrStmt['op'], value: assignment?.[1], decorators: [],
+    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+  };
+}
+
+export function importStmt(importTok: Token, path: { path: string; end: Located }, asPart: [Token, Token] | null): A.ImportStmt {
+  const s = span(importTok, lastOf(path.end, asPart));
+  return { type: 'Import', path: path.path, asName: asPart?.[1].value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function typeAliasStmt(typeTok: Token, name: Token, value: A.TypeNode): A.TypeAliasStmt {
+  const s = span(typeTok, value.loc);
+  return { type: 'TypeAlias', name: name.value, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function mixinStmt(mixinTok: Token, names: A.Identifier[], close: Token): A.MixinStmt {
+  const s = span(mixinTok, close);
+  return { type: 'Mixin', names, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
+
+export function schemaStmt(
+  decorators: A.Decorator[],
+  kind: Token,
+  name: Token,
+  params: A.Param[] | null,
+  parent: A.Identifier | null,
+  forProtocol: A.Identifier | null,
+  newline: Token,
+  items: { items: (A.Stmt | A.CheckItem[])[]; end: Token } | null,
+): A.SchemaStmt {
+  const parts = schemaBody(items?.items ?? []);
+  const s = span(decorators.length ? decorators[0].loc : kind, items?.end ?? newline);
+  return {
+    type: 'Schema', kind: kind.text as A.SchemaStmt['kind'], name: name.value, params: params ?? [], parent: parent ?? undefined,
+    forProtocol: forProtocol ?? undefined, decorators,
+    doc: parts.doc, mixins: parts.mixins, indexSignature: parts.indexSignature, body: parts.body, checks: parts.checks,
+    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+  };
+}
+
+export function checkItem(test: A.Expr, ifPart: [Token, A.Expr] | null, messagePart: [Token, A.Expr] | null): A.CheckItem {
+  const s = span(test, lastOf(test, ifPart, messagePart));
+  return { test, ifCond: ifPart?.[1], message: messagePart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+}
 
 export function target(name: Token, path: { part: A.Target['path'][number]; end: Located }[]): A.Target {
   return {
@@ -324,10 +471,12 @@ export function ifStmt(ifTok: Token, cond: A.Expr, body: A.Stmt[], elifs: [Token
   let tail: A.Stmt[] = orelse ?? [];
   for (let i = elifs.length - 1; i >= 0; i--) {
     const [tok, c, , b] = elifs[i];
-    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, ...span(tok, lastOf(b, tail)) };
+    const s = span(tok, lastOf(b, tail));
+    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
     tail = [node];
   }
-  return { type: 'If', cond, body, orelse: tail, ...span(ifTok, lastOf(body, tail)) };
+  const s = span(ifTok, lastOf(body, tail));
+  return { type: 'If', cond, body, orelse: tail, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(
@@ -347,9 +496,11 @@ export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N
 }
 
 export function listIf(cond: A.Expr, body: A.ListItem[], orelse: A.ListItem[] | A.ListIfItem | undefined, first: Located, last: Located): A.ListIfItem {
-  return { type: 'ListIfItem', cond, body, orelse, ...span(first, last) };
+  const s = span(first, last);
+  return { type: 'ListIfItem', cond, body, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function configIf(cond: A.Expr, body: A.ConfigItem[], orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined, first: Located, last: Located): A.ConfigIfEntry {
-  return { type: 'ConfigIfEntry', cond, body, orelse, ...span(first, last) };
+  const s = span(first, last);
+  return { type: 'ConfigIfEntry', cond, body, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }

@@ -33,10 +33,17 @@ const rules: moo.Rules = {
   // single characters that never start a longer token come first: moo matches them by a table
   // lookup instead of running its combined RegExp
   punct: ['(', ')', '[', ']', '{', '}', ',', ':', ';', '@', '~', '?'],
+  // a space too: most runs of blanks are one space between tokens, and a run of indentation
+  // split into single spaces is still cheaper than a RegExp match each
+  space: ' ',
   nl: { match: ['\n', '\r\n'], lineBreaks: true },
   ws: /[ \t\f]+/,
   comment: /#[^\n]*/,
   continuation: { match: /\\(?:\r?\n|(?![^]))/, lineBreaks: true },
+  // moo's RegExp tries its alternatives in order, so the most common tokens come early: names
+  // (except a string's prefix letter, see `prefix`) and a lone `=`, which `op` would also match
+  name: { match: /(?![rRbB]["'])\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
+  assign: { match: /=(?!=)/, type: () => 'op' },
   string: [
     { match: /[rRbB]?"""(?:[^"\\]|\\[^]|"(?!""))*"""/, lineBreaks: true },
     { match: /[rRbB]?'''(?:[^'\\]|\\[^]|'(?!''))*'''/, lineBreaks: true },
@@ -45,7 +52,8 @@ const rules: moo.Rules = {
   ],
   float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
   int: /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
-  name: { match: /\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
+  // `r`, `R`, `b` or `B` before a quote that starts no string, as `name` would have matched it
+  prefix: { match: /[rRbB](?=["'])/, type: () => 'name' },
   op: [
     '**=', '//=', '<<=', '>>=', '...', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
     '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
@@ -235,6 +243,7 @@ export function tokenize(source: string, file: string): Token[] {
 
   for (let raw = rawLexer.next(); raw !== undefined; raw = rawLexer.next()) {
     switch (raw.type) {
+      case 'space':
       case 'ws':
       case 'comment':
       case 'continuation':
@@ -247,10 +256,20 @@ export function tokenize(source: string, file: string): Token[] {
       case 'invalid':
         throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, position(raw));
     }
-    // moo's token is fresh for every call, so it becomes ours in place: one object per token
-    const tok = raw as Token;
-    if (tok.type === 'name' && tok.text.charCodeAt(0) === 36 /* $ */) tok.value = tok.text.slice(1);
-    tok.type = tokenClass(raw.type ?? 'op', raw.text);
+    // a token of our own rather than moo's: the literal below makes only tokens that are kept, so
+    // V8 learns to allocate them where long-lived objects go instead of copying each one twice
+    // through the young generation (moo's allocation site mostly makes blanks, which die young),
+    // and they have the one shape of layout tokens
+    const text = raw.text;
+    const tok: Token = {
+      type: tokenClass(raw.type ?? 'op', text),
+      value: raw.type === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : raw.value,
+      text,
+      offset: raw.offset,
+      line: raw.line,
+      col: raw.col,
+      lineBreaks: raw.lineBreaks,
+    };
     if (lineBreak) {
       lineBreak = false;
       const ctx = contexts[contexts.length - 1];

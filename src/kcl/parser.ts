@@ -1,11 +1,11 @@
 /**
- * The parser: the Earley parser of earley.ts over the nearley-compiled grammar, fed with the
+ * The parser: the Earley parser of earley/ over the nearley-compiled grammar, fed with the
  * layout-aware token stream. Syntax errors name the unexpected token and what the grammar
  * expected there.
  */
 import type * as A from './ast.js';
 import { KclError, kclError } from './diagnostics.js';
-import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley.js';
+import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
 import { describeToken, tokenize, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
@@ -99,11 +99,13 @@ export function parseInterpolation(text: string, file: string, line: number, col
   if (text.trim() === '') {
     throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', { file, line, column: col });
   }
-  const tokens = tokenizeIn(text.trim(), file).map((t) => ({
-    ...t,
-    line: t.line + line - 1,
-    col: t.line === 1 ? t.col + col - 1 + (text.length - text.trimStart().length) : t.col,
-  }));
+  const indent = text.length - text.trimStart().length;
+  const tokens = tokenizeIn(text.trim(), file);
+  // the tokens are new and only ours, so they move to the place in the file where they are
+  for (const t of tokens) {
+    if (t.line === 1) t.col += col - 1 + indent;
+    t.line += line - 1;
+  }
   const body = run(tokens, file)[0];
   const stmt = body[0];
   if (body.length !== 1 || stmt.type !== 'ExprStmt') {

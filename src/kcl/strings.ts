@@ -113,9 +113,10 @@ function splitSpec(inner: string): { expr: string; spec?: string } {
 
 const FORMAT_SPECS = new Set(['json', 'yaml']);
 
+/** The string literal of a token; `loc` is copied, so it may be a shared scratch span. */
 export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
   const body = bodyOf(tok);
-  const node: A.StringLit = { type: 'StringLit', value: '', raw: tok.text, ...loc };
+  const node: A.StringLit = { type: 'StringLit', value: '', raw: tok.text, line: loc.line, column: loc.column, endLine: loc.endLine, endColumn: loc.endColumn };
   // raw strings keep `${...}` as text
   if (body.raw || !body.text.includes('${')) {
     node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);

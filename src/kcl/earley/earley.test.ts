@@ -1,16 +1,17 @@
 /**
- * earley.ts against nearley's own runtime, which stays here only as the oracle: on the KCL grammar
- * over the test corpus and the upstream grammar suite, and on small grammars built by hand for
- * the cases that are easy to get wrong (nullables, left recursion, ambiguity, reject).
+ * The Earley runtime of this folder against nearley's own runtime, which stays here only as the
+ * oracle: on the KCL grammar over the test corpus and the upstream grammar suite, and on small
+ * grammars built by hand for the cases that are easy to get wrong (nullables, left recursion,
+ * ambiguity, reject).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nearley from 'nearley';
 import { describe, expect, it } from 'vitest';
-import { type CompiledGrammar, type CompiledRule, earleyParse, EarleySyntaxError, type GrammarSymbol, MAX_ALTERNATIVES } from './earley.js';
-import compiled from './grammar.generated.js';
-import { TokenArrayLexer, tokenize, type Token } from './lexer.js';
+import compiled from '../grammar.generated.js';
+import { TokenArrayLexer, tokenize, type Token } from '../lexer.js';
+import { type CompiledGrammar, type CompiledRule, earleyParse, EarleySyntaxError, type GrammarSymbol, MAX_ALTERNATIVES } from './index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The upstream kcl grammar suite; present on development machines, never committed. */
@@ -105,7 +106,7 @@ function compareOn(file: string): 'ok' | 'error' | 'lexical' {
 
 describe('earleyParse on the KCL grammar, against nearley', () => {
   it('agrees on every file of the test data', () => {
-    const files = kFiles(path.join(here, 'testdata'), (f) => f.endsWith('.k'));
+    const files = kFiles(path.join(here, '..', 'testdata'), (f) => f.endsWith('.k'));
     expect(files.length).toBeGreaterThan(3);
     for (const f of files) expect(compareOn(f)).toBe('ok');
   });
@@ -118,7 +119,7 @@ describe('earleyParse on the KCL grammar, against nearley', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return (seed >>> 8) % n;
     };
-    const files = kFiles(path.join(here, 'testdata', 'corpus'), (f) => f.endsWith('.k'));
+    const files = kFiles(path.join(here, '..', 'testdata', 'corpus'), (f) => f.endsWith('.k'));
     const tally = { ok: 0, error: 0 };
     for (const f of files) {
       const tokens = tokenize(fs.readFileSync(f, 'utf8'), f);

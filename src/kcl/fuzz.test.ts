@@ -6,7 +6,7 @@
  *
  * The seed is fixed so a failure reproduces; the report prints the exact input.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,12 @@ const SEED = 0x6b_64_65_63; // "kdec"
 /** Per corpus file; with 8 files this is 2,400 mutated inputs. */
 const MUTANTS_PER_FILE = 300;
 const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'corpus');
+const SAMPLE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'konfig-sample');
+/** Files of the sample mutated in place, inside a copy of the repository, so each mutant runs
+ * with the whole model library around it (imports, schemas, the render step). */
+const SAMPLE_TARGETS = ['appops/guestbook/prod/main.k', 'appops/guestbook/base/base.k', 'base/pkg/models/frontend/server.k'];
+const SAMPLE_STACK = 'appops/guestbook/prod';
+const SAMPLE_MUTANTS_PER_FILE = 100;
 
 /** mulberry32: tiny, fast and good enough to spread mutations; the point is reproducibility. */
 function mulberry32(seed: number): () => number {
@@ -214,5 +220,36 @@ describe('kcl fuzz: every input yields a result or a KclError', () => {
       rmSync(file, { force: true });
     }
     if (failures.length > 0) expect.fail(report(name, failures, MUTANTS_PER_FILE));
+  });
+});
+
+describe('kcl fuzz: mutants of the sample repository compile or give a KclError', () => {
+  const copy = mkdtempSync(path.join(tmpdir(), 'kdeck-fuzz-sample-'));
+  cpSync(SAMPLE_DIR, copy, { recursive: true });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  const stack = path.join(copy, SAMPLE_STACK);
+  const files = ['../base/base.k', 'main.k', path.join(copy, 'base/pkg/render/render.k')].map((f) => path.resolve(stack, f));
+
+  it('compiles the stack unmutated', () => {
+    expect(runKcl({ files, options: [['cluster', 'sandbox-b']] }).yaml).toContain('resources:');
+  });
+
+  it.each(SAMPLE_TARGETS.map((name, index) => [name, index] as const))('mutants of konfig-sample/%s', (name, index) => {
+    const target = path.join(copy, name);
+    const original = readFileSync(target);
+    const rng = mulberry32(SEED + 104729 + index * 7919);
+    const failures: Failure[] = [];
+    for (let i = 0; i < SAMPLE_MUTANTS_PER_FILE; i++) {
+      const kind = SCHEDULE[i % SCHEDULE.length];
+      const { output, note } = mutate(original, kind, rng);
+      writeFileSync(target, output);
+      try {
+        runKcl({ files, options: [['cluster', 'sandbox-b']] });
+      } catch (e) {
+        if (!(e instanceof KclError)) failures.push({ note: `${name} #${i} (${kind}: ${note})`, input: output.toString('utf8'), error: describeError(e) });
+      }
+    }
+    writeFileSync(target, original);
+    if (failures.length > 0) expect.fail(report(name, failures, SAMPLE_MUTANTS_PER_FILE));
   });
 });

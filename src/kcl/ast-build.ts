@@ -415,7 +415,7 @@ export function schemaStmt(
   const parts = schemaBody(items?.items ?? []);
   const s = span(decorators.length ? decorators[0].loc : kind, items?.end ?? newline);
   return {
-    type: 'Schema', kind: kind.text as A.SchemaStmt['kind'], name: name.value, params: params ?? [], parent: parent ?? undefined,
+    type: 'Schema', kind: kind.text as A.SchemaStmt['kind'], name: name.value, nameLoc: loc(name), params: params ?? [], parent: parent ?? undefined,
     forProtocol: forProtocol ?? undefined, decorators,
     doc: parts.doc, mixins: parts.mixins, indexSignature: parts.indexSignature, body: parts.body, checks: parts.checks,
     line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,

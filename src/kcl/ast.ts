@@ -358,6 +358,7 @@ export interface MixinStmt extends NodeBase {
 export interface SchemaStmt extends NodeBase {
   type: 'Schema';
   name: string;
+  nameLoc: Loc;
   kind: 'schema' | 'mixin' | 'protocol';
   params: Param[];
   parent?: Identifier;

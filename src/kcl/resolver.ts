@@ -27,12 +27,11 @@ class Names {
 }
 
 class Resolver {
-  /** Schemas of the package by name, to see attributes a child inherits. */
-  private readonly schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
-
   constructor(
     private readonly file: string,
     private readonly builtins: ReadonlySet<string>,
+    /** Schemas of the package by name, to see attributes a child inherits. */
+    private readonly schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
   ) {}
 
   private fail(name: string, at: A.Loc): never {
@@ -49,7 +48,6 @@ class Resolver {
   }
 
   module(stmts: A.Stmt[], packageNames: ReadonlySet<string>): void {
-    for (const s of stmts) if (s.type === 'Schema' || s.type === 'Rule') this.schemas.set(s.name, s);
     const scope = new Names(this.builtins).with(packageNames).with(this.bound(stmts));
     for (const s of stmts) this.stmt(s, scope);
   }
@@ -293,9 +291,42 @@ class Resolver {
   }
 }
 
-/** Checks the files of one package; throws a KclError naming the first unbound name. */
-export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>): void {
+/** Checks the files of one package (`pkgpath` empty for the main one); throws a KclError at the
+ * first problem. */
+export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>, pkgpath = ''): void {
   const packageNames = new Set<string>();
-  for (const m of modules) for (const s of m.body) for (const n of definedNames(s)) packageNames.add(n);
-  for (const m of modules) new Resolver(m.file, builtins).module(m.body, packageNames);
+  const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
+  const fileOf = new Map<A.Stmt, string>();
+  for (const m of modules) {
+    for (const s of m.body) {
+      for (const n of definedNames(s)) packageNames.add(n);
+      if (s.type === 'Schema' || s.type === 'Rule') {
+        schemas.set(s.name, s);
+        fileOf.set(s, m.file);
+      }
+    }
+  }
+  inheritanceCycles(schemas, fileOf, pkgpath);
+  for (const m of modules) new Resolver(m.file, builtins, schemas).module(m.body, packageNames);
+}
+
+/** A schema may not derive from itself through its parents; kcl names every schema of the cycle. */
+function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>, fileOf: ReadonlyMap<A.Stmt, string>, pkgpath: string): void {
+  const parentOf = (s: A.SchemaStmt) => (s.parent?.names.length === 1 ? schemas.get(s.parent.names[0]) : undefined);
+  const ordered = [...fileOf.keys()].filter((s): s is A.SchemaStmt => s.type === 'Schema');
+  for (const s of ordered) {
+    const seen: A.SchemaStmt[] = [s];
+    for (let p = parentOf(s); p?.type === 'Schema'; p = parentOf(p)) {
+      if (p === s) {
+        const names = seen.map((x) => (pkgpath ? `${pkgpath}.${x.name}` : x.name)).sort();
+        throw kclError('CompileError', `There is a circular reference between schemas ${names.join(', ')}`, {
+          file: fileOf.get(s)!,
+          line: s.nameLoc.line,
+          column: s.nameLoc.column,
+        });
+      }
+      if (seen.includes(p)) break;
+      seen.push(p);
+    }
+  }
 }

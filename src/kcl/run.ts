@@ -134,7 +134,7 @@ function packageImporter(
     loading.push(pkg.pkgpath);
     try {
       const modules = pkg.files.map(parseFile);
-      resolveNames(modules, BUILTIN_NAMES);
+      resolveNames(modules, BUILTIN_NAMES, pkg.pkgpath);
       const ctx = evaluator().runModules(modules);
       const members = new Map<string, Value>();
       for (const [name, v] of ctx.scope.vars) if (!name.startsWith('_')) members.set(name, v);

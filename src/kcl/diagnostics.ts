@@ -86,6 +86,8 @@ export interface Diagnostic {
   /** Further places that explain the error (where a name was declared, the other side of a conflict). */
   related?: Note[];
   note?: string;
+  /** Further diagnostics found with this one, printed after it (kcl reports a cycle once per member). */
+  also?: Diagnostic[];
 }
 
 /** The one exception type of the compiler: it carries a Diagnostic, never a bare string. */
@@ -148,5 +150,5 @@ export function renderDiagnostic(d: Diagnostic, lookup: SourceLookup): string {
     else out.push(related.message);
   }
   if (d.note) out.push(`note: ${d.note}`);
-  return out.join('\n') + '\n';
+  return out.join('\n') + '\n' + (d.also ?? []).map((x) => renderDiagnostic(x, lookup)).join('');
 }

@@ -6,7 +6,7 @@
  * a check block of a schema nobody instantiates, as kcl does.
  */
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { KclError, kclError, type Diagnostic } from './diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
@@ -319,11 +319,11 @@ function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStm
     for (let p = parentOf(s); p?.type === 'Schema'; p = parentOf(p)) {
       if (p === s) {
         const names = seen.map((x) => (pkgpath ? `${pkgpath}.${x.name}` : x.name)).sort();
-        throw kclError('CompileError', `There is a circular reference between schemas ${names.join(', ')}`, {
-          file: fileOf.get(s)!,
-          line: s.nameLoc.line,
-          column: s.nameLoc.column,
-        });
+        const message = `There is a circular reference between schemas ${names.join(', ')}`;
+        const [first, ...rest] = ordered
+          .filter((x) => seen.includes(x))
+          .map((x): Diagnostic => ({ kind: 'CompileError', message, position: { file: fileOf.get(x)!, line: x.nameLoc.line, column: x.nameLoc.column } }));
+        throw new KclError({ ...first, also: rest });
       }
       if (seen.includes(p)) break;
       seen.push(p);

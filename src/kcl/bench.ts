@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchSampleStack } from './bench-sample.js';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tokenize } from './lexer.js';
@@ -257,6 +258,7 @@ async function main(): Promise<number> {
     }
   }
   rmSync(dir, { recursive: true, force: true });
+  results.push(...benchSampleStack());
 
   console.log('\ntargets');
   for (const r of results) {

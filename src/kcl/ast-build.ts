@@ -328,7 +328,10 @@ export function blockValue<T>(d: unknown[]): T[] {
 
 export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
   const s = span(forTok, lastOf(iter, ifs));
-  return { type: 'CompClause', targets: names.map((n) => n.value), iter, ifs, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'CompClause', targets: names.map((n) => n.value), targetLocs: names.map((n) => loc(n)), iter, ifs,
+    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+  };
 }
 
 // ---------------------------------------------------------------- types

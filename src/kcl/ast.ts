@@ -115,6 +115,7 @@ export interface ConfigExpr extends NodeBase {
 export interface CompClause extends NodeBase {
   type: 'CompClause';
   targets: string[];
+  targetLocs: Loc[];
   iter: Expr;
   ifs: Expr[];
 }

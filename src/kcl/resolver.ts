@@ -162,6 +162,15 @@ class Resolver {
   private loops(clauses: A.CompClause[], scope: Names): Names {
     let inner = scope;
     for (const c of clauses) {
+      if (c.targets.length > 2) {
+        // kcl points just after the second variable
+        const second = c.targetLocs[1];
+        throw kclError('CompileError', `the number of loop variables is ${c.targets.length}, which can only be 1 or 2`, {
+          file: this.file,
+          line: second.endLine,
+          column: second.endColumn + 1,
+        });
+      }
       this.expr(c.iter, inner);
       inner = inner.with(c.targets);
       for (const cond of c.ifs) this.expr(cond, inner);

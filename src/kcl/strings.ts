@@ -144,7 +144,7 @@ export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
       const { expr, spec } = splitSpec(inner);
       const at = advance(body.line, body.col, t.slice(0, i + 2));
       if (spec !== undefined && !FORMAT_SPECS.has(spec)) {
-        throw kclError('InvalidSyntax', `${spec} is a invalid format spec`, { file, line: at.line, column: at.col });
+        throw kclError('CompileError', `#${spec} is a invalid format spec`, { file, line: at.line, column: at.col });
       }
       parts.push({ expr: parseInterpolation(expr, file, at.line, at.col), spec });
       i = end + 1;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KclError } from './diagnostics.js';
 import { PluginRegistry } from './plugins.js';
 import { runKcl, type RunOptions } from './run.js';
+import { diagnosticOf } from './testing.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'kdeck-run-'));
 let n = 0;
@@ -16,15 +17,7 @@ function run(source: string, opts: Partial<RunOptions> = {}): string {
   return result.printed + result.yaml;
 }
 
-function failure(source: string): KclError['diagnostic'] {
-  try {
-    run(source);
-  } catch (e) {
-    if (e instanceof KclError) return e.diagnostic;
-    throw e;
-  }
-  throw new Error('expected a KclError');
-}
+const failure = (source: string) => diagnosticOf(() => run(source));
 
 describe('kcl run: values and output', () => {
   it('prints globals in source order, hiding private and Undefined ones', () => {

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { KclError, type Diagnostic } from '../diagnostics.js';
 import { BUILTINS } from './builtins.js';
 import {
   DictValue,
@@ -10,6 +9,7 @@ import {
   type SchemaTypeValue,
   type Value,
 } from './values.js';
+import { diagnosticOf } from '../testing.js';
 
 let out: string[] = [];
 const host: BuiltinHost = { print: (t) => void out.push(t), option: () => undefined };
@@ -24,15 +24,7 @@ function call(name: string, args: Value[] = [], kwargs: Record<string, Value> = 
   return fn.call({ args, kwargs: new Map(Object.entries(kwargs)) }, host);
 }
 
-function failure(run: () => unknown): Diagnostic {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof KclError) return e.diagnostic;
-    throw e;
-  }
-  throw new Error('expected a KclError');
-}
+const failure = diagnosticOf;
 
 function schemaInstance(name: string, pkgpath: string, entries: Record<string, Value>): DictValue {
   const schema: SchemaTypeValue = { kind: 'schemaType', name, pkgpath, isRule: false };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KclError, type Diagnostic } from '../diagnostics.js';
 import { stringMethod, stringMethodNames } from './string-methods.js';
 import { dictOf, type BuiltinHost, type Value } from './values.js';
+import { diagnosticOf } from '../testing.js';
 
 const host: BuiltinHost = { print: () => undefined, option: () => undefined };
 
@@ -11,15 +11,7 @@ function m(s: string, name: string, args: Value[] = [], kwargs: Record<string, V
   return method.call({ args, kwargs: new Map(Object.entries(kwargs)) }, host);
 }
 
-function failure(run: () => unknown): Diagnostic {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof KclError) return e.diagnostic;
-    throw e;
-  }
-  throw new Error('expected a KclError');
-}
+const failure = diagnosticOf;
 
 describe('stringMethod', () => {
   it('knows exactly the str methods of kcl', () => {

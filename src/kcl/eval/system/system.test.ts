@@ -2,10 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KclError, type Diagnostic } from '../../diagnostics.js';
+import { KclError } from '../../diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { DictValue, dictOf, UNDEFINED, type BuiltinHost, type FunctionValue, type Value } from '../values.js';
 import { SYSTEM_MODULES, type SystemContext } from './index.js';
+import { diagnosticOf } from '../../testing.js';
 
 const host: BuiltinHost = { print: () => undefined, option: () => undefined };
 
@@ -53,15 +54,7 @@ function call(qualified: string, args: Value[] = [], kwargs: Record<string, Valu
   return fn.call({ args, kwargs: new Map(Object.entries(kwargs)) }, host);
 }
 
-function failure(run: () => unknown): Diagnostic {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof KclError) return e.diagnostic;
-    throw e;
-  }
-  throw new Error('expected a KclError');
-}
+const failure = diagnosticOf;
 
 function plain(v: Value): unknown {
   if (v instanceof DictValue) return Object.fromEntries([...v.entries].map(([k, x]) => [k, plain(x)]));

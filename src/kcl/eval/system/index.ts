@@ -8,6 +8,7 @@
 import type { ModuleValue } from '../values.js';
 import { base32Module } from './base32.js';
 import { base64Module } from './base64.js';
+import { templateModule } from './template.js';
 import { collectionModule } from './collection.js';
 import type { SystemContext } from './common.js';
 import { cryptoModule } from './crypto.js';
@@ -43,6 +44,7 @@ function perContext(build: ModuleFactory): ModuleFactory {
 export const SYSTEM_MODULES: ReadonlyMap<string, ModuleFactory> = new Map<string, ModuleFactory>([
   ['base32', shared(base32Module)],
   ['base64', shared(base64Module)],
+  ['template', shared(templateModule)],
   ['collection', shared(collectionModule)],
   ['crypto', perContext(cryptoModule)],
   ['datetime', shared(datetimeModule)],

@@ -63,9 +63,9 @@ function plain(v: Value): unknown {
 }
 
 describe('SYSTEM_MODULES', () => {
-  it('holds kcl system modules but template', () => {
+  it('holds kcl system modules', () => {
     expect([...SYSTEM_MODULES.keys()].sort()).toEqual(
-      ['base32', 'base64', 'collection', 'crypto', 'datetime', 'file', 'json', 'manifests', 'math', 'net', 'regex', 'runtime', 'units', 'yaml'],
+      ['base32', 'base64', 'collection', 'crypto', 'datetime', 'file', 'json', 'manifests', 'math', 'net', 'regex', 'runtime', 'template', 'units', 'yaml'],
     );
   });
 
@@ -645,5 +645,14 @@ describe('collection', () => {
     expect(plain(call('collection.union_all', [[a, b]]))).toEqual({ x: 2n, y: { p: 1n, q: 2n } });
     expect(plain(call('collection.union_all', [[]]))).toEqual({});
     expect(plain(a)).toEqual({ x: 1n, y: { p: 1n } });
+  });
+});
+
+describe('template', () => {
+  it('renders Handlebars templates, escaping HTML unless asked not to', () => {
+    expect(call('template.execute', ['hello {{who}}', dictOf({ who: '<b>kcl</b>' })])).toBe('hello &lt;b&gt;kcl&lt;/b&gt;');
+    expect(call('template.execute', ['{{raw who}} {{{who}}}', dictOf({ who: '<b>' })])).toBe('<b> <b>');
+    expect(call('template.execute', ['{{#each xs}}{{this}};{{/each}} {{xs}}', dictOf({ xs: [1n, 2n] })])).toBe('1;2; [1, 2]');
+    expect(call('template.html_escape', ['a="b"'])).toBe('a&#x3D;&quot;b&quot;');
   });
 });

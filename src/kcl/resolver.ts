@@ -102,8 +102,13 @@ class Resolver {
         for (const d of s.decorators) this.decorator(d, scope);
         this.params(s.params);
         const own = this.schemaNames(s);
-        // a mixin reads the attributes of whatever schema mixes it in
-        if (!own || s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
+        if (!own) return;
+        // a mixin reads the attributes of whatever schema mixes it in; with `for Protocol` it may
+        // read only what the protocol declares
+        const protocol = s.forProtocol?.names.length === 1 ? this.schemas.get(s.forProtocol.names[0]) : undefined;
+        const protocolNames = protocol && this.schemaNames(protocol);
+        if (protocolNames) for (const n of protocolNames) own.add(n);
+        else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
         const inner = scope.with(own);
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
         if (s.type === 'Schema') {

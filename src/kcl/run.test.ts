@@ -161,3 +161,16 @@ describe('kcl run: packages and plugins', () => {
     expect(failure('import file\nx = file.read("/etc/hostname")\n').message).toMatch(/outside|workspace/);
   });
 });
+
+describe('kcl run: protocols', () => {
+  const src = (expr: string) =>
+    `protocol NamedProtocol:\n    name: str\n\nmixin NameMixin for NamedProtocol:\n    upper: str = ${expr}\n\nschema Person:\n    mixin [NameMixin]\n    name: str\n\np = Person {name = "ann"}\n`;
+
+  it('lets a mixin for a protocol read what the protocol declares', () => {
+    expect(run(src('name.upper()'))).toBe('p:\n  name: ann\n  upper: ANN\n');
+  });
+
+  it('refuses a name the protocol does not declare', () => {
+    expect(failure(src('nick.upper()'))).toMatchObject({ kind: 'CompileError', message: "name 'nick' is not defined" });
+  });
+});

@@ -321,11 +321,6 @@ export function configEntry(key: A.Expr | null, opTok: Token, value: A.Expr): A.
   return { type: 'ConfigEntry', key: key ?? undefined, op, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
-export function blockValue<T>(d: unknown[]): T[] {
-  // `NEWLINE INDENT entries DEDENT` or a single inline entry
-  return d.length === 1 ? [d[0] as T] : (d[2] as T[]);
-}
-
 export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
   const s = span(forTok, lastOf(iter, ifs));
   return {

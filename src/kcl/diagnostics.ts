@@ -12,11 +12,6 @@ export interface Position {
   lineOnly?: boolean;
 }
 
-export interface Span extends Position {
-  endLine: number;
-  endColumn: number;
-}
-
 export type ErrorKind =
   | 'InvalidSyntax'
   | 'TabError'

@@ -7,21 +7,9 @@
 import type * as A from '../ast.js';
 import { KclError, kclError, type Position } from '../diagnostics.js';
 import { lookupKeyPath } from './key-path.js';
-import { definedNames } from './lazy.js';
-import { chainOf } from './schema.js';
-import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
 import { DictValue, type Value } from './values.js';
-
-function knownNames(def: SchemaDef): Set<string> {
-  const known = new Set(allAttrs(def).keys());
-  for (const owner of chainOf(def)) {
-    for (const s of [owner, ...owner.mixins]) {
-      if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) known.add(n);
-    }
-  }
-  return known;
-}
 
 function at(file: string, loc: { line: number; column: number }): Position {
   return { file, line: loc.line, column: loc.column };
@@ -29,7 +17,7 @@ function at(file: string, loc: { line: number; column: number }): Position {
 
 export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: TypeEnv, file: string): void {
   const attrs = allAttrs(def);
-  const known = knownNames(def);
+  const known = attributeNames(def);
   const open = Boolean(indexSignature(def)) || def.isRule;
   const visit = (list: A.ConfigItem[]) => {
     for (const i of list) {
@@ -61,7 +49,7 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     const [next, ...more] = rest;
     const inner = allAttrs(def).get(next.name);
     if (!inner) {
-      if (indexSignature(def) || knownNames(def).has(next.name)) return;
+      if (indexSignature(def) || attributeNames(def).has(next.name)) return;
       throw kclError('CompileError', `Cannot add member '${next.name}' to schema '${def.name}'`, at(file, next.loc));
     }
     if (inner.type) checkValue(inner, inner.type, more, entry, env, file);

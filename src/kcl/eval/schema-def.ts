@@ -32,12 +32,24 @@ export interface SchemaDef extends SchemaTypeValue {
   readonly instances: import('./values.js').DictValue[];
 }
 
-/** The attribute declarations that apply to an instance, the parent's first. */
-export function allAttrs(def: SchemaDef): Map<string, AttrDecl> {
-  const out = new Map<string, AttrDecl>();
+/** The schema's inheritance chain, the root first. */
+export function chainOf(def: SchemaDef): SchemaDef[] {
   const chain: SchemaDef[] = [];
   for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
-  for (const s of chain) {
+  return chain;
+}
+
+// A schema does not change once its statement has run, so what derives from it is computed
+// once, not on every instantiation and config check.
+const attrsCache = new WeakMap<SchemaDef, ReadonlyMap<string, AttrDecl>>();
+const namesCache = new WeakMap<SchemaDef, ReadonlySet<string>>();
+
+/** The attribute declarations that apply to an instance, the parent's first. */
+export function allAttrs(def: SchemaDef): ReadonlyMap<string, AttrDecl> {
+  const cached = attrsCache.get(def);
+  if (cached) return cached;
+  const out = new Map<string, AttrDecl>();
+  for (const s of chainOf(def)) {
     for (const [k, a] of s.attrs) {
       const inherited = out.get(k);
       // a redeclaration without a type keeps the inherited type
@@ -45,7 +57,22 @@ export function allAttrs(def: SchemaDef): Map<string, AttrDecl> {
     }
     for (const m of s.mixins) for (const [k, a] of m.attrs) if (!out.has(k)) out.set(k, a);
   }
+  attrsCache.set(def, out);
   return out;
+}
+
+/** Every name an instance may hold: declared attributes and names the bodies assign. */
+export function attributeNames(def: SchemaDef): ReadonlySet<string> {
+  const cached = namesCache.get(def);
+  if (cached) return cached;
+  const names = new Set(allAttrs(def).keys());
+  for (const owner of chainOf(def)) {
+    for (const s of [owner, ...owner.mixins]) {
+      if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) names.add(n);
+    }
+  }
+  namesCache.set(def, names);
+  return names;
 }
 
 /** The index signature in force: the nearest one up the inheritance chain. */
@@ -59,11 +86,5 @@ export function indexSignature(def: SchemaDef): A.IndexSignature | undefined {
 /** Whether instances of `def` may hold `name`: a declared or body-assigned attribute, or any
  * key when there is an index signature. */
 export function schemaHasAttr(def: SchemaDef, name: string): boolean {
-  if (indexSignature(def) || allAttrs(def).has(name)) return true;
-  for (let s: SchemaDef | undefined = def; s; s = s.parent) {
-    for (const owner of [s, ...s.mixins]) {
-      if (owner.node.type === 'Schema' && owner.node.body.some((stmt) => definedNames(stmt).includes(name))) return true;
-    }
-  }
-  return false;
+  return indexSignature(def) !== undefined || attributeNames(def).has(name);
 }

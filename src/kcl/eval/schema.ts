@@ -13,7 +13,7 @@ import { KclError, kclError } from '../diagnostics.js';
 import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
-import { allAttrs, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { allAttrs, chainOf, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
@@ -69,7 +69,7 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
 
 /** What a schema may not do to what it inherits, and what its index signature demands. */
 function checkOverrides(def: SchemaDef): void {
-  const inherited = def.parent ? allAttrs(def.parent) : new Map<string, AttrDecl>();
+  const inherited: ReadonlyMap<string, AttrDecl> = def.parent ? allAttrs(def.parent) : new Map();
   for (const [name, own] of def.attrs) {
     const base = inherited.get(name);
     if (base && !base.optional && own.optional) {
@@ -115,16 +115,11 @@ function checkDecorators(ev: Evaluator, decorators: A.Decorator[], what: string,
   }
 }
 
-export function chainOf(def: SchemaDef): SchemaDef[] {
-  const chain: SchemaDef[] = [];
-  for (let s: SchemaDef | undefined = def; s; s = s.parent) chain.unshift(s);
-  return chain;
-}
 
 class SchemaFrame implements AttributeSource {
   private readonly values = new Map<string, Value>();
   private readonly body: LazyStatements;
-  private readonly attrs: Map<string, AttrDecl>;
+  private readonly attrs: ReadonlyMap<string, AttrDecl>;
   private readonly envs = new Map<SchemaDef, Env>();
   private readonly unified = new Map<string, SchemaParts>();
 

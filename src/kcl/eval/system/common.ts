@@ -5,7 +5,7 @@
 import { kclError } from '../../diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argTypeError, defineFunction, optionalArg, type Impl, type Signature } from '../args.js';
-import { isDict, isFloat, isInt, type CallArgs, type DictValue, type ModuleValue, type Value } from '../values.js';
+import { isFloat, isInt, type CallArgs, type ModuleValue, type Value } from '../values.js';
 
 /** What the system modules may know about the program that imports them. */
 export interface SystemContext {
@@ -57,10 +57,6 @@ export function expectNumber(v: Value, fn: string, name: string): number {
 
 export function expectBool(v: Value, fn: string, name: string): boolean {
   return typeof v === 'boolean' ? v : argTypeError(fn, name, 'bool', v);
-}
-
-export function expectDict(v: Value, fn: string, name: string): DictValue {
-  return isDict(v) ? v : argTypeError(fn, name, 'dict', v);
 }
 
 /** A bool option that defaults to false when absent or None. */

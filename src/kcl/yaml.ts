@@ -510,26 +510,22 @@ class Emitter {
 
   private writePlain(chars: string[]): void {
     if (!this.whitespace && chars.length > 0) this.put(' ');
-    let breaks = false;
-    for (const c of chars) {
-      if (isBreak(c)) {
-        if (!breaks && c === '\n') this.putBreak();
-        this.writeBreak(c);
-        this.indention = true;
-        breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        this.put(c);
-        this.indention = false;
-        breaks = false;
-      }
-    }
+    this.writeFolded(chars, '');
     this.whitespace = false;
     this.indention = false;
   }
 
   private writeSingleQuoted(chars: string[]): void {
     this.writeIndicator("'", true, false, false);
+    if (this.writeFolded(chars, "'")) this.writeIndent();
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /** The body of a plain or single-quoted scalar: line breaks doubled as YAML folds them,
+   * `quote` doubled where it occurs. Returns whether it ended in a line break. */
+  private writeFolded(chars: string[], quote: string): boolean {
     let breaks = false;
     for (const c of chars) {
       if (isBreak(c)) {
@@ -539,16 +535,13 @@ class Emitter {
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
-        if (c === "'") this.put("'");
+        if (quote && c === quote) this.put(quote);
         this.put(c);
         this.indention = false;
         breaks = false;
       }
     }
-    if (breaks) this.writeIndent();
-    this.writeIndicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
+    return breaks;
   }
 
   private writeDoubleQuoted(chars: string[]): void {

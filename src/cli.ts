@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { kclRunCommand } from './commands/kcl-run.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
+import { UserError } from './user-error.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -35,11 +36,15 @@ function readFileOrUndefined(file: string): string | undefined {
   }
 }
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   try {
-    program().parse(argv, { from: 'user' });
+    await program().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
+    if (e instanceof UserError) {
+      process.stderr.write(`kdeck: ${e.message}\n`);
+      return e.exitCode;
+    }
     if (e instanceof KclError) {
       process.stderr.write(renderDiagnostic(e.diagnostic, readFileOrUndefined));
       return EXIT_USAGE;
@@ -56,4 +61,4 @@ export function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

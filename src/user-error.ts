@@ -1,0 +1,14 @@
+/**
+ * A failure the user can act on: a sentence naming the place (file, stack, cluster, resource)
+ * and the next step. The CLI prints it as it is, never with a stack trace.
+ */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    /** 2: the input or the usage is wrong; 1: the operation itself failed. */
+    readonly exitCode: 1 | 2 = 2,
+  ) {
+    super(message);
+    this.name = 'UserError';
+  }
+}

@@ -6,7 +6,9 @@
  */
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { compileCommand } from './commands/compile.js';
 import { kclRunCommand } from './commands/kcl-run.js';
+import { lsCommand } from './commands/ls.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
 import { UserError } from './user-error.js';
 
@@ -19,6 +21,8 @@ function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
+  root.addCommand(compileCommand());
+  root.addCommand(lsCommand());
   // the console is the default command once it exists; until then a bare `kdeck` shows the help
   root.action(() => root.outputHelp());
   for (const c of root.commands) {

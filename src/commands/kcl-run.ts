@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { kclError } from '../kcl/diagnostics.js';
-import { parseOptionArg, readSettings, runKcl, type RunOptions } from '../kcl/run.js';
+import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
+import { readSettings } from '../kcl/settings.js';
 
 /** Commander keeps kcl's snake_case flag names as they are. */
 interface KclRunFlags {

@@ -400,5 +400,7 @@ export type Stmt =
 
 export interface Module {
   file: string;
+  /** The docstring opening the file, as written. */
+  doc?: string;
   body: Stmt[];
 }

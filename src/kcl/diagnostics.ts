@@ -38,7 +38,10 @@ export type ErrorKind =
   | 'IllegalInheritError'
   | 'RecursiveLoad'
   | 'IllegalParameterError'
-  | 'UsageError';
+  | 'UsageError'
+  // kdeck's own, past the compiler: a Konfig layout or a compiled Spec that is wrong
+  | 'WorkspaceError'
+  | 'SpecError';
 
 const CODES: Record<ErrorKind, string> = {
   InvalidSyntax: 'E1001',
@@ -67,6 +70,8 @@ const CODES: Record<ErrorKind, string> = {
   RecursiveLoad: 'E2L23',
   IllegalParameterError: 'E1001',
   UsageError: 'E3M38',
+  WorkspaceError: 'K0001',
+  SpecError: 'K0002',
 };
 
 export interface Note {

@@ -57,8 +57,8 @@ function kclFilesIn(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-/** Where `import <spec>` written in `fromFile` points, or undefined when nothing is there. */
-export function locatePackage(spec: string, fromFile: string, root: string): PackageFiles | undefined {
+/** The folder (or, with `.k` added, the file) that `import <spec>` written in `fromFile` names. */
+export function packageTarget(spec: string, fromFile: string, root: string): string {
   const dots = /^\.+/.exec(spec)?.[0].length ?? 0;
   const parts = spec.slice(dots).split('.');
   let base = root;
@@ -66,7 +66,12 @@ export function locatePackage(spec: string, fromFile: string, root: string): Pac
     base = path.dirname(fromFile);
     for (let i = 1; i < dots; i++) base = path.dirname(base);
   }
-  const target = path.join(base, ...parts);
+  return path.join(base, ...parts);
+}
+
+/** Where `import <spec>` written in `fromFile` points, or undefined when nothing is there. */
+export function locatePackage(spec: string, fromFile: string, root: string): PackageFiles | undefined {
+  const target = packageTarget(spec, fromFile, root);
   const pkgpath = path.relative(root, target).split(path.sep).join('.');
   if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
     const files = kclFilesIn(target);

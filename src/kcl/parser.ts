@@ -75,10 +75,17 @@ function run(tokens: Token[], file: string): A.Stmt[][] {
   }
 }
 
+const LONG_STRING = /^[rR]?("""|''')/;
+
 /** Parses a KCL file; throws a KclError with file:line:col on a lexical or syntax error. */
 export function parseModule(source: string, file: string): A.Module {
-  const results = run(tokenizeIn(source, file), file);
-  return { file, body: results[0] };
+  const body = run(tokenizeIn(source, file), file)[0];
+  // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
+  const first = body[0];
+  if (first?.type === 'ExprStmt' && first.value.type === 'StringLit' && LONG_STRING.test(first.value.raw)) {
+    return { file, doc: first.value.raw, body: body.slice(1) };
+  }
+  return { file, body };
 }
 
 /** How many parses the grammar finds for a source: 1 for every valid input of an unambiguous grammar. */

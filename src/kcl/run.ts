@@ -2,10 +2,8 @@
  * `kcl run` in-process: files and options in, YAML out. Shared by the `kdeck kcl run` command,
  * the conformance runner's subject, and (later) stack compilation.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { kclError, KclError } from './diagnostics.js';
+import { kclError } from './diagnostics.js';
 import { union } from './eval/config.js';
 import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
 import {
@@ -21,7 +19,8 @@ import {
 } from './eval/values.js';
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
-import { findRoot, locatePackage, parseFile } from './loader.js';
+import type * as A from './ast.js';
+import { findRoot, locatePackage, packageTarget, parseFile } from './loader.js';
 import { applyOverrides } from './override.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
 import { resolveNames } from './resolver.js';
@@ -109,6 +108,22 @@ function select(root: Value, selector: string): Value {
   return v;
 }
 
+/**
+ * Every import of these modules must name something that exists. kcl's loader finds a missing
+ * package before any name is resolved, so a misspelt import is reported at the import, not at
+ * the first use of the name it failed to bind.
+ */
+function checkImports(modules: A.Module[], root: string): void {
+  for (const m of modules) {
+    for (const stmt of m.body) {
+      if (stmt.type !== 'Import' || SYSTEM_MODULES.has(stmt.path) || stmt.path.startsWith(PLUGIN_PREFIX)) continue;
+      if (locatePackage(stmt.path, m.file, root)) continue;
+      const target = packageTarget(stmt.path, m.file, root);
+      throw kclError('CannotFindModule', `Cannot find the module ${stmt.path} from ${target}`, { file: m.file, line: stmt.line, column: stmt.column });
+    }
+  }
+}
+
 /** Loads imported packages on demand, each once, and refuses import cycles with their chain;
  * system modules (`import math`) come from the host. */
 function packageImporter(
@@ -134,6 +149,7 @@ function packageImporter(
     loading.push(pkg.pkgpath);
     try {
       const modules = pkg.files.map(parseFile);
+      checkImports(modules, root);
       resolveNames(modules, BUILTIN_NAMES, pkg.pkgpath);
       const ctx = evaluator().runModules(modules);
       const members = new Map<string, Value>();
@@ -156,11 +172,12 @@ export function runKcl(opts: RunOptions): RunResult {
     modules = modules.map((m) => structuredClone(m));
     applyOverrides(modules, opts.overrides);
   }
+  const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
+  checkImports(modules, root);
   resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';
-  const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
   let manifests: string | undefined;
   const system: SystemContext = {
     workspaceRoot: root,
@@ -190,58 +207,4 @@ export function runKcl(opts: RunOptions): RunResult {
   const empty = isDict(result) && result.size === 0;
   const yaml = empty ? '' : toYaml(result, { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone });
   return { printed, yaml };
-}
-
-/** Reads a `-Y` settings file: `kcl_cli_configs` and `kcl_options` as kcl defines them. */
-export interface Settings {
-  files: string[];
-  options: [string, string][];
-  sortKeys?: boolean;
-  showHidden?: boolean;
-  disableNone?: boolean;
-  pathSelectors?: string[];
-  overrides?: string[];
-}
-
-export function readSettings(file: string): Settings {
-  const name = path.basename(file);
-  const invalid = () => kclError('EvaluationError', `Failed to load '${name}', invalid setting file format`);
-  let doc: unknown;
-  try {
-    doc = YAML.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    if (e instanceof KclError) throw e;
-    throw invalid();
-  }
-  const settings: Settings = { files: [], options: [] };
-  if (doc === null || doc === undefined) return settings;
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw invalid();
-  const { kcl_cli_configs: cli, kcl_options: options } = doc as Record<string, unknown>;
-  const dir = path.dirname(file);
-  if (cli !== undefined && cli !== null) {
-    if (typeof cli !== 'object' || Array.isArray(cli)) throw invalid();
-    const c = cli as Record<string, unknown>;
-    const files = c.files ?? c.file;
-    if (files !== undefined && files !== null) {
-      if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) throw invalid();
-      // `${KCL_MOD}` is the root of the Konfig repository: the folder holding kcl.mod
-      const root = findRoot(dir);
-      settings.files = (files as string[]).map((f) => path.resolve(dir, f.replaceAll('${KCL_MOD}', root)));
-    }
-    if (typeof c.sort_keys === 'boolean') settings.sortKeys = c.sort_keys;
-    if (typeof c.show_hidden === 'boolean') settings.showHidden = c.show_hidden;
-    if (typeof c.disable_none === 'boolean') settings.disableNone = c.disable_none;
-    if (Array.isArray(c.path_selector)) settings.pathSelectors = c.path_selector.map(String);
-    if (Array.isArray(c.overrides)) settings.overrides = c.overrides.map(String);
-  }
-  if (options !== undefined && options !== null) {
-    if (!Array.isArray(options)) throw invalid();
-    for (const o of options) {
-      if (typeof o !== 'object' || o === null || !('key' in o)) throw invalid();
-      const { key, value } = o as { key: unknown; value: unknown };
-      if (typeof key !== 'string') throw invalid();
-      settings.options.push([key, typeof value === 'string' ? value : JSON.stringify(value)]);
-    }
-  }
-  return settings;
 }

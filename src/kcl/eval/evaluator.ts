@@ -88,11 +88,7 @@ export class Evaluator {
     };
     for (const m of modules) {
       const env: Env = { scope, file: m.file, module: ctx };
-      m.body.forEach((stmt, i) => {
-        // a string first in a file is its docstring, not a value to print
-        if (i === 0 && stmt.type === 'ExprStmt' && stmt.value.type === 'StringLit') return;
-        lazy.add(stmt, env);
-      });
+      for (const stmt of m.body) lazy.add(stmt, env);
     }
     lazy.runAll();
     return ctx;

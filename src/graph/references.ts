@@ -1,0 +1,66 @@
+/**
+ * Implicit references: a string in a resource's attributes that stands for a field of another
+ * resource, resolved when the dependent is applied (so it can name a field the server fills in,
+ * such as a Service's clusterIP). A reference adds an implicit edge to the graph.
+ *
+ * kdeck's syntax is `${ref:<id>#<json-pointer>}`: the id is any resource id (dots, slashes and
+ * colons allowed), the pointer an RFC 6901 path into the target's attributes, list indices
+ * allowed (`/spec/ports/0/port`). A string that is only a reference takes the target value with
+ * its type; references inside a longer string are replaced by the value's text. In KCL, write it
+ * with the platform's `utils.ref(id, pointer)`, or escape the dollar (`"\${ref:...}"`).
+ *
+ * kusion's `$kusion_path.<id>.<key>.<key>` (a whole string, map keys only, no dots in the id) is
+ * read too, so older Konfig repositories keep working.
+ */
+
+export interface Reference {
+  /** JSON pointer, in the referring resource's attributes, of the string holding the reference. */
+  at: string;
+  target: string;
+  /** JSON pointer into the target's attributes. */
+  pointer: string;
+  /** The reference is the whole string, so it resolves to the target value itself, typed. */
+  whole: boolean;
+}
+
+const REF = /\$\{ref:([^#}]+)#([^}]*)\}/g;
+const KUSION_PATH = '$kusion_path.';
+
+export function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** The tokens of a JSON pointer, or undefined when it is not one (it must be empty or start with `/`). */
+export function pointerTokens(pointer: string): string[] | undefined {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/') || /~[^01]|~$/.test(pointer)) return undefined;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/** The references in one string. */
+export function referencesInString(s: string, at: string): Reference[] {
+  if (s.startsWith(KUSION_PATH)) {
+    const [target, ...keys] = s.slice(KUSION_PATH.length).split('.');
+    return [{ at, target, pointer: keys.map((k) => `/${escapePointerToken(k)}`).join(''), whole: true }];
+  }
+  const found: Reference[] = [];
+  for (const m of s.matchAll(REF)) found.push({ at, target: m[1], pointer: m[2], whole: m[0].length === s.length });
+  return found;
+}
+
+/** Every reference in a resource's attributes, in document order. */
+export function referencesIn(attributes: unknown): Reference[] {
+  const found: Reference[] = [];
+  const walk = (x: unknown, at: string) => {
+    if (typeof x === 'string') found.push(...referencesInString(x, at));
+    else if (Array.isArray(x)) x.forEach((item, i) => walk(item, `${at}/${i}`));
+    else if (typeof x === 'object' && x !== null) {
+      for (const [k, v] of Object.entries(x)) walk(v, `${at}/${escapePointerToken(k)}`);
+    }
+  };
+  walk(attributes, '');
+  return found;
+}

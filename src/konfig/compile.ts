@@ -1,0 +1,101 @@
+/**
+ * A stack folder to its Spec, as `kusion compile` does it: the settings files (by default
+ * `ci-test/settings.yaml` when present, then `kcl.yaml`) give the KCL files and options, the
+ * program runs in-process from the stack folder, and its output documents become resources,
+ * joined by the project's CRD files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { referencesIn, pointerTokens } from '../graph/references.js';
+import { kclError } from '../kcl/diagnostics.js';
+import type { PluginRegistry } from '../kcl/plugins.js';
+import { parseOptionArg, runKcl } from '../kcl/run.js';
+import { readSettings, type Settings } from '../kcl/settings.js';
+import { crdResources } from './crd.js';
+import { resourcesOfOutput, specOf, type Spec } from './spec.js';
+import { loadStack, STACK_FILE, type Stack } from './workspace.js';
+
+export interface CompileOptions {
+  /** `-Y`: settings files, relative to the stack folder; empty means kusion's defaults. */
+  settings?: string[];
+  /** `-D key=value`, after the settings' own options (so they win). */
+  arguments?: string[];
+  /** `-O path=value`. */
+  overrides?: string[];
+  plugins?: PluginRegistry;
+}
+
+export interface CompiledStack {
+  root: string;
+  stack: Stack;
+  spec: Spec;
+  /** What the program printed with `print()`. */
+  printed: string;
+}
+
+const DEFAULT_SETTINGS = ['ci-test/settings.yaml', 'kcl.yaml'];
+
+/** The settings files of a stack: the given ones, or kusion's defaults that exist. */
+function settingsFiles(stack: Stack, given: string[]): string[] {
+  if (given.length) return given.map((f) => path.resolve(stack.dir, f));
+  const found = DEFAULT_SETTINGS.map((f) => path.join(stack.dir, f)).filter((f) => fs.existsSync(f));
+  if (!found.some((f) => path.basename(f) === 'kcl.yaml')) {
+    throw kclError(
+      'WorkspaceError',
+      `the stack ${stack.path} has no kcl.yaml, which names the KCL files to compile (kcl_cli_configs.file); add one as the other stacks of ${stack.project.name} have it, or pass the settings with -Y`,
+      { file: path.join(stack.dir, STACK_FILE), line: 1, column: 1 },
+    );
+  }
+  return found;
+}
+
+function mergeSettings(all: Settings[]): Settings {
+  const merged: Settings = { files: [], options: [], overrides: [] };
+  for (const s of all) {
+    merged.files.push(...s.files);
+    merged.options.push(...s.options);
+    merged.overrides!.push(...(s.overrides ?? []));
+    merged.sortKeys ||= s.sortKeys;
+    merged.disableNone ||= s.disableNone;
+  }
+  return merged;
+}
+
+/** Implicit references must name resources of the stack, with a well-formed pointer. */
+function checkReferences(spec: Spec): void {
+  const ids = new Set(spec.resources.map((r) => r.id));
+  for (const r of spec.resources) {
+    for (const ref of referencesIn(r.attributes)) {
+      const where = `resource ${r.id} at ${ref.at || '/'}`;
+      if (!ids.has(ref.target)) throw kclError('SpecError', `${where} refers to ${ref.target}, which is not a resource of this stack`);
+      if (ref.target === r.id) throw kclError('SpecError', `${where} refers to the resource itself`);
+      if (!pointerTokens(ref.pointer)) throw kclError('SpecError', `${where}: '${ref.pointer}' is not a JSON pointer (it starts with / and escapes / and ~ as ~1 and ~0)`);
+    }
+  }
+}
+
+export function compileStack(dir: string, options: CompileOptions = {}): CompiledStack {
+  const { root, stack } = loadStack(dir);
+  const settings = mergeSettings(settingsFiles(stack, options.settings ?? []).map(readSettings));
+  if (settings.files.length === 0) {
+    throw kclError('WorkspaceError', `the settings of stack ${stack.path} name no KCL file (kcl_cli_configs.file is empty)`, {
+      file: path.join(stack.dir, 'kcl.yaml'),
+      line: 1,
+      column: 1,
+    });
+  }
+  const result = runKcl({
+    files: settings.files,
+    options: [...settings.options, ...(options.arguments ?? []).map(parseOptionArg)],
+    overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
+    workDir: stack.dir,
+    disableNone: settings.disableNone,
+    sortKeys: settings.sortKeys,
+    plugins: options.plugins,
+  });
+  const docs = YAML.parseAllDocuments(result.yaml).map((d) => d.toJS() as unknown);
+  const spec = specOf([...resourcesOfOutput(docs, `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
+  checkReferences(spec);
+  return { root, stack, spec, printed: result.printed };
+}

@@ -1,0 +1,45 @@
+/**
+ * CRD files beside a stack: as kusion does, every `*.yaml`, `*.yml` and `*.json` file in the
+ * `crd/` folder of the stack's parent (the project) is added to the stack's Spec as Kubernetes
+ * resources, one per document.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { kclError } from '../kcl/diagnostics.js';
+import { isObject, resourceFromManifest, type Resource } from './spec.js';
+
+const CRD_FILE = /\.(ya?ml|json)$/;
+
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return filesUnder(p);
+      return CRD_FILE.test(e.name) ? [p] : [];
+    });
+}
+
+export function crdResources(stackDir: string): Resource[] {
+  const dir = path.join(path.dirname(stackDir), 'crd');
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [];
+  return filesUnder(dir).flatMap((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    const docs = YAML.parseAllDocuments(text);
+    const resources: Resource[] = [];
+    for (const doc of docs) {
+      const error = doc.errors[0];
+      if (error) {
+        const at = error.linePos?.[0] ?? { line: 1, col: 1 };
+        throw kclError('SpecError', `malformed YAML in a CRD file: ${error.message.split('\n')[0]}`, { file, line: at.line, column: at.col });
+      }
+      const obj: unknown = doc.toJS();
+      if (obj === null || obj === undefined) continue;
+      if (!isObject(obj)) throw kclError('SpecError', `${file}: a CRD file holds Kubernetes objects, not ${Array.isArray(obj) ? 'a list' : typeof obj}`);
+      resources.push(resourceFromManifest(obj, file));
+    }
+    return resources;
+  });
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { benchSampleStack } from './bench-sample.js';
+import { benchCompile } from '../konfig/bench-compile.js';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tokenize } from './lexer.js';
@@ -258,7 +258,7 @@ async function main(): Promise<number> {
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  results.push(...benchSampleStack());
+  results.push(...benchCompile());
 
   console.log('\ntargets');
   for (const r of results) {

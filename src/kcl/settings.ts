@@ -36,7 +36,7 @@ export function parseYamlFile(file: string, what: string): { doc: YAML.Document;
   } catch {
     throw kclError('CannotFindModule', `cannot read the ${what} ${file}`);
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: false });
+  const doc = YAML.parseDocument(text);
   const error = doc.errors[0];
   if (error) {
     const at = error.linePos?.[0];

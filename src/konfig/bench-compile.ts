@@ -1,0 +1,98 @@
+/**
+ * The Konfig part of `npm run bench`: `kdeck compile` of one prod stack in a fresh process
+ * (cold: nothing cached), every sample stack compiled in one fresh process (the package cache is
+ * shared between stacks), and a warm recompile in one process after the stack's main.k changed,
+ * as watch mode does it.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileStack } from './compile.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.resolve(HERE, '..');
+const CLI = path.join(DIST, 'cli.js');
+const SNAPSHOTS_SCRIPT = path.join(HERE, 'snapshots.js');
+const REPO = path.resolve(DIST, '..');
+const SAMPLE = path.join(REPO, 'konfig-sample');
+const STACK = 'appops/guestbook/prod';
+const TARGET_ONE_MS = 1500;
+const TARGET_ALL_MS = 3000;
+const TARGET_WARM_MS = 100;
+const RUNS = 5;
+
+export interface BenchResult {
+  name: string;
+  ok: boolean | undefined;
+  detail: string;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function kclLines(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += kclLines(p);
+    else if (p.endsWith('.k')) n += fs.readFileSync(p, 'utf8').split('\n').length - 1;
+  }
+  return n;
+}
+
+/** Wall times of `runs` fresh processes, or the first failure's stderr. */
+function timeProcess(args: string[], cwd: string, runs: number): number[] | string {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+    times.push(performance.now() - t0);
+    if (r.status !== 0) return r.stderr.split('\n').slice(0, 6).join('\n') || `exit ${r.status}`;
+  }
+  return times;
+}
+
+const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
+
+export function benchCompile(): BenchResult[] {
+  const stackDir = path.join(SAMPLE, STACK);
+  if (!fs.existsSync(stackDir) || !fs.existsSync(CLI)) {
+    console.log('  compile        skipped: konfig-sample or dist/cli.js not found');
+    return [{ name: 'kdeck compile', ok: undefined, detail: 'skipped' }];
+  }
+  const one = timeProcess([CLI, 'compile'], stackDir, RUNS);
+  if (typeof one === 'string') return [{ name: 'kdeck compile exits 0', ok: false, detail: one }];
+  const all = timeProcess([SNAPSHOTS_SCRIPT, '--check', SAMPLE, path.join(REPO, 'snapshots', 'compile')], REPO, RUNS);
+  if (typeof all === 'string') return [{ name: 'all stacks compile to their snapshots', ok: false, detail: all }];
+
+  // warm: one process, the stack's main.k edited before every compile
+  const main = path.join(stackDir, 'main.k');
+  const source = fs.readFileSync(main, 'utf8');
+  const warm: number[] = [];
+  try {
+    compileStack(stackDir);
+    for (let i = 0; i < RUNS; i++) {
+      fs.writeFileSync(main, `${source}\n# edit ${i}\n`);
+      const t0 = performance.now();
+      compileStack(stackDir);
+      warm.push(performance.now() - t0);
+    }
+  } finally {
+    fs.writeFileSync(main, source);
+  }
+
+  const stacks = fs.readdirSync(path.join(REPO, 'snapshots', 'compile'), { recursive: true }).filter((f) => String(f).endsWith('.yaml')).length;
+  const [oneMs, allMs, warmMs] = [median(one), median(all), median(warm)];
+  console.log(`  compile        ${STACK}, importing ${kclLines(path.join(SAMPLE, 'base', 'pkg')).toLocaleString('en-US')} lines of base/pkg`);
+  console.log(`                 cold, one stack (kdeck compile):        median ${oneMs.toFixed(0)} ms of ${list(one)} ms`);
+  console.log(`                 cold, all ${stacks} stacks in one process:    median ${allMs.toFixed(0)} ms of ${list(all)} ms`);
+  console.log(`                 warm, main.k changed, in process:       median ${warmMs.toFixed(1)} ms of [${warm.map((x) => x.toFixed(1)).join(', ')}] ms`);
+  return [
+    { name: `compile one stack cold < ${TARGET_ONE_MS} ms`, ok: oneMs < TARGET_ONE_MS, detail: `${oneMs.toFixed(0)} ms` },
+    { name: `compile all stacks cold < ${TARGET_ALL_MS} ms`, ok: allMs < TARGET_ALL_MS, detail: `${allMs.toFixed(0)} ms` },
+    { name: `recompile warm < ${TARGET_WARM_MS} ms`, ok: warmMs < TARGET_WARM_MS, detail: `${warmMs.toFixed(1)} ms` },
+  ];
+}

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { referencesIn, pointerTokens } from '../graph/references.js';
+import { checkAcyclic, graphOf } from '../graph/graph.js';
+import { pointerTokens, referencesIn } from '../graph/references.js';
 import { kclError } from '../kcl/diagnostics.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
@@ -97,5 +98,6 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
   const docs = YAML.parseAllDocuments(result.yaml).map((d) => d.toJS() as unknown);
   const spec = specOf([...resourcesOfOutput(docs, `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
   checkReferences(spec);
+  checkAcyclic(graphOf(spec));
   return { root, stack, spec, printed: result.printed };
 }

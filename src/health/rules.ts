@@ -1,0 +1,200 @@
+/**
+ * Whether an object is healthy, judged as `kubectl rollout status` and `kubectl wait` judge it
+ * (Deployment, StatefulSet, DaemonSet, ReplicaSet, Pod, Job, Service, PVC, Namespace, CRD; any
+ * other kind: it exists, or its Ready condition when it has one). A pod stuck where waiting does
+ * not help (an image that never pulls, a container that keeps crashing) is Degraded; a workload
+ * whose pods are stuck stays Progressing but carries their reason, and its progress deadline or
+ * the caller's timeout turns that into Degraded.
+ */
+export type HealthState = 'Progressing' | 'Healthy' | 'Degraded';
+
+export interface Health {
+  state: HealthState;
+  /** A short machine-friendly cause: ImagePullBackOff, CrashLoopBackOff, ProgressDeadlineExceeded, Failed, ... */
+  reason?: string;
+  message: string;
+}
+
+export type KubeObject = Record<string, unknown>;
+
+const obj = (x: unknown): KubeObject => (typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as KubeObject) : {});
+const arr = (x: unknown): KubeObject[] => (Array.isArray(x) ? x.map(obj) : []);
+const num = (x: unknown, fallback = 0): number => (typeof x === 'number' ? x : fallback);
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+
+const progressing = (message: string, reason?: string): Health => ({ state: 'Progressing', message, ...(reason ? { reason } : {}) });
+const healthy = (message: string): Health => ({ state: 'Healthy', message });
+const degraded = (reason: string, message: string): Health => ({ state: 'Degraded', reason, message });
+
+export function condition(o: KubeObject, type: string): KubeObject | undefined {
+  return arr(obj(o.status).conditions).find((c) => str(c.type)?.toLowerCase() === type.toLowerCase());
+}
+
+/** `kubectl wait --for=condition=TYPE`: the condition is True and not older than the spec. */
+export function conditionMet(o: KubeObject, type: string): boolean {
+  const c = condition(o, type);
+  if (!c || str(c.status)?.toLowerCase() !== 'true') return false;
+  const generation = obj(o.metadata).generation;
+  const observed = c.observedGeneration ?? obj(o.status).observedGeneration;
+  return typeof generation !== 'number' || typeof observed !== 'number' || observed >= generation;
+}
+
+/** Container states that will not get better by waiting. */
+const HOPELESS = new Set(['ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff', 'CreateContainerConfigError', 'InvalidImageName', 'CreateContainerError']);
+
+/** Why a pod cannot become ready, if a container is stuck in a state waiting will not fix. */
+export function podTrouble(pod: KubeObject): Health | undefined {
+  const name = str(obj(pod.metadata).name) ?? 'pod';
+  const status = obj(pod.status);
+  for (const c of [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)]) {
+    const waiting = obj(obj(c.state).waiting);
+    const reason = str(waiting.reason);
+    if (reason && HOPELESS.has(reason)) {
+      const detail = str(waiting.message);
+      return degraded(reason, `pod ${name}: container ${str(c.name) ?? '?'} ${reason}${detail ? `: ${detail}` : ''}`);
+    }
+  }
+  if (str(status.phase) === 'Failed') return degraded(str(status.reason) ?? 'Failed', `pod ${name} failed${str(status.message) ? `: ${str(status.message)}` : ''}`);
+  return undefined;
+}
+
+function pod(o: KubeObject): Health {
+  const trouble = podTrouble(o);
+  if (trouble) return trouble;
+  const phase = str(obj(o.status).phase);
+  if (phase === 'Succeeded') return healthy('completed');
+  if (conditionMet(o, 'Ready')) return healthy('ready');
+  const waiting = arr(obj(o.status).containerStatuses)
+    .map((c) => str(obj(obj(c.state).waiting).reason))
+    .find(Boolean);
+  return progressing(waiting ? `waiting: ${waiting}` : `${phase ?? 'Pending'}, not ready yet`, waiting);
+}
+
+function generationPending(o: KubeObject): boolean {
+  const generation = obj(o.metadata).generation;
+  const observed = obj(o.status).observedGeneration;
+  return typeof generation === 'number' && (typeof observed !== 'number' || generation > observed);
+}
+
+function deployment(o: KubeObject): Health {
+  const name = str(obj(o.metadata).name);
+  if (generationPending(o)) return progressing('waiting for the deployment spec update to be observed');
+  const p = condition(o, 'Progressing');
+  if (str(p?.reason) === 'ProgressDeadlineExceeded') return degraded('ProgressDeadlineExceeded', `deployment "${name}" exceeded its progress deadline`);
+  const s = obj(o.status);
+  const want = num(obj(o.spec).replicas, 1);
+  const updated = num(s.updatedReplicas);
+  if (updated < want) return progressing(`${updated} out of ${want} new replicas have been updated`);
+  if (num(s.replicas) > updated) return progressing(`${num(s.replicas) - updated} old replicas are pending termination`);
+  if (num(s.availableReplicas) < updated) return progressing(`${num(s.availableReplicas)} of ${updated} updated replicas are available`);
+  return healthy(`successfully rolled out (${updated}/${want})`);
+}
+
+function statefulSet(o: KubeObject): Health {
+  const spec = obj(o.spec);
+  const s = obj(o.status);
+  if (str(obj(spec.updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
+  if (num(s.observedGeneration) === 0 || generationPending(o)) return progressing('waiting for the statefulset spec update to be observed');
+  const want = num(spec.replicas, 1);
+  if (num(s.readyReplicas) < want) return progressing(`waiting for ${want - num(s.readyReplicas)} pods to be ready`);
+  const partition = obj(obj(spec.updateStrategy).rollingUpdate).partition;
+  if (typeof partition === 'number' && partition > 0) {
+    if (num(s.updatedReplicas) < want - partition) return progressing(`waiting for partitioned roll out to finish: ${num(s.updatedReplicas)} out of ${want - partition} new pods have been updated`);
+    return healthy('partitioned roll out complete');
+  }
+  if (s.updateRevision !== s.currentRevision) return progressing(`waiting for the update to revision ${str(s.updateRevision) ?? '?'} to finish`);
+  return healthy(`rolled out (${num(s.readyReplicas)}/${want} ready)`);
+}
+
+function daemonSet(o: KubeObject): Health {
+  const s = obj(o.status);
+  if (str(obj(obj(o.spec).updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
+  if (generationPending(o)) return progressing('waiting for the daemon set spec update to be observed');
+  const want = num(s.desiredNumberScheduled);
+  if (num(s.updatedNumberScheduled) < want) return progressing(`${num(s.updatedNumberScheduled)} out of ${want} new pods have been updated`);
+  if (num(s.numberAvailable) < want) return progressing(`${num(s.numberAvailable)} of ${want} updated pods are available`);
+  return healthy(`successfully rolled out (${want} nodes)`);
+}
+
+function replicaSet(o: KubeObject): Health {
+  const want = num(obj(o.spec).replicas, 1);
+  const ready = num(obj(o.status).readyReplicas);
+  return ready >= want ? healthy(`${ready}/${want} ready`) : progressing(`${ready}/${want} ready`);
+}
+
+function job(o: KubeObject): Health {
+  if (conditionMet(o, 'Failed')) {
+    const c = condition(o, 'Failed')!;
+    return degraded(str(c.reason) ?? 'Failed', `job failed${str(c.message) ? `: ${str(c.message)}` : ''}`);
+  }
+  if (conditionMet(o, 'Complete')) return healthy(`complete (${num(obj(o.status).succeeded)} succeeded)`);
+  const s = obj(o.status);
+  return progressing(`${num(s.active)} active, ${num(s.succeeded)} succeeded, ${num(s.failed)} failed`);
+}
+
+function service(o: KubeObject, endpoints: KubeObject | undefined): Health {
+  const spec = obj(o.spec);
+  if (str(spec.type) === 'LoadBalancer' && arr(obj(obj(o.status).loadBalancer).ingress).length === 0) {
+    return progressing('waiting for the load balancer address');
+  }
+  // headless, ExternalName and selector-less Services have no pods to wait for
+  if (!spec.selector || str(spec.type) === 'ExternalName' || endpoints === undefined) return healthy('exists');
+  const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
+  return ready > 0 ? healthy(`${ready} ready endpoint${ready === 1 ? '' : 's'}`) : progressing('no ready endpoints yet');
+}
+
+export interface Related {
+  /** The pods a workload owns (directly or through its ReplicaSets), to explain a slow rollout. */
+  pods?: KubeObject[];
+  /** A Service's Endpoints object. */
+  endpoints?: KubeObject;
+}
+
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+
+/** The health of `o`, a live object; `related` holds what explains it. */
+export function assess(o: KubeObject, related: Related = {}): Health {
+  const kind = str(o.kind);
+  let h: Health;
+  switch (kind) {
+    case 'Pod':
+      return pod(o);
+    case 'Deployment':
+      h = deployment(o);
+      break;
+    case 'StatefulSet':
+      h = statefulSet(o);
+      break;
+    case 'DaemonSet':
+      h = daemonSet(o);
+      break;
+    case 'ReplicaSet':
+      h = replicaSet(o);
+      break;
+    case 'Job':
+      h = job(o);
+      break;
+    case 'Service':
+      return service(o, related.endpoints);
+    case 'PersistentVolumeClaim': {
+      const phase = str(obj(o.status).phase);
+      return phase === 'Bound' ? healthy('bound') : progressing(`${phase ?? 'Pending'}`);
+    }
+    case 'Namespace': {
+      const phase = str(obj(o.status).phase);
+      return phase === 'Terminating' ? progressing('terminating') : healthy('active');
+    }
+    case 'CustomResourceDefinition':
+      return conditionMet(o, 'Established') ? healthy('established') : progressing('waiting for the definition to be established');
+    default:
+      if (condition(o, 'Ready')) return conditionMet(o, 'Ready') ? healthy('ready') : progressing(str(condition(o, 'Ready')?.message) ?? 'not ready');
+      return healthy('exists');
+  }
+  if (h.state === 'Progressing' && kind && WORKLOADS.has(kind)) {
+    // the controller keeps retrying, so the workload stays Progressing (its deadline or the
+    // caller's timeout decides when to give up) but says why it is stuck
+    const trouble = (related.pods ?? []).map(podTrouble).find((t) => t !== undefined);
+    if (trouble) return progressing(trouble.message, trouble.reason);
+  }
+  return h;
+}

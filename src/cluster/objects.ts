@@ -1,0 +1,134 @@
+/**
+ * Kubernetes objects on one cluster, by their manifest: discovery of the REST path of a kind
+ * (refreshed when a kind is missing, since a CRD may have been applied a moment ago), get,
+ * server-side apply with field manager `kdeck` (dry-run for preview), delete with propagation,
+ * and waiting until an object is gone.
+ */
+import { ApiError, RestClient } from './rest.js';
+
+export type KubeObject = Record<string, unknown> & { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; [k: string]: unknown } };
+
+export const FIELD_MANAGER = 'kdeck';
+
+interface ApiResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export function refOf(o: KubeObject): ObjectRef {
+  return {
+    apiVersion: String(o.apiVersion),
+    kind: String(o.kind),
+    name: String(o.metadata?.name),
+    ...(o.metadata?.namespace ? { namespace: String(o.metadata.namespace) } : {}),
+  };
+}
+
+export interface ApplyOptions {
+  dryRun?: boolean;
+  /** Take fields over from other managers instead of failing with a conflict. */
+  force?: boolean;
+}
+
+export class ObjectClient {
+  private readonly discovery = new Map<string, ApiResource[]>();
+
+  constructor(
+    readonly rest: RestClient,
+    /** The context's namespace, for namespaced objects that name none. */
+    readonly defaultNamespace = 'default',
+  ) {}
+
+  get cluster(): string {
+    return this.rest.cluster;
+  }
+
+  private async resources(apiVersion: string, refresh: boolean): Promise<ApiResource[]> {
+    const cached = this.discovery.get(apiVersion);
+    if (cached && !refresh) return cached;
+    const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    try {
+      const body = (await this.rest.request({ method: 'GET', path })).body as { resources?: ApiResource[] };
+      const list = (body?.resources ?? []).filter((r) => !r.name.includes('/'));
+      this.discovery.set(apiVersion, list);
+      return list;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return [];
+      throw e;
+    }
+  }
+
+  /** The REST path of an object (or of its collection, without a name). */
+  async pathOf(ref: Omit<ObjectRef, 'name'> & { name?: string }): Promise<string> {
+    let resource = (await this.resources(ref.apiVersion, false)).find((r) => r.kind === ref.kind);
+    resource ??= (await this.resources(ref.apiVersion, true)).find((r) => r.kind === ref.kind);
+    if (!resource) {
+      throw new ApiError(this.cluster, 404, 'NotFound', `the cluster does not serve kind ${ref.kind} in ${ref.apiVersion} (if it is a custom resource, is its CRD applied?)`, `discovery of ${ref.apiVersion}`);
+    }
+    const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
+    const ns = resource.namespaced ? `/namespaces/${encodeURIComponent(ref.namespace ?? this.defaultNamespace)}` : '';
+    return `${base}${ns}/${resource.name}${ref.name !== undefined ? `/${encodeURIComponent(ref.name)}` : ''}`;
+  }
+
+  /** The live object, or undefined when it does not exist. */
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    try {
+      return (await this.rest.request({ method: 'GET', path: await this.pathOf(ref) })).body as KubeObject;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return undefined;
+      throw e;
+    }
+  }
+
+  async list(ref: Omit<ObjectRef, 'name'>, selectors: { labelSelector?: string; fieldSelector?: string } = {}): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref), query: selectors })).body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
+    return { items: body?.items ?? [], resourceVersion: body?.metadata?.resourceVersion ?? '' };
+  }
+
+  /** Server-side apply of a manifest; the server's resulting object. */
+  async apply(o: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
+    const res = await this.rest.request({
+      method: 'PATCH',
+      path: await this.pathOf(refOf(o)),
+      query: { fieldManager: FIELD_MANAGER, force: options.force ? true : undefined, dryRun: options.dryRun ? 'All' : undefined },
+      body: o,
+      contentType: 'application/apply-patch+yaml',
+    });
+    return res.body as KubeObject;
+  }
+
+  /** Deletes an object; false when it was already gone. */
+  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background'): Promise<boolean> {
+    try {
+      await this.rest.request({
+        method: 'DELETE',
+        path: await this.pathOf(ref),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy },
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return false;
+      throw e;
+    }
+  }
+
+  /** Resolves once the object no longer exists; rejects after `timeoutMs`. */
+  async waitGone(ref: ObjectRef, timeoutMs: number, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+      if ((await this.get(ref)) === undefined) return;
+      if (Date.now() >= deadline) {
+        throw new ApiError(this.cluster, 408, 'Timeout', `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} still exists after ${Math.round(timeoutMs / 1000)} s (a finalizer may hold it)`, `waiting for ${ref.kind} ${ref.name} to be deleted`);
+      }
+      await sleep(delay);
+    }
+  }
+}

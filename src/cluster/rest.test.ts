@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserError } from '../user-error.js';
+import { ClusterSet } from './cluster-set.js';
+import { loadKubeconfig } from './kubeconfig.js';
+import { ApiError, ClusterUnreachableError, retryDelay, type RetryPolicy } from './rest.js';
+
+/** A scripted API server: each request takes the next answer. */
+let answers: { status: number; body: unknown; headers?: Record<string, string> }[] = [];
+const seen: { method?: string; url?: string; auth?: string; contentType?: string; body: string }[] = [];
+const server = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', () => {
+    seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, contentType: req.headers['content-type'], body });
+    const a = answers.shift() ?? { status: 500, body: { kind: 'Status', reason: 'InternalError', message: 'no answer scripted' } };
+    res.writeHead(a.status, { 'Content-Type': 'application/json', ...a.headers });
+    res.end(JSON.stringify(a.body));
+  });
+});
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-kubeconfig-'));
+const sleeps: number[] = [];
+const policy: RetryPolicy = { attempts: 4, baseMs: 100, maxMs: 1_000, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 };
+
+function kubeconfigFile(name: string, contexts: { name: string; server: string; token?: string; namespace?: string }[], current?: string): string {
+  const file = path.join(dir, name);
+  const text = [
+    'apiVersion: v1',
+    'kind: Config',
+    `current-context: ${current ?? '""'}`,
+    'clusters:',
+    ...contexts.map((c) => `- name: ${c.name}\n  cluster:\n    server: ${c.server}\n    insecure-skip-tls-verify: true`),
+    'users:',
+    ...contexts.map((c) => `- name: ${c.name}-user\n  user:\n    token: ${c.token ?? 'secret'}`),
+    'contexts:',
+    ...contexts.map((c) => `- name: ${c.name}\n  context:\n    cluster: ${c.name}\n    user: ${c.name}-user${c.namespace ? `\n    namespace: ${c.namespace}` : ''}`),
+  ].join('\n');
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+let url = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('kubeconfig', () => {
+  it('merges every KUBECONFIG path, the first file winning, and keeps each context apart', () => {
+    const a = kubeconfigFile('a.yaml', [{ name: 'sandbox-a', server: url, token: 'ta' }], 'sandbox-a');
+    const b = kubeconfigFile('b.yaml', [{ name: 'sandbox-b', server: 'http://127.0.0.1:1', token: 'tb', namespace: 'team' }, { name: 'sandbox-a', server: 'http://elsewhere' }], 'sandbox-b');
+    const kc = loadKubeconfig(undefined, { KUBECONFIG: [a, path.join(dir, 'missing.yaml'), b].join(path.delimiter) });
+    expect(kc.current).toBe('sandbox-a');
+    expect(kc.contexts).toEqual([
+      { name: 'sandbox-a', cluster: 'sandbox-a', server: url, user: 'sandbox-a-user' },
+      { name: 'sandbox-b', cluster: 'sandbox-b', server: 'http://127.0.0.1:1', user: 'sandbox-b-user', namespace: 'team' },
+    ]);
+    expect(kc.configFor('sandbox-b').getCurrentUser()?.token).toBe('tb');
+  });
+
+  it('names the file and the next step when it is broken or missing', () => {
+    const broken = path.join(dir, 'broken.yaml');
+    fs.writeFileSync(broken, 'clusters: [\n');
+    expect(() => loadKubeconfig(broken)).toThrow(UserError);
+    expect(() => loadKubeconfig(broken)).toThrow(/the kubeconfig .*broken.yaml cannot be read/);
+    expect(() => loadKubeconfig(path.join(dir, 'nope.yaml'))).toThrow(/does not exist; pass another with --kubeconfig/);
+    const kc = loadKubeconfig(kubeconfigFile('one.yaml', [{ name: 'x', server: url }], 'x'));
+    expect(() => kc.configFor('prod')).toThrow('there is no context prod');
+  });
+});
+
+describe('REST client', () => {
+  it('retries 429 and 5xx, honouring Retry-After, and sends the token', async () => {
+    const set = new ClusterSet(loadKubeconfig(kubeconfigFile('r.yaml', [{ name: 'c', server: url, token: 'tok' }], 'c')), policy);
+    answers = [
+      { status: 429, body: { kind: 'Status', reason: 'TooManyRequests' }, headers: { 'Retry-After': '2' } },
+      { status: 503, body: { kind: 'Status', reason: 'ServiceUnavailable' } },
+      { status: 200, body: { kind: 'Namespace', metadata: { name: 'x' } } },
+    ];
+    sleeps.length = 0;
+    seen.length = 0;
+    const res = await set.client('c').rest.request({ method: 'GET', path: '/api/v1/namespaces/x' });
+    expect(res.body).toEqual({ kind: 'Namespace', metadata: { name: 'x' } });
+    expect(sleeps).toEqual([2000, 100]);
+    expect(seen.map((s) => s.auth)).toEqual(['Bearer tok', 'Bearer tok', 'Bearer tok']);
+  });
+
+  it('gives up after the last attempt with the Status the server sent', async () => {
+    const set = new ClusterSet(loadKubeconfig(kubeconfigFile('g.yaml', [{ name: 'c', server: url }], 'c')), policy);
+    answers = Array.from({ length: 4 }, () => ({ status: 500, body: { kind: 'Status', reason: 'InternalError', message: 'etcd is sad' } }));
+    const e = await set.client('c').rest.request({ method: 'GET', path: '/api/v1/pods' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).message).toBe('cluster c: GET /api/v1/pods failed: etcd is sad (500 InternalError)');
+  });
+
+  it('applies server-side with field manager kdeck and reports a cluster that is down by name', async () => {
+    const set = new ClusterSet(loadKubeconfig(kubeconfigFile('s.yaml', [{ name: 'c', server: url, namespace: 'team' }, { name: 'down', server: 'http://127.0.0.1:1' }], 'c')), policy);
+    answers = [
+      { status: 200, body: { kind: 'APIResourceList', resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }, { name: 'configmaps/status', kind: 'ConfigMap', namespaced: true }] } },
+      { status: 200, body: { kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'team', uid: 'u' } } },
+    ];
+    seen.length = 0;
+    const applied = await set.client('c').apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, { dryRun: true });
+    expect(applied.metadata?.uid).toBe('u');
+    expect(seen[1]).toMatchObject({ method: 'PATCH', url: '/api/v1/namespaces/team/configmaps/cm?fieldManager=kdeck&dryRun=All', contentType: 'application/apply-patch+yaml' });
+    const down = await set.client('down').get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }).catch((x: unknown) => x);
+    expect(down).toBeInstanceOf(ClusterUnreachableError);
+    expect((down as Error).message).toMatch(/^cluster down \(http:\/\/127.0.0.1:1\) is unreachable: .*ECONNREFUSED/);
+  });
+
+  it('backs off with full jitter, capped', () => {
+    expect([0, 1, 2, 3, 10].map((n) => retryDelay(n, undefined, { ...policy, random: () => 1 }))).toEqual([100, 200, 400, 800, 1000]);
+    expect(retryDelay(0, '120', policy)).toBe(30_000);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * Raw JSON over the Kubernetes REST API for one context, with what client-node leaves out: a
+ * deadline on every call, retries with backoff and jitter on 429 and 5xx (honouring Retry-After)
+ * and on dropped connections, and errors that name the cluster. client-node supplies the
+ * credentials and TLS settings; responses stay plain JSON, exactly as the server sent them, which
+ * the diff needs (client-node's typed models drop unknown fields and turn times into Dates).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { UserError } from '../user-error.js';
+
+export interface RestRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface RestResponse {
+  status: number;
+  body: unknown;
+}
+
+/** A Status error from the server: code, reason and message as Kubernetes wrote them. */
+export class ApiError extends UserError {
+  constructor(
+    readonly cluster: string,
+    readonly status: number,
+    readonly reason: string,
+    readonly detail: string,
+    readonly request: string,
+  ) {
+    super(`cluster ${cluster}: ${request} failed: ${detail || reason} (${status}${reason ? ` ${reason}` : ''})`, 1);
+  }
+}
+
+export class ClusterUnreachableError extends UserError {
+  constructor(
+    readonly cluster: string,
+    server: string,
+    cause: string,
+  ) {
+    super(`cluster ${cluster} (${server}) is unreachable: ${cause}; check that it is up and that the context is right (kubectl --context ${cluster} get ns)`, 1);
+  }
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  baseMs: number;
+  maxMs: number;
+  /** Waits; tests pass a simulated clock. */
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 5,
+  baseMs: 200,
+  maxMs: 5_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRIED_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'TIMEOUT']);
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** Full jitter backoff, or the server's Retry-After when it gave one. */
+export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy): number {
+  const seconds = retryAfter !== undefined ? Number(retryAfter) : NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  return Math.round(policy.random() * Math.min(policy.maxMs, policy.baseMs * 2 ** attempt));
+}
+
+interface Attempt {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+class NetworkError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export class RestClient {
+  readonly server: string;
+
+  constructor(
+    readonly cluster: string,
+    private readonly kc: KubeConfig,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {
+    this.server = kc.getCurrentCluster()?.server ?? '';
+  }
+
+  url(path: string, query: RestRequest['query'] = {}): URL {
+    const url = new URL(this.server.replace(/\/$/, '') + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  /** Options for a raw request to this cluster: credentials and TLS from the kubeconfig. */
+  async requestOptions(url: URL, method: string, headers: Record<string, string>): Promise<https.RequestOptions> {
+    const opts: https.RequestOptions = { method, headers: { ...headers } };
+    await this.kc.applyToHTTPSOptions(opts);
+    const cluster = this.kc.getCurrentCluster();
+    if (url.protocol === 'https:' && cluster?.skipTLSVerify) opts.rejectUnauthorized = false;
+    return opts;
+  }
+
+  private async once(req: RestRequest): Promise<Attempt> {
+    const url = this.url(req.path, req.query);
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'kdeck' };
+    if (payload !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
+    const opts = await this.requestOptions(url, req.method, headers);
+    const timeoutMs = req.timeoutMs ?? 30_000;
+    return new Promise<Attempt>((resolve, reject) => {
+      const send = url.protocol === 'https:' ? https.request : http.request;
+      const r = send(url, opts, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (e: NodeJS.ErrnoException) => reject(new NetworkError(e.code ?? 'ECONNRESET', e.message)));
+      });
+      r.setTimeout(timeoutMs, () => r.destroy(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`)));
+      r.on('error', (e: NodeJS.ErrnoException) => reject(e instanceof NetworkError ? e : new NetworkError(e.code ?? 'ERROR', e.message)));
+      if (payload !== undefined) r.write(payload);
+      r.end();
+    });
+  }
+
+  async request(req: RestRequest): Promise<RestResponse> {
+    const what = `${req.method} ${req.path}`;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt === this.retry.attempts - 1;
+      let result: Attempt;
+      try {
+        result = await this.once(req);
+      } catch (e) {
+        const code = e instanceof NetworkError ? e.code : 'ERROR';
+        if (!last && RETRIED_NETWORK.has(code)) {
+          await this.retry.sleep(retryDelay(attempt, undefined, this.retry));
+          continue;
+        }
+        throw new ClusterUnreachableError(this.cluster, this.server, e instanceof Error ? `${e.message}${code !== 'ERROR' ? ` (${code})` : ''}` : String(e));
+      }
+      if (result.status >= 200 && result.status < 300) {
+        return { status: result.status, body: result.text ? parseJson(result.text) : undefined };
+      }
+      if (!last && RETRIED_STATUS.has(result.status)) {
+        const retryAfter = result.headers['retry-after'];
+        await this.retry.sleep(retryDelay(attempt, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.retry));
+        continue;
+      }
+      const status = parseJson(result.text) as { reason?: string; message?: string } | undefined;
+      throw new ApiError(this.cluster, result.status, status?.reason ?? '', status?.message ?? result.text.slice(0, 200), what);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A watch that survives what real API servers do to watches: it lists first, resumes from the
+ * last resourceVersion after a dropped connection (backing off with jitter), and lists again when
+ * the server answers 410 Gone because that version is too old. Events arrive as raw JSON through
+ * client-node's Watch.
+ */
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject, ObjectClient, ObjectRef } from './objects.js';
+import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from './rest.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  object: KubeObject;
+}
+
+export interface WatchTarget extends Omit<ObjectRef, 'name'> {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface WatchOptions {
+  signal: AbortSignal;
+  retry?: RetryPolicy;
+  /** Told about every reconnect, for the console's event log. */
+  onReconnect?: (why: string) => void;
+}
+
+const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.resourceVersion ?? '');
+
+/** Streams events for `target` until `signal` aborts; the current objects come first as ADDED. */
+export async function watchObjects(client: ObjectClient, kc: KubeConfig, target: WatchTarget, onEvent: (e: WatchEvent) => void, options: WatchOptions): Promise<void> {
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const path = await client.pathOf(target);
+  const selectors = { labelSelector: target.labelSelector, fieldSelector: target.fieldSelector };
+  let resourceVersion = '';
+  let failures = 0;
+  while (!options.signal.aborted) {
+    if (!resourceVersion) {
+      try {
+        const list = await client.list(target, selectors);
+        for (const object of list.items) onEvent({ type: 'ADDED', object });
+        resourceVersion = list.resourceVersion;
+        failures = 0;
+      } catch (e) {
+        options.onReconnect?.(`list failed: ${e instanceof Error ? e.message : String(e)}`);
+        await retry.sleep(retryDelay(failures++, undefined, retry));
+        continue;
+      }
+    }
+    const outcome = await new Promise<'gone' | 'ended' | 'failed'>((resolve) => {
+      let gone = false;
+      const stop = () => controller?.abort();
+      let controller: AbortController | undefined;
+      new Watch(kc)
+        .watch(
+          path,
+          { resourceVersion, allowWatchBookmarks: true, ...selectors },
+          (type: string, object: unknown) => {
+            if (type === 'ERROR') {
+              if ((object as { code?: number }).code === 410) gone = true;
+              return;
+            }
+            const rv = rvOf(object);
+            if (rv) resourceVersion = rv;
+            failures = 0;
+            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') onEvent({ type, object: object as KubeObject });
+          },
+          (err: unknown) => {
+            options.signal.removeEventListener('abort', stop);
+            if (gone || (err as { statusCode?: number } | null)?.statusCode === 410) resolve('gone');
+            else resolve(err ? 'failed' : 'ended');
+          },
+        )
+        .then(
+          (c) => {
+            controller = c;
+            if (options.signal.aborted) c.abort();
+            else options.signal.addEventListener('abort', stop, { once: true });
+          },
+          () => resolve('failed'),
+        );
+    });
+    if (options.signal.aborted) return;
+    if (outcome === 'gone') {
+      options.onReconnect?.('resourceVersion too old (410 Gone): listing again');
+      resourceVersion = '';
+    } else {
+      // a watch the server closed normally resumes at once; a broken one backs off
+      if (outcome === 'failed') options.onReconnect?.('watch connection lost: resuming');
+      if (outcome === 'failed') await retry.sleep(retryDelay(failures++, undefined, retry));
+    }
+  }
+}

@@ -23,7 +23,8 @@ export interface Reference {
   whole: boolean;
 }
 
-const REF = /\$\{ref:([^#}]+)#([^}]*)\}/g;
+/** One `${ref:<id>#<pointer>}` occurrence (global: use with matchAll or replace). */
+export const REF_PATTERN = /\$\{ref:([^#}]+)#([^}]*)\}/g;
 const KUSION_PATH = '$kusion_path.';
 
 export function escapePointerToken(token: string): string {
@@ -47,7 +48,7 @@ export function referencesInString(s: string, at: string): Reference[] {
     return [{ at, target, pointer: keys.map((k) => `/${escapePointerToken(k)}`).join(''), whole: true }];
   }
   const found: Reference[] = [];
-  for (const m of s.matchAll(REF)) found.push({ at, target: m[1], pointer: m[2], whole: m[0].length === s.length });
+  for (const m of s.matchAll(REF_PATTERN)) found.push({ at, target: m[1], pointer: m[2], whole: m[0].length === s.length });
   return found;
 }
 

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Resource, Spec } from '../konfig/spec.js';
+import type { Stack } from '../konfig/workspace.js';
+import { LocalStateBackend } from '../state/local.js';
+import { executeChanges, type EngineEvent } from './execute.js';
+import { planChanges, summarize } from './plan.js';
+import { FakeClusters } from './testing.js';
+
+const stack: Stack = { name: 'prod', dir: '/x', path: 'appops/shop/prod', project: { name: 'shop', dir: '/x' }, cluster: 'a' };
+const ns: Resource = { id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } } };
+const svc: Resource = {
+  id: 'v1:Service:shop:db',
+  type: 'Kubernetes',
+  dependsOn: [ns.id],
+  attributes: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'db', namespace: 'shop' }, spec: { ports: [{ port: 5432 }] } },
+};
+const app = (image: string, usesDb = true): Resource => ({
+  id: 'apps/v1:Deployment:shop:app',
+  type: 'Kubernetes',
+  dependsOn: [ns.id],
+  attributes: {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'app', namespace: 'shop' },
+    spec: { template: { spec: { containers: [{ name: 'main', image, env: [{ name: 'DB', value: usesDb ? `\${ref:${svc.id}#/spec/clusterIP}` : 'localhost' }] }] } } },
+  },
+});
+
+function setup() {
+  const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-engine-')));
+  const clusters = new FakeClusters(['a', 'b']);
+  const plan = (spec: Spec, destroy = false) => planChanges({ stack, spec, clusters, backend, destroy });
+  const execute = async (spec: Spec, options: { destroy?: boolean; failFast?: boolean } = {}) => {
+    const events: EngineEvent[] = [];
+    const changeSet = await plan(spec, options.destroy);
+    const result = await executeChanges(
+      { stack, changeSet, clusters, backend, operation: options.destroy ? 'destroy' : 'apply', operator: 'sre@laptop', concurrency: 4, failFast: options.failFast, timeoutMs: 1000, signal: new AbortController().signal },
+      (e) => events.push(e),
+    );
+    return { result, events };
+  };
+  return { backend, clusters, plan, execute };
+}
+
+const key = { project: 'shop', stack: 'prod', cluster: 'a' };
+
+describe('preview and apply', () => {
+  it('creates everything, resolving the reference from the applied Service, then shows nothing to do', async () => {
+    const { backend, clusters, plan, execute } = setup();
+    const spec = { resources: [app('web:1'), ns, svc] };
+    expect(summarize((await plan(spec)).changes)).toMatchObject({ Create: 3 });
+    const { result } = await execute(spec);
+    expect(result).toMatchObject({ failed: [], skipped: [], counts: { created: 3, updated: 0, deleted: 0 } });
+    const deployment = await clusters.client('a').get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'app', namespace: 'shop' });
+    const service = await clusters.client('a').get({ apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' });
+    expect(JSON.stringify(deployment)).toContain(`"value":"${(service!.spec as { clusterIP: string }).clusterIP}"`);
+    const state = (await backend.read(key))!;
+    expect(state.resources.map((r) => r.id)).toEqual([app('').id, ns.id, svc.id]);
+    expect(state.resources[0].live?.uid).toBe('uid-app');
+    expect(state.history.map((h) => [h.kind, h.result, h.created])).toEqual([['apply', 'succeeded', 3]]);
+    expect(summarize((await plan(spec)).changes)).toMatchObject({ UnChanged: 3, Create: 0, Update: 0 });
+  });
+
+  it('updates only what changed and deletes what left the Spec, dependents first', async () => {
+    const { plan, execute, clusters } = setup();
+    await execute({ resources: [app('web:1'), ns, svc] });
+    const changes = (await plan({ resources: [app('web:2', false), ns] })).changes;
+    expect(changes.map((c) => [c.id, c.action])).toEqual([
+      [ns.id, 'UnChanged'],
+      [app('').id, 'Update'],
+      [svc.id, 'Delete'],
+    ]);
+    expect(changes[1].decision.fields.map((f) => f.path)).toEqual(['spec.template.spec.containers[name=main].image', 'spec.template.spec.containers[name=main].env[name=DB].value']);
+    clusters.client('a').calls.length = 0;
+    expect((await execute({ resources: [app('web:2', false), ns] })).result.counts).toEqual({ created: 0, updated: 1, deleted: 1 });
+  });
+
+  it('reports drift made behind its back', async () => {
+    const { plan, execute, clusters } = setup();
+    await execute({ resources: [ns, svc] });
+    clusters.client('a').edit({ apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' }, (o) => ((o.spec as { ports: unknown[] }).ports = [{ port: 6543 }]));
+    const change = (await plan({ resources: [ns, svc] })).changes.find((c) => c.id === svc.id)!;
+    expect(change).toMatchObject({ action: 'Update', decision: { drift: true } });
+  });
+
+  it('skips the dependents of a failed resource, applies the rest, and records exactly what reached the cluster', async () => {
+    const { execute, backend, clusters } = setup();
+    clusters.client('a').failing.set('Service/db', 'admission webhook denied the request');
+    const { result, events } = await execute({ resources: [app('web:1'), ns, svc] });
+    expect(result).toMatchObject({ succeeded: [ns.id], failed: [svc.id], skipped: [app('').id] });
+    expect(events).toContainEqual({ type: 'finished', id: svc.id, cluster: 'a', outcome: 'failed', message: 'admission webhook denied the request' });
+    const state = (await backend.read(key))!;
+    expect(state.resources.map((r) => r.id)).toEqual([ns.id]);
+    expect(state.history[state.history.length - 1].result).toBe('failed');
+  });
+
+  it('destroys what the state holds, in reverse order, leaving an empty state', async () => {
+    const { execute, backend, clusters } = setup();
+    await execute({ resources: [app('web:1'), ns, svc] });
+    clusters.client('a').calls.length = 0;
+    const { result } = await execute({ resources: [] }, { destroy: true });
+    expect(result.counts.deleted).toBe(3);
+    const calls = clusters.client('a').calls;
+    expect(calls.indexOf('delete Namespace/shop')).toBe(calls.length - 1);
+    expect((await backend.read(key))!.resources).toEqual([]);
+  });
+
+  it('keeps a state per cluster when a resource overrides the stack cluster', async () => {
+    const { execute, backend } = setup();
+    await execute({ resources: [ns, { ...svc, dependsOn: undefined, extensions: { cluster: 'b' } }] });
+    expect((await backend.list()).map((k) => k.cluster)).toEqual(['a', 'b']);
+    expect((await backend.read({ ...key, cluster: 'b' }))!.resources.map((r) => r.id)).toEqual([svc.id]);
+  });
+});

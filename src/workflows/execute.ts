@@ -1,0 +1,160 @@
+/**
+ * Carrying out an approved change set: the DAG walk applies (server-side) or deletes each
+ * resource, records it in the state at once, and follows its health until it is Healthy,
+ * Degraded or out of time. A resource whose live object changed since the preview is compared
+ * again and the difference reported before it is applied.
+ */
+import { refOf, type KubeObject } from '../cluster/objects.js';
+import { ResourceGraph } from '../graph/graph.js';
+import { resolveReferences } from '../graph/resolve.js';
+import { decide } from '../diff/actions.js';
+import { renderFieldChanges } from '../diff/render.js';
+import type { Health } from '../health/rules.js';
+import type { StateBackend } from '../state/backend.js';
+import type { OperationKind, OperationRecord } from '../state/model.js';
+import { keyFor, type ChangeSet, type Clusters, type ResourceChange } from './plan.js';
+import type { Stack } from '../konfig/workspace.js';
+import { StateRecorder } from './state-recorder.js';
+import { walkGraph, type Outcome } from './walk.js';
+
+export type EngineEvent =
+  | { type: 'started'; id: string; cluster: string; action: ResourceChange['action'] }
+  | { type: 'applied'; id: string; cluster: string }
+  | { type: 'health'; id: string; cluster: string; health: Health; at: string }
+  | { type: 'finished'; id: string; cluster: string; outcome: Outcome; message?: string }
+  | { type: 'skipped'; id: string; cluster: string; because: string }
+  | { type: 'changed-since-preview'; id: string; cluster: string; message: string };
+
+/** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
+export type HealthFollower = (cluster: string, object: KubeObject, options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void }) => Promise<Health>;
+
+export interface ExecuteInput {
+  stack: Stack;
+  changeSet: ChangeSet;
+  clusters: Clusters;
+  backend: StateBackend;
+  operation: OperationKind;
+  operator: string;
+  concurrency: number;
+  failFast?: boolean;
+  forceConflicts?: boolean;
+  /** Per resource: how long its health may take, and how long a delete may take. */
+  timeoutMs: number;
+  /** Health is followed only when given (apply --watch, and always in the console). */
+  followHealth?: HealthFollower;
+  signal: AbortSignal;
+  now?: () => string;
+}
+
+export interface ExecuteResult {
+  succeeded: string[];
+  failed: string[];
+  skipped: string[];
+  notStarted: string[];
+  interrupted: boolean;
+  counts: { created: number; updated: number; deleted: number };
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent) => void): Promise<ExecuteResult> {
+  const now = input.now ?? (() => new Date().toISOString());
+  const { changeSet, clusters } = input;
+  const recorder = new StateRecorder(input.backend, (c) => keyFor(input.stack, c), changeSet.states, input.operator, now);
+  const byId = new Map(changeSet.changes.map((c) => [c.id, c]));
+  const counts = { created: 0, updated: 0, deleted: 0 };
+  /** Server responses of this run: references resolve against them first. */
+  const applied = new Map<string, KubeObject>();
+
+  const startTime = now();
+  const involved = [...new Set(changeSet.changes.map((c) => c.cluster))].sort();
+  const op = (result: OperationRecord['result']): OperationRecord => ({ kind: input.operation, operator: input.operator, startTime, result, ...counts, ...(result === 'running' ? {} : { endTime: now() }) });
+  for (const cluster of involved) await recorder.operation(cluster, op('running'));
+
+  const applyOne = async (c: ResourceChange): Promise<Outcome> => {
+    const client = clusters.client(c.cluster);
+    const resource = c.resource!;
+    const ref = refOf(resource.attributes as KubeObject);
+    const live = await client.get(ref);
+    if ((live?.metadata?.resourceVersion ?? '') !== (c.live?.metadata?.resourceVersion ?? '')) {
+      const again = decide({ prior: c.prior?.attributes, plan: resource.attributes, live });
+      const what = live ? (again.fields.length ? renderFieldChanges(again.fields) : 'no field differs from the plan') : 'it is gone';
+      emit({ type: 'changed-since-preview', id: c.id, cluster: c.cluster, message: `the live object changed since the preview: ${what}` });
+    }
+    const lookup = async (target: string) => applied.get(target) ?? (byId.get(target) ? await clusters.client(byId.get(target)!.cluster).get(refOf(byId.get(target)!.resource!.attributes as KubeObject)) : undefined);
+    const targets = new Map<string, unknown>();
+    for (const t of new Set(changeSet.graph.dependenciesOf(c.id))) targets.set(t, await lookup(t));
+    const { value, unresolved } = resolveReferences(resource.attributes, (t) => targets.get(t));
+    if (unresolved.length) {
+      const r = unresolved[0];
+      throw new Error(`the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`);
+    }
+    const result = await client.apply(value as KubeObject, { force: input.forceConflicts });
+    applied.set(c.id, result);
+    await recorder.record(c.cluster, { ...resource, live: { uid: String(result.metadata?.uid ?? ''), resourceVersion: String(result.metadata?.resourceVersion ?? '') } });
+    if (c.action === 'Create') counts.created++;
+    else counts.updated++;
+    emit({ type: 'applied', id: c.id, cluster: c.cluster });
+    if (!input.followHealth) return 'succeeded';
+    const health = await input.followHealth(c.cluster, result, {
+      signal: input.signal,
+      timeoutMs: input.timeoutMs,
+      onHealth: (h) => emit({ type: 'health', id: c.id, cluster: c.cluster, health: h, at: now() }),
+    });
+    if (health.state !== 'Healthy') throw new Error(`${health.reason ? `${health.reason}: ` : ''}${health.message}`);
+    return 'succeeded';
+  };
+
+  const deleteOne = async (c: ResourceChange): Promise<Outcome> => {
+    const client = clusters.client(c.cluster);
+    const ref = refOf(c.prior!.attributes as KubeObject);
+    await client.delete(ref, 'Background');
+    await client.waitGone(ref, input.timeoutMs);
+    await recorder.forget(c.cluster, c.id);
+    counts.deleted++;
+    return 'succeeded';
+  };
+
+  const run = async (id: string): Promise<Outcome> => {
+    const c = byId.get(id)!;
+    emit({ type: 'started', id, cluster: c.cluster, action: c.action });
+    try {
+      if (c.action === 'UnChanged') {
+        // kept as it was; an unchanged resource the state lacks (an adopted one) is recorded
+        if (!c.prior && c.resource && c.live) await recorder.record(c.cluster, { ...c.resource, live: { uid: String(c.live.metadata?.uid ?? ''), resourceVersion: String(c.live.metadata?.resourceVersion ?? '') } });
+        emit({ type: 'finished', id, cluster: c.cluster, outcome: 'succeeded' });
+        return 'succeeded';
+      }
+      const outcome = c.action === 'Delete' ? await deleteOne(c) : await applyOne(c);
+      emit({ type: 'finished', id, cluster: c.cluster, outcome });
+      return outcome;
+    } catch (e) {
+      emit({ type: 'finished', id, cluster: c.cluster, outcome: 'failed', message: message(e) });
+      return 'failed';
+    }
+  };
+
+  // creates and updates first, each after its dependencies; then deletes, each after its dependents
+  const applies = new Set(changeSet.changes.filter((c) => c.action !== 'Delete').map((c) => c.id));
+  const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
+  const options = { concurrency: input.concurrency, failFast: input.failFast, signal: input.signal };
+  const listener = { skipped: (id: string, because: string) => emit({ type: 'skipped', id, cluster: byId.get(id)!.cluster, because }) };
+  const walk = await walkGraph(changeSet.graph, applies, run, options, listener);
+  const stopped = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
+  if (deletes.length) {
+    if (stopped) walk.notStarted.push(...deletes.map((c) => c.id));
+    else {
+      const deleting = new Set(deletes.map((c) => c.id));
+      const priorGraph = new ResourceGraph(
+        deleting,
+        deletes.flatMap((c) => (c.prior?.dependsOn ?? []).filter((d) => deleting.has(d)).map((d) => ({ from: d, to: c.id, kind: 'explicit' as const }))),
+      );
+      const second = await walkGraph(priorGraph.reversed(), deleting, run, options, listener);
+      for (const k of ['succeeded', 'failed', 'skipped', 'notStarted'] as const) walk[k].push(...second[k]);
+    }
+  }
+  const interrupted = input.signal.aborted;
+  const result = interrupted ? 'interrupted' : walk.failed.length || walk.skipped.length ? 'failed' : 'succeeded';
+  for (const cluster of involved) await recorder.operation(cluster, op(result));
+  return { ...walk, interrupted, counts };
+}

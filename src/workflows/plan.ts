@@ -1,0 +1,139 @@
+/**
+ * Preview: what an apply of a stack's Spec would do, resource by resource, on every cluster it
+ * targets. Each resource is compared three ways (state, Spec, live) on the server's dry run of
+ * its server-side apply; resources the state holds but the Spec no longer has are deleted.
+ */
+import { graphOf, ResourceGraph } from '../graph/graph.js';
+import type { Reference } from '../graph/references.js';
+import { resolveReferences } from '../graph/resolve.js';
+import { clusterOf, type Resource, type Spec } from '../konfig/spec.js';
+import type { Stack } from '../konfig/workspace.js';
+import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
+import { refOf } from '../cluster/objects.js';
+import { decide, type Action, type Decision } from '../diff/actions.js';
+import type { Obj } from '../diff/normalize.js';
+import type { StateBackend } from '../state/backend.js';
+import type { State, StateKey, StateResource } from '../state/model.js';
+
+/** What the engine needs of a cluster: ObjectClient, or a scripted double in tests. */
+export interface ClusterPort {
+  readonly cluster: string;
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  apply(o: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
+  delete(ref: ObjectRef, propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'): Promise<boolean>;
+  waitGone(ref: ObjectRef, timeoutMs: number): Promise<void>;
+}
+
+export interface Clusters {
+  /** The context name a stack or resource cluster stands for (the current one when undefined). */
+  resolve(context: string | undefined): string;
+  client(context: string): ClusterPort;
+}
+
+export interface ResourceChange {
+  id: string;
+  cluster: string;
+  action: Action;
+  decision: Decision;
+  /** The resource as the Spec declares it (references unresolved). */
+  resource?: Resource;
+  prior?: StateResource;
+  live?: KubeObject;
+  dryRun?: KubeObject;
+  /** References that cannot be resolved until their targets exist ("known after apply"). */
+  unresolved: Reference[];
+  /** The server refused the dry run; the decision falls back to comparing the fields the plan sets. */
+  dryRunError?: string;
+}
+
+export interface ChangeSet {
+  project: string;
+  stack: string;
+  /** Creates and updates in dependency order, then deletes in reverse dependency order. */
+  changes: ResourceChange[];
+  graph: ResourceGraph;
+  /** The prior state of every cluster involved (undefined: never applied there). */
+  states: Map<string, State | undefined>;
+}
+
+export interface PlanInput {
+  stack: Stack;
+  spec: Spec;
+  clusters: Clusters;
+  backend: StateBackend;
+  ignoreFields?: string[];
+  showSecrets?: boolean;
+  /** Plan a destroy: every resource in the state goes. */
+  destroy?: boolean;
+}
+
+export const keyFor = (stack: Stack, cluster: string): StateKey => ({ project: stack.project.name, stack: stack.name, cluster });
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function planChanges(input: PlanInput): Promise<ChangeSet> {
+  const { stack, spec, clusters, backend } = input;
+  const resources = input.destroy ? [] : spec.resources;
+  const clusterOfId = new Map(resources.map((r) => [r.id, clusters.resolve(clusterOf(r, stack.cluster))]));
+  // the clusters this stack was applied to before count too: what is left there is deleted
+  const keys = (await backend.list()).filter((k) => k.project === stack.project.name && k.stack === stack.name);
+  const clusterNames = [...new Set([...clusterOfId.values(), ...keys.map((k) => k.cluster)])].sort();
+  const states = new Map<string, State | undefined>();
+  for (const c of clusterNames) states.set(c, await backend.read(keyFor(stack, c)));
+
+  const graph = graphOf({ resources });
+  const byId = new Map(resources.map((r) => [r.id, r]));
+  /** What references resolve against during the preview: live objects, else their dry runs. */
+  const known = new Map<string, unknown>();
+  const changes: ResourceChange[] = [];
+  for (const id of graph.order()) {
+    const resource = byId.get(id)!;
+    const cluster = clusterOfId.get(id)!;
+    const client = clusters.client(cluster);
+    const prior = states.get(cluster)?.resources.find((r) => r.id === id);
+    const live = await client.get(refOf(resource.attributes as KubeObject));
+    if (live) known.set(id, live);
+    const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));
+    let dryRun: KubeObject | undefined;
+    let dryRunError: string | undefined;
+    // a create is not dry-run: its namespace (or CRD) may itself be about to be created
+    if (live && unresolved.length === 0) {
+      try {
+        dryRun = await client.apply(resolved as KubeObject, { dryRun: true });
+        known.set(id, dryRun);
+      } catch (e) {
+        dryRunError = message(e);
+      }
+    }
+    const decision = decide({ prior: prior?.attributes, plan: resolved as Obj, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
+    if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
+    changes.push({ id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) });
+  }
+
+  // deletes: what the state holds and the Spec no longer has, dependents first
+  const leaving: { resource: StateResource; cluster: string }[] = [];
+  for (const [cluster, state] of states) {
+    for (const r of state?.resources ?? []) {
+      if (!(byId.has(r.id) && clusterOfId.get(r.id) === cluster)) leaving.push({ resource: r, cluster });
+    }
+  }
+  const priorGraph = new ResourceGraph(
+    leaving.map((l) => l.resource.id),
+    leaving.flatMap((l) => (l.resource.dependsOn ?? []).filter((d) => leaving.some((x) => x.resource.id === d)).map((d) => ({ from: d, to: l.resource.id, kind: 'explicit' as const }))),
+  );
+  for (const id of priorGraph.reversed().order()) {
+    const { resource: prior, cluster } = leaving.find((l) => l.resource.id === id)!;
+    const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
+    const decision = decide({ prior: prior.attributes, live });
+    changes.push({ id, cluster, action: decision.action, decision, prior, live, unresolved: [] });
+  }
+  return { project: stack.project.name, stack: stack.name, changes, graph, states };
+}
+
+export function summarize(changes: ResourceChange[]): Record<Action, number> {
+  const counts: Record<Action, number> = { Create: 0, Update: 0, Delete: 0, UnChanged: 0, Import: 0 };
+  for (const c of changes) counts[c.action]++;
+  return counts;
+}

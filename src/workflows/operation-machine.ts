@@ -1,0 +1,168 @@
+/**
+ * Apply and destroy as one xstate machine: compiling → planning → awaiting approval → applying →
+ * done, or failed, cancelled (the user said no) or interrupted (Ctrl-C). Its I/O comes in as
+ * actors (compile, plan, execute), so the console, the command line and the tests run the same
+ * machine against real clusters, the sandbox or a scripted double.
+ */
+import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom } from 'xstate';
+import type { Spec } from '../konfig/spec.js';
+import type { Health } from '../health/rules.js';
+import type { EngineEvent, ExecuteResult } from './execute.js';
+import { summarize, type ChangeSet } from './plan.js';
+
+export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
+
+export interface ResourceProgress {
+  phase: ResourcePhase;
+  health?: Health;
+  message?: string;
+}
+
+export interface OperationContext {
+  autoApprove: boolean;
+  spec?: Spec;
+  changeSet?: ChangeSet;
+  progress: Record<string, ResourceProgress>;
+  /** The engine's events, newest last (bounded). */
+  log: EngineEvent[];
+  result?: ExecuteResult;
+  error?: string;
+}
+
+export type OperationEvent =
+  | { type: 'APPROVE' }
+  | { type: 'REJECT' }
+  | { type: 'CANCEL' }
+  | { type: 'ENGINE'; event: EngineEvent }
+  | { type: 'EXECUTED'; result: ExecuteResult }
+  | { type: 'EXECUTE_FAILED'; error: string };
+
+export interface ExecuteActorInput {
+  changeSet: ChangeSet;
+}
+
+/** What the execute actor is given: the change set, a way to report, and an abort signal. */
+export type ExecuteFn = (changeSet: ChangeSet, emit: (e: EngineEvent) => void, signal: AbortSignal) => Promise<ExecuteResult>;
+
+const LOG_LIMIT = 500;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The machine, with the three actors the caller provides. */
+export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (spec: Spec) => Promise<ChangeSet>; execute: ExecuteFn }) {
+  return setup({
+    types: {
+      context: {} as OperationContext,
+      events: {} as OperationEvent,
+      input: {} as { autoApprove: boolean },
+    },
+    actors: {
+      compile: fromPromise<Spec>(() => actors.compile()),
+      plan: fromPromise<ChangeSet, { spec: Spec }>(({ input }) => actors.plan(input.spec)),
+      execute: fromCallback<{ type: 'STOP' }, ExecuteActorInput>(({ input, sendBack, receive }) => {
+        const controller = new AbortController();
+        receive((e) => {
+          if (e.type === 'STOP') controller.abort();
+        });
+        actors.execute(input.changeSet, (event) => sendBack({ type: 'ENGINE', event }), controller.signal).then(
+          (result) => sendBack({ type: 'EXECUTED', result }),
+          (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: message(e) }),
+        );
+        return () => controller.abort();
+      }),
+    },
+    guards: {
+      nothingToDo: ({ event }) => {
+        const counts = summarize((event as unknown as { output: ChangeSet }).output.changes);
+        return counts.Create + counts.Update + counts.Delete + counts.Import === 0;
+      },
+      autoApprove: ({ context }) => context.autoApprove,
+      interrupted: ({ event }) => event.type === 'EXECUTED' && event.result.interrupted,
+      incomplete: ({ event }) => event.type === 'EXECUTED' && event.result.failed.length + event.result.skipped.length + event.result.notStarted.length > 0,
+    },
+    actions: {
+      track: assign(({ context, event }) => {
+        if (event.type !== 'ENGINE') return {};
+        const e = event.event;
+        const progress = { ...context.progress };
+        const before = progress[e.id] ?? { phase: 'pending' as const };
+        switch (e.type) {
+          case 'started':
+            progress[e.id] = { ...before, phase: 'running' };
+            break;
+          case 'applied':
+            progress[e.id] = { ...before, phase: 'applied' };
+            break;
+          case 'health':
+            progress[e.id] = { ...before, health: e.health };
+            break;
+          case 'finished':
+            progress[e.id] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
+            break;
+          case 'skipped':
+            progress[e.id] = { ...before, phase: 'skipped', message: `skipped: it depends on ${e.because}, which did not succeed` };
+            break;
+          case 'changed-since-preview':
+            progress[e.id] = { ...before, message: e.message };
+            break;
+        }
+        return { progress, log: [...context.log, e].slice(-LOG_LIMIT) };
+      }),
+    },
+  }).createMachine({
+    id: 'operation',
+    initial: 'compiling',
+    context: ({ input }) => ({ autoApprove: input.autoApprove, progress: {}, log: [] }),
+    states: {
+      compiling: {
+        invoke: {
+          src: 'compile',
+          onDone: { target: 'planning', actions: assign({ spec: ({ event }) => event.output }) },
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => message(event.error) }) },
+        },
+      },
+      planning: {
+        invoke: {
+          src: 'plan',
+          input: ({ context }) => ({ spec: context.spec! }),
+          onDone: [
+            { guard: 'nothingToDo', target: 'done', actions: assign({ changeSet: ({ event }) => event.output }) },
+            { guard: 'autoApprove', target: 'applying', actions: assign({ changeSet: ({ event }) => event.output }) },
+            { target: 'awaitingApproval', actions: assign({ changeSet: ({ event }) => event.output }) },
+          ],
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => message(event.error) }) },
+        },
+      },
+      awaitingApproval: {
+        on: { APPROVE: 'applying', REJECT: 'cancelled', CANCEL: 'cancelled' },
+      },
+      applying: {
+        entry: assign({
+          progress: ({ context }) => Object.fromEntries(context.changeSet!.changes.map((c) => [c.id, { phase: 'pending' as const }])),
+        }),
+        invoke: { id: 'execute', src: 'execute', input: ({ context }) => ({ changeSet: context.changeSet! }) },
+        initial: 'running',
+        states: {
+          running: { on: { CANCEL: 'stopping' } },
+          // Ctrl-C: nothing new starts; what runs finishes (bounded by its own deadlines), state is saved
+          stopping: { entry: sendTo('execute', { type: 'STOP' }) },
+        },
+        on: {
+          ENGINE: { actions: 'track' },
+          EXECUTED: [
+            { guard: 'interrupted', target: 'interrupted', actions: assign({ result: ({ event }) => event.result }) },
+            { guard: 'incomplete', target: 'failed', actions: assign({ result: ({ event }) => event.result }) },
+            { target: 'done', actions: assign({ result: ({ event }) => event.result }) },
+          ],
+          EXECUTE_FAILED: { target: 'failed', actions: assign({ error: ({ event }) => event.error }) },
+        },
+      },
+      done: { type: 'final' },
+      failed: { type: 'final' },
+      cancelled: { type: 'final' },
+      interrupted: { type: 'final' },
+    },
+  });
+}
+
+export type OperationActor = ActorRefFrom<ReturnType<typeof operationMachine>>;

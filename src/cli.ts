@@ -9,8 +9,11 @@ import { Command, CommanderError } from 'commander';
 import { compileCommand } from './commands/compile.js';
 import { kclRunCommand } from './commands/kcl-run.js';
 import { lsCommand } from './commands/ls.js';
+import { operationCommand } from './commands/apply.js';
+import { previewCommand } from './commands/preview.js';
+import { stateCommand } from './commands/state.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
-import { UserError } from './user-error.js';
+import { SilentExit, UserError } from './user-error.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -19,10 +22,17 @@ function program(): Command {
   const root = new Command('kdeck')
     .description('an interactive ops console for Konfig repositories written in KCL')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
+    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context)')
+    .option('--read-only', 'refuse every action that changes a cluster or a state');
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
   root.addCommand(compileCommand());
   root.addCommand(lsCommand());
+  root.addCommand(previewCommand());
+  root.addCommand(operationCommand('apply'));
+  root.addCommand(operationCommand('destroy'));
+  root.addCommand(stateCommand());
   // the console is the default command once it exists; until then a bare `kdeck` shows the help
   root.action(() => root.outputHelp());
   for (const c of root.commands) {
@@ -45,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     await program().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
+    if (e instanceof SilentExit) return e.exitCode;
     if (e instanceof UserError) {
       process.stderr.write(`kdeck: ${e.message}\n`);
       return e.exitCode;

@@ -12,3 +12,11 @@ export class UserError extends Error {
     this.name = 'UserError';
   }
 }
+
+/** Ends a command with an exit code after it has said everything it had to say. */
+export class SilentExit extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = 'SilentExit';
+  }
+}

@@ -50,11 +50,11 @@ describe('health as kubectl rollout status judges it', () => {
     expect(assess(job('SuccessCriteriaMet')).state).toBe('Progressing');
   });
 
-  it('waits for endpoints behind a Service with a selector, and a load balancer address', () => {
+  it('never holds a Service back for endpoints or a load balancer, but says how it stands', () => {
     const svc: KubeObject = { kind: 'Service', spec: { selector: { app: 'web' } } };
-    expect(assess(svc, { endpoints: { subsets: [] } }).state).toBe('Progressing');
+    expect(assess(svc, { endpoints: { subsets: [] } })).toEqual({ state: 'Healthy', message: 'no ready endpoints yet' });
     expect(assess(svc, { endpoints: { subsets: [{ addresses: [{ ip: '10.0.0.1' }] }] } })).toEqual({ state: 'Healthy', message: '1 ready endpoint' });
-    expect(assess({ kind: 'Service', spec: { type: 'LoadBalancer', selector: {} }, status: {} }).message).toBe('waiting for the load balancer address');
+    expect(assess({ kind: 'Service', spec: { type: 'LoadBalancer', selector: {} }, status: {} }).message).toBe('load balancer address pending');
   });
 
   it('treats other kinds as healthy once they exist, or by their Ready condition', () => {

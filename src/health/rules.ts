@@ -132,15 +132,20 @@ function job(o: KubeObject): Health {
   return progressing(`${num(s.active)} active, ${num(s.succeeded)} succeeded, ${num(s.failed)} failed`);
 }
 
+/**
+ * A Service is usable once it exists: its cluster IP is what dependents need, and its endpoints
+ * come from pods that are often applied after it (and may depend on it). So a Service is never
+ * held back for its endpoints or a pending load balancer; the message says how it stands.
+ */
 function service(o: KubeObject, endpoints: KubeObject | undefined): Health {
   const spec = obj(o.spec);
-  if (str(spec.type) === 'LoadBalancer' && arr(obj(obj(o.status).loadBalancer).ingress).length === 0) {
-    return progressing('waiting for the load balancer address');
+  const parts: string[] = [];
+  if (str(spec.type) === 'LoadBalancer' && arr(obj(obj(o.status).loadBalancer).ingress).length === 0) parts.push('load balancer address pending');
+  if (spec.selector && str(spec.type) !== 'ExternalName' && endpoints !== undefined) {
+    const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
+    parts.push(ready > 0 ? `${ready} ready endpoint${ready === 1 ? '' : 's'}` : 'no ready endpoints yet');
   }
-  // headless, ExternalName and selector-less Services have no pods to wait for
-  if (!spec.selector || str(spec.type) === 'ExternalName' || endpoints === undefined) return healthy('exists');
-  const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
-  return ready > 0 ? healthy(`${ready} ready endpoint${ready === 1 ? '' : 's'}`) : progressing('no ready endpoints yet');
+  return healthy(parts.length ? parts.join(', ') : 'exists');
 }
 
 export interface Related {

@@ -101,6 +101,8 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       timeoutMs: input.timeoutMs,
       onHealth: (h) => emit({ type: 'health', id: c.id, cluster: c.cluster, health: h, at: now() }),
     });
+    // interrupted while waiting: the object was applied and recorded; its health is not judged
+    if (input.signal.aborted) return 'succeeded';
     if (health.state !== 'Healthy') throw new Error(`${health.reason ? `${health.reason}: ` : ''}${health.message}`);
     return 'succeeded';
   };

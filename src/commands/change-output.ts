@@ -1,0 +1,70 @@
+/**
+ * A change set as text (kusion's preview table, then the detail of each change) and as kusion's
+ * JSON shape for scripts. Secret values are masked in both.
+ */
+import type { KubeObject } from '../cluster/objects.js';
+import { maskSecret } from '../diff/fields.js';
+import type { Obj } from '../diff/normalize.js';
+import { renderFieldChanges } from '../diff/render.js';
+import { summarize, type ChangeSet, type ResourceChange } from '../workflows/plan.js';
+
+const VERB: Record<ResourceChange['action'], string> = { Create: 'Creating', Update: 'Updating', Delete: 'Deleting', UnChanged: 'Unchanged', Import: 'Importing' };
+
+function actionText(c: ResourceChange): string {
+  const extra = [c.decision.drift && c.action !== 'Create' ? 'drift' : '', c.unresolved.length ? `${c.unresolved.length} value${c.unresolved.length > 1 ? 's' : ''} known after apply` : ''].filter(Boolean);
+  return extra.length ? `${c.action} (${extra.join(', ')})` : c.action;
+}
+
+export function changeTable(cs: ChangeSet): string {
+  if (cs.changes.length === 0) return `Stack ${cs.project}/${cs.stack}: no resource found in this stack.\n`;
+  const rows = cs.changes.map((c) => [c.id, c.cluster, actionText(c)]);
+  const w0 = Math.max('ID'.length, ...rows.map((r) => r[0].length));
+  const w1 = Math.max('Cluster'.length, ...rows.map((r) => r[1].length));
+  const lines = [`Stack ${cs.project}/${cs.stack}`, `      ${'ID'.padEnd(w0)}  ${'Cluster'.padEnd(w1)}  Action`];
+  rows.forEach((r, i) => lines.push(` * ${i === rows.length - 1 ? '└─' : '├─'} ${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`));
+  return lines.join('\n') + '\n';
+}
+
+export function changeSummary(cs: ChangeSet): string {
+  const n = summarize(cs.changes);
+  if (n.Create + n.Update + n.Delete + n.Import === 0) return 'All resources are reconciled. No diff found.\n';
+  const parts = [`${n.Create} to create`, `${n.Update} to update`, `${n.Delete} to delete`];
+  if (n.Import) parts.push(`${n.Import} to import`);
+  return `Plan: ${parts.join(', ')}, ${n.UnChanged} unchanged.\n`;
+}
+
+export function changeDetail(c: ResourceChange): string {
+  const lines = [`ID: ${c.id} (${c.cluster})`, `Plan: ${VERB[c.action]}`];
+  if (c.decision.note) lines.push(`Note: ${c.decision.note}`);
+  if (c.decision.drift && c.decision.driftFields.length) lines.push('Drift (changed outside kdeck):', renderFieldChanges(c.decision.driftFields, '  '));
+  for (const r of c.unresolved) lines.push(`Known after apply: ${r.at} (from ${r.target}#${r.pointer})`);
+  if (c.action === 'Delete') lines.push('Diff: the whole object is deleted');
+  else lines.push('Diff:', c.decision.fields.length ? renderFieldChanges(c.decision.fields, '  ') : '  <EMPTY>');
+  return lines.join('\n') + '\n';
+}
+
+export function changeDetails(cs: ChangeSet): string {
+  return cs.changes
+    .filter((c) => c.action !== 'UnChanged')
+    .map(changeDetail)
+    .join('\n');
+}
+
+const masked = (o: KubeObject | Obj | undefined) => (o ? maskSecret(o as Obj) : null);
+
+/** kusion's `preview -o json` shape, with the cluster of each step. */
+export function changeJson(cs: ChangeSet): string {
+  const changeSteps = Object.fromEntries(
+    cs.changes.map((c) => [
+      c.id,
+      {
+        id: c.id,
+        cluster: c.cluster,
+        action: c.action,
+        from: masked(c.live),
+        to: c.action === 'Delete' ? null : masked(c.dryRun ?? (c.resource?.attributes as Obj | undefined)),
+      },
+    ]),
+  );
+  return JSON.stringify({ stepKeys: cs.changes.map((c) => c.id), changeSteps }, null, 2) + '\n';
+}

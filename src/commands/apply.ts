@@ -4,8 +4,11 @@
  */
 import readline from 'node:readline/promises';
 import { Command } from 'commander';
+import { render } from 'ink';
+import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
 import { healthFollower } from '../health/follow.js';
+import { LiveOperation } from '../ui/components/LiveOperation.js';
 import { describeKey } from '../state/model.js';
 import { thisProcess } from '../state/local.js';
 import type { Lock } from '../state/backend.js';
@@ -107,7 +110,7 @@ export function operationCommand(operation: Operation): Command {
               throw new UserError(`the state of ${describeKey(key)} changed since the preview (someone applied in between); run ${operation} again to see the current changes`, 1);
             }
           }
-          out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
+          if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
           return await executeChanges(
             {
               stack,
@@ -164,17 +167,26 @@ export function operationCommand(operation: Operation): Command {
       } else process.exit(130);
     };
     process.on('SIGINT', onSigint);
+    // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
+    const view = process.stdout.isTTY ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
     let seen = 0;
-    actor.subscribe((s) => {
-      for (const e of s.context.log.slice(seen)) {
-        const line = eventLine(e, operation);
-        if (line) out(`${line}\n`);
-      }
-      seen = s.context.log.length;
-    });
+    if (!view) {
+      actor.subscribe((s) => {
+        for (const e of s.context.log.slice(seen)) {
+          const line = eventLine(e, operation);
+          if (line) out(`${line}\n`);
+        }
+        seen = s.context.log.length;
+      });
+    }
     actor.send({ type: 'APPROVE' });
     const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
     process.off('SIGINT', onSigint);
+    if (view) {
+      view.rerender(createElement(LiveOperation, { actor }));
+      view.unmount();
+      for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
+    }
     const { result, error } = final.context;
     if (final.value === 'failed' && error) throw new UserError(error, 1);
     const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };

@@ -1,0 +1,49 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { ResourceGraph } from '../../graph/graph.js';
+import type { ChangeSet, ResourceChange } from '../../workflows/plan.js';
+import { OperationProgress } from './OperationProgress.js';
+
+const change = (id: string, action: ResourceChange['action']): ResourceChange => ({
+  id,
+  cluster: 'sandbox-a',
+  action,
+  decision: { action, fields: [], drift: false, driftFields: [] },
+  unresolved: [],
+});
+
+const changeSet: ChangeSet = {
+  project: 'shop',
+  stack: 'dev',
+  changes: [change('v1:Namespace:shop', 'Create'), change('apps/v1:Deployment:shop:web', 'Update'), change('v1:ConfigMap:shop:c', 'UnChanged'), change('v1:Service:shop:old', 'Delete')],
+  graph: new ResourceGraph([], []),
+  states: new Map(),
+};
+
+describe('OperationProgress', () => {
+  it('shows each change with its phase and health, and a summary', () => {
+    const { lastFrame } = render(
+      <OperationProgress
+        changeSet={changeSet}
+        maxRows={10}
+        progress={{
+          'v1:Namespace:shop': { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
+          'apps/v1:Deployment:shop:web': { phase: 'applied', health: { state: 'Progressing', reason: 'ImagePullBackOff', message: 'pod web-1: container main ImagePullBackOff' } },
+          'v1:Service:shop:old': { phase: 'pending' },
+        }}
+      />,
+    );
+    const frame = lastFrame()!;
+    expect(frame.split('\n')).toEqual([
+      '◑ Update  apps/v1:Deployment:shop:web sandbox-a Progressing (ImagePullBackOff): pod web-1: containe…',
+      '✓ Create  v1:Namespace:shop           sandbox-a Healthy: active',
+      '· Delete  v1:Service:shop:old         sandbox-a',
+      '1 done, 1 running, 0 failed, 0 skipped, 1 waiting',
+    ]);
+  });
+
+  it('keeps to the rows it may use and says how many it left out', () => {
+    const { lastFrame } = render(<OperationProgress changeSet={changeSet} maxRows={1} progress={{ 'v1:Service:shop:old': { phase: 'failed', message: 'Forbidden: no' } }} />);
+    expect(lastFrame()!.split('\n').slice(0, 2)).toEqual(['✗ Delete  v1:Service:shop:old         sandbox-a Forbidden: no', '… and 2 more']);
+  });
+});

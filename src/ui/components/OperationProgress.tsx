@@ -1,0 +1,71 @@
+/**
+ * Per-resource progress of an apply or destroy: the phase, the latest health verdict and what
+ * went wrong, in the order the change set runs, with a summary line. Used by `kdeck apply` on a
+ * terminal and by the console's Apply view.
+ */
+import { Box, Text } from 'ink';
+import type { ChangeSet } from '../../workflows/plan.js';
+import type { ResourceProgress } from '../../workflows/operation-machine.js';
+import { healthTone, phaseGlyph, theme } from '../theme.js';
+
+export interface OperationProgressProps {
+  changeSet: ChangeSet;
+  progress: Record<string, ResourceProgress>;
+  /** Rows to show at most; the rest are summarised (the frame must fit the terminal). */
+  maxRows: number;
+}
+
+export function OperationProgress({ changeSet, progress, maxRows }: OperationProgressProps) {
+  const rows = changeSet.changes.filter((c) => c.action !== 'UnChanged');
+  const width = Math.min(70, Math.max(...rows.map((c) => c.id.length), 10));
+  // rows still moving first, so a long run keeps the interesting part on screen
+  const active = (p?: ResourceProgress) => p?.phase === 'running' || p?.phase === 'applied' || p?.phase === 'failed';
+  const ordered = [...rows.filter((c) => active(progress[c.id])), ...rows.filter((c) => !active(progress[c.id]))];
+  const shown = ordered.slice(0, maxRows);
+  const count = (phase: ResourceProgress['phase']) => rows.filter((c) => (progress[c.id]?.phase ?? 'pending') === phase).length;
+  return (
+    <Box flexDirection="column">
+      {shown.map((c) => {
+        const p = progress[c.id] ?? { phase: 'pending' as const };
+        const g = phaseGlyph[p.phase];
+        return (
+          <Box key={`${c.cluster}/${c.id}`}>
+            <Box flexShrink={0}>
+              <Text color={theme[g.tone]}>{g.glyph} </Text>
+              <Text>{c.action.padEnd(7)} </Text>
+              <Text>{(c.id.length > width ? `…${c.id.slice(-(width - 1))}` : c.id).padEnd(width)} </Text>
+              <Text color={theme.muted}>{c.cluster} </Text>
+            </Box>
+            <Detail progress={p} />
+          </Box>
+        );
+      })}
+      {ordered.length > shown.length && <Text color={theme.muted}>… and {ordered.length - shown.length} more</Text>}
+      <Text>
+        <Text color={theme.ok}>{count('succeeded')} done</Text>
+        {', '}
+        <Text color={theme.progress}>{count('running') + count('applied')} running</Text>
+        {', '}
+        <Text color={theme.danger}>{count('failed')} failed</Text>
+        {', '}
+        <Text color={theme.warning}>{count('skipped')} skipped</Text>
+        {', '}
+        <Text color={theme.muted}>{count('pending')} waiting</Text>
+      </Text>
+    </Box>
+  );
+}
+
+/** What to say about a row: why it failed or was skipped, else its latest health. */
+function Detail({ progress: p }: { progress: ResourceProgress }) {
+  let text: string | undefined;
+  let tone: keyof typeof theme = 'warning';
+  if ((p.phase === 'failed' || p.phase === 'skipped') && p.message) [text, tone] = [p.message, phaseGlyph[p.phase].tone];
+  else if (p.health) [text, tone] = [`${p.health.state}${p.health.reason ? ` (${p.health.reason})` : ''}: ${p.health.message}`, healthTone[p.health.state]];
+  else text = p.message;
+  return text ? (
+    <Text color={theme[tone]} wrap="truncate-end">
+      {text}
+    </Text>
+  ) : null;
+}

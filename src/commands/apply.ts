@@ -183,7 +183,6 @@ export function operationCommand(operation: Operation): Command {
     const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
     process.off('SIGINT', onSigint);
     if (view) {
-      view.rerender(createElement(LiveOperation, { actor }));
       view.unmount();
       for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
     }

@@ -118,7 +118,10 @@ export class RestClient {
     const url = this.url(req.path, req.query);
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'kdeck' };
-    if (payload !== undefined) headers['Content-Type'] = req.contentType ?? 'application/json';
+    if (payload !== undefined) {
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
     const opts = await this.requestOptions(url, req.method, headers);
     const timeoutMs = req.timeoutMs ?? 30_000;
     return new Promise<Attempt>((resolve, reject) => {

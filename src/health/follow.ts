@@ -67,14 +67,15 @@ export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeo
       const namespace = ref.namespace;
       watch({ apiVersion: ref.apiVersion, kind: ref.kind, namespace, fieldSelector: `metadata.name=${ref.name}` }, (type, o) => {
         if (type === 'DELETED') finish({ state: 'Degraded', reason: 'Deleted', message: `${ref.kind} ${ref.name} was deleted while kdeck waited for it` });
-        else latest = o;
+        // items of a list carry no kind; the rules need it
+        else latest = { ...o, apiVersion: ref.apiVersion, kind: ref.kind };
       });
       const selector = WORKLOADS.has(ref.kind) ? labelSelector(object) : undefined;
       if (selector) {
         watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {
           const name = String(o.metadata?.name);
           if (type === 'DELETED') pods.delete(name);
-          else pods.set(name, o);
+          else pods.set(name, { ...o, apiVersion: 'v1', kind: 'Pod' });
         });
       }
       evaluate();

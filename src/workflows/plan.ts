@@ -10,6 +10,7 @@ import { clusterOf, type Resource, type Spec } from '../konfig/spec.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
 import { refOf } from '../cluster/objects.js';
+import { ApiError } from '../cluster/rest.js';
 import { decide, type Action, type Decision } from '../diff/actions.js';
 import type { Obj } from '../diff/normalize.js';
 import type { StateBackend } from '../state/backend.js';
@@ -98,17 +99,23 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));
     let dryRun: KubeObject | undefined;
     let dryRunError: string | undefined;
+    let conflict: string | undefined;
     // a create is not dry-run: its namespace (or CRD) may itself be about to be created
     if (live && unresolved.length === 0) {
       try {
         dryRun = await client.apply(resolved as KubeObject, { dryRun: true });
-        known.set(id, dryRun);
       } catch (e) {
-        dryRunError = message(e);
+        if (e instanceof ApiError && e.status === 409) {
+          // another manager (kubectl scale, an operator) took fields over: show what taking them back does
+          conflict = e.detail;
+          dryRun = await client.apply(resolved as KubeObject, { dryRun: true, force: true }).catch(() => undefined);
+        } else dryRunError = message(e);
       }
+      if (dryRun) known.set(id, dryRun);
     }
     const decision = decide({ prior: prior?.attributes, plan: resolved as Obj, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
     if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
+    if (conflict) decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
     changes.push({ id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) });
   }
 

@@ -1,0 +1,149 @@
+/**
+ * PATCH: the four patch types by Content-Type, applied to the stored object (or, for the status
+ * subresource, to its status), then written through the common update path. Server-side apply
+ * may also create the object.
+ */
+import YAML from 'yaml';
+import { clone, isMap, type JsonMap } from '../json.js';
+import { rfc3339 } from '../time.js';
+import { serverSideApply } from '../patch/apply.js';
+import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
+import { mergePatch } from '../patch/merge-patch.js';
+import { rootCursor } from '../patch/schema.js';
+import { strategicMerge } from '../patch/strategic-merge.js';
+import type { ApiContext, WriteOptions } from './context.js';
+import { badRequest, invalid, notFound, unsupportedMediaType } from './errors.js';
+import type { KubeObject } from './object.js';
+import { apiVersionOf, resourceKey, type ResourceType } from './resources.js';
+import { commitCreate, commitUpdate, subjectOf } from './write.js';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+const CONTENT_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
+};
+
+export function patchTypeOf(contentType: string | undefined, custom: boolean): PatchType {
+  const base = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const t = CONTENT_TYPES[base];
+  // custom resources have no patch metadata, so the server refuses strategic merge for them
+  if (t === undefined || (custom && t === 'strategic')) {
+    const accepted = Object.keys(CONTENT_TYPES).filter((k) => !k.endsWith('cbor') && !(custom && k.includes('strategic')));
+    throw unsupportedMediaType(accepted);
+  }
+  return t;
+}
+
+/** The patch document: JSON for three types, YAML (of which JSON is a part) for apply. */
+export function decodePatch(type: PatchType, text: string): unknown {
+  try {
+    return type === 'apply' ? (YAML.parse(text, { schema: 'core' }) as unknown) : (JSON.parse(text) as unknown);
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw badRequest(type === 'apply' ? `error decoding YAML: ${why}` : `error decoding patch: ${why}`);
+  }
+}
+
+export interface PatchOptions extends WriteOptions {
+  /** The `fieldManager` query parameter as given (apply requires it). */
+  fieldManager?: string;
+  force?: boolean;
+  subresource?: 'status';
+}
+
+function requireMap(body: unknown, what: string): JsonMap {
+  if (!isMap(body)) throw badRequest(`${what} must be a JSON object`);
+  return body;
+}
+
+function applyPatch(type: Exclude<PatchType, 'apply'>, target: KubeObject, body: unknown, kind: string): unknown {
+  switch (type) {
+    case 'json':
+      return applyJsonPatch(target, parseJsonPatch(body));
+    case 'merge':
+      return mergePatch(target, requireMap(body, 'a merge patch'));
+    case 'strategic':
+      return strategicMerge(target, requireMap(body, 'a strategic merge patch'), rootCursor(kind));
+  }
+}
+
+/** A patched object must still be an object of the same identity. */
+function asPatched(r: ResourceType, old: KubeObject, v: unknown): KubeObject {
+  if (!isMap(v) || !isMap(v.metadata)) throw badRequest('the patch removed the object\'s metadata');
+  const o = v as KubeObject;
+  if (o.metadata.name !== old.metadata.name) {
+    throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${old.metadata.name ?? ''})`);
+  }
+  if (o.apiVersion !== old.apiVersion || o.kind !== old.kind) {
+    throw badRequest(`the API version or kind of the object (${String(o.apiVersion)}, ${String(o.kind)}) may not change from ${apiVersionOf(r)}, ${r.kind}`);
+  }
+  return o;
+}
+
+export interface PatchResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+export function patchObject(ctx: ApiContext, r: ResourceType, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions): PatchResult {
+  if (type === 'apply') return apply(ctx, r, namespace, name, body, opts);
+  if (opts.force) throw invalid('PatchOptions', 'meta.k8s.io', '', [{ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' }]);
+  const ns = r.namespaced ? namespace : '';
+  const old = ctx.store.get(resourceKey(r), ns, name);
+  if (!old) throw notFound(subjectOf(r, name));
+  const patched = asPatched(r, old, applyPatch(type, old, body, r.kind));
+  const scope = opts.subresource === 'status' ? 'status' : 'main';
+  const object = commitUpdate(ctx, r, old, patched, { manager: opts.manager, dryRun: opts.dryRun, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+  return { object, created: false };
+}
+
+function apply(ctx: ApiContext, r: ResourceType, namespace: string, name: string, body: unknown, opts: PatchOptions): PatchResult {
+  if (!opts.fieldManager) {
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+  }
+  const config = requireMap(body, 'an apply configuration');
+  const meta = isMap(config.metadata) ? config.metadata : {};
+  if (config.apiVersion === undefined || config.apiVersion === '') throw badRequest('invalid object type: /, Kind=: apiVersion must be set');
+  if (config.kind === undefined || config.kind === '') throw badRequest(`invalid object type: ${String(config.apiVersion)}, Kind=: kind must be set`);
+  if (config.apiVersion !== apiVersionOf(r) || config.kind !== r.kind) {
+    throw badRequest(`the API version in the data (${String(config.apiVersion)}) does not match the expected API version (${apiVersionOf(r)})`);
+  }
+  if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
+  const ns = r.namespaced ? namespace : '';
+  if (r.namespaced && meta.namespace !== undefined && meta.namespace !== ns) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  const live = ctx.store.get(resourceKey(r), ns, name);
+  const scope = opts.subresource === 'status' ? 'status' : 'main';
+  if (!live && scope === 'status') throw notFound(subjectOf(r, name));
+  const result = serverSideApply({
+    live,
+    config: { ...config, metadata: { ...meta, name, ...(r.namespaced ? { namespace: ns } : {}) } },
+    kind: r.kind,
+    manager: opts.fieldManager,
+    force: opts.force === true,
+    scope,
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    apiVersion: apiVersionOf(r),
+    time: rfc3339(ctx.clock.now()),
+  });
+  const object = result.object as KubeObject;
+  if (!live) {
+    const created = commitCreate(ctx, r, clone(object), { manager: opts.fieldManager, dryRun: opts.dryRun, managedFields: result.managedFields });
+    return { object: created, created: true };
+  }
+  const wantRv = meta.resourceVersion;
+  object.metadata.resourceVersion = typeof wantRv === 'string' ? wantRv : live.metadata.resourceVersion;
+  const updated = commitUpdate(ctx, r, live, object, {
+    manager: opts.fieldManager,
+    dryRun: opts.dryRun,
+    scope,
+    managedFields: result.managedFields,
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
+  });
+  return { object: updated, created: false };
+}

@@ -1,0 +1,195 @@
+/**
+ * The validation users commonly trip over, with the field paths and wording of the API server:
+ * names, labels, containers, workload selectors (which must match the template and never
+ * change), Job restart policies, Service ports, immutable ConfigMaps and Secrets.
+ */
+import { deepEqual, getPath, isMap, type JsonMap } from '../json.js';
+import type { FieldError } from './errors.js';
+import { keyProblems, labelValueProblems, nameProblems, type NameRule } from './names.js';
+import type { KubeObject } from './object.js';
+import type { ResourceType } from './resources.js';
+import { matchesLabels, selectorFromObject } from './selectors.js';
+
+function nameRule(kind: string): NameRule {
+  if (kind === 'Namespace') return 'label';
+  if (kind === 'Service') return 'dns1035';
+  return 'subdomain';
+}
+
+function validateMeta(o: KubeObject, r: ResourceType, errs: FieldError[]): void {
+  const name = o.metadata.name;
+  if (name === undefined || name === '') {
+    errs.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });
+  } else {
+    for (const p of nameProblems(name, nameRule(r.kind))) errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail: p });
+  }
+  if (r.namespaced && !o.metadata.namespace) errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
+  validateLabels(o.metadata.labels, 'metadata.labels', errs);
+  for (const k of Object.keys(o.metadata.annotations ?? {})) {
+    for (const p of keyProblems(k)) errs.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: k, detail: p });
+  }
+}
+
+function validateLabels(labels: unknown, field: string, errs: FieldError[]): void {
+  if (!isMap(labels)) return;
+  for (const [k, v] of Object.entries(labels)) {
+    for (const p of keyProblems(k)) errs.push({ type: 'FieldValueInvalid', field, value: k, detail: p });
+    for (const p of labelValueProblems(String(v))) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: p });
+  }
+}
+
+function validateContainers(spec: unknown, field: string, errs: FieldError[]): void {
+  if (!isMap(spec)) {
+    errs.push({ type: 'FieldValueRequired', field: `${field}.containers`, detail: '' });
+    return;
+  }
+  const cs = spec.containers;
+  if (!Array.isArray(cs) || cs.length === 0) {
+    errs.push({ type: 'FieldValueRequired', field: `${field}.containers`, detail: '' });
+    return;
+  }
+  const seen = new Set<string>();
+  cs.forEach((c, i) => {
+    const at = `${field}.containers[${i}]`;
+    if (!isMap(c)) return;
+    const name = typeof c.name === 'string' ? c.name : '';
+    if (name === '') errs.push({ type: 'FieldValueRequired', field: `${at}.name`, detail: '' });
+    else {
+      for (const p of nameProblems(name, 'label')) errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: name, detail: p });
+      if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: `${at}.name`, value: name, detail: '' });
+      seen.add(name);
+    }
+    if (typeof c.image !== 'string' || c.image.trim() === '') errs.push({ type: 'FieldValueRequired', field: `${at}.image`, detail: '' });
+  });
+}
+
+function validateTemplated(o: KubeObject, errs: FieldError[], templatePath: string[]): void {
+  const spec = isMap(o.spec) ? o.spec : {};
+  const tpl = getPath(o, templatePath);
+  const tplField = templatePath.join('.');
+  const labels = getPath(tpl, ['metadata', 'labels']);
+  validateLabels(labels, `${tplField}.metadata.labels`, errs);
+  validateContainers(getPath(tpl, ['spec']), `${tplField}.spec`, errs);
+  if (typeof spec.replicas === 'number' && spec.replicas < 0) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.replicas', value: spec.replicas, detail: 'must be greater than or equal to 0' });
+  }
+  if (o.kind === 'Job') return;
+  const sel = selectorFromObject(spec.selector);
+  if (!sel) {
+    errs.push({ type: 'FieldValueRequired', field: 'spec.selector', detail: '' });
+    return;
+  }
+  if (sel.length === 0) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for deployment' });
+    return;
+  }
+  const tplLabels = isMap(labels) ? (labels as Record<string, string>) : {};
+  if (!matchesLabels(sel, tplLabels)) {
+    errs.push({ type: 'FieldValueInvalid', field: `${tplField}.metadata.labels`, value: tplLabels, detail: '`selector` does not match template `labels`' });
+  }
+}
+
+function validateService(o: KubeObject, errs: FieldError[]): void {
+  const spec = isMap(o.spec) ? o.spec : {};
+  const ports = Array.isArray(spec.ports) ? spec.ports : [];
+  if (spec.type !== 'ExternalName' && ports.length === 0 && spec.clusterIP !== 'None') {
+    errs.push({ type: 'FieldValueRequired', field: 'spec.ports', detail: '' });
+  }
+  ports.forEach((p, i) => {
+    if (!isMap(p)) return;
+    const port = p.port;
+    if (typeof port !== 'number' || port < 1 || port > 65535 || !Number.isInteger(port)) {
+      errs.push({ type: 'FieldValueInvalid', field: `spec.ports[${i}].port`, value: port ?? 0, detail: 'must be between 1 and 65535, inclusive' });
+    }
+    if (ports.length > 1 && (typeof p.name !== 'string' || p.name === '')) errs.push({ type: 'FieldValueRequired', field: `spec.ports[${i}].name`, detail: '' });
+  });
+  const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+  if (typeof spec.type === 'string' && !types.includes(spec.type)) {
+    errs.push({ type: 'FieldValueNotSupported', field: 'spec.type', value: spec.type, detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}` });
+  }
+}
+
+function validateJob(o: KubeObject, errs: FieldError[]): void {
+  const rp = getPath(o, ['spec', 'template', 'spec', 'restartPolicy']);
+  if (rp !== 'Never' && rp !== 'OnFailure') {
+    errs.push({ type: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', value: rp ?? '', detail: 'supported values: "OnFailure", "Never"' });
+  }
+}
+
+function immutableErrors(o: KubeObject, old: KubeObject | undefined, errs: FieldError[]): void {
+  if (!old) return;
+  const same = (path: string[]) => deepEqual(getPath(o, path), getPath(old, path));
+  switch (o.kind) {
+    case 'Deployment':
+    case 'ReplicaSet':
+    case 'StatefulSet':
+    case 'DaemonSet':
+      if (!same(['spec', 'selector'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: getPath(o, ['spec', 'selector']), detail: 'field is immutable' });
+      break;
+    case 'Job':
+      if (!same(['spec', 'selector'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: getPath(o, ['spec', 'selector']), detail: 'field is immutable' });
+      if (!same(['spec', 'template'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.template', value: '', detail: 'field is immutable' });
+      break;
+    case 'Service': {
+      const ip = getPath(old, ['spec', 'clusterIP']);
+      if (ip !== undefined && ip !== '' && getPath(o, ['spec', 'clusterIP']) !== ip) {
+        errs.push({ type: 'FieldValueInvalid', field: 'spec.clusterIP', value: getPath(o, ['spec', 'clusterIP']) ?? '', detail: 'field is immutable' });
+      }
+      break;
+    }
+    case 'ConfigMap':
+    case 'Secret':
+      if (old.immutable === true) {
+        if (o.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
+        for (const f of ['data', 'binaryData']) {
+          if (!deepEqual(o[f] ?? {}, old[f] ?? {})) errs.push({ type: 'FieldValueForbidden', field: f, detail: 'field is immutable when `immutable` is set' });
+        }
+      }
+      break;
+  }
+}
+
+const TEMPLATE_PATH: Record<string, string[]> = {
+  Deployment: ['spec', 'template'],
+  ReplicaSet: ['spec', 'template'],
+  StatefulSet: ['spec', 'template'],
+  DaemonSet: ['spec', 'template'],
+  Job: ['spec', 'template'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template'],
+};
+
+/** Every field error of an object about to be stored; `old` is the stored object on update. */
+export function validate(o: KubeObject, r: ResourceType, old?: KubeObject, binding = false): FieldError[] {
+  const errs: FieldError[] = [];
+  validateMeta(o, r, errs);
+  const tpl = TEMPLATE_PATH[o.kind];
+  if (tpl) validateTemplated(o, errs, tpl);
+  if (o.kind === 'Pod') validateContainers(o.spec, 'spec', errs);
+  if (o.kind === 'Service') validateService(o, errs);
+  if (o.kind === 'Job') validateJob(o, errs);
+  if (o.kind === 'CronJob' && typeof getPath(o, ['spec', 'schedule']) !== 'string') errs.push({ type: 'FieldValueRequired', field: 'spec.schedule', detail: '' });
+  if (o.kind === 'Pod' && old && !binding) podUpdateErrors(o, old, errs);
+  immutableErrors(o, old, errs);
+  return errs;
+}
+
+/** A Pod's spec may change only in its images (and a few fields kdeck does not model). */
+function podUpdateErrors(o: KubeObject, old: KubeObject, errs: FieldError[]): void {
+  const strip = (spec: unknown): JsonMap => {
+    if (!isMap(spec)) return {};
+    const copy: JsonMap = { ...spec };
+    delete copy.activeDeadlineSeconds;
+    delete copy.tolerations;
+    delete copy.terminationGracePeriodSeconds;
+    copy.containers = Array.isArray(spec.containers) ? spec.containers.map((c) => (isMap(c) ? { ...c, image: '' } : c)) : [];
+    copy.initContainers = Array.isArray(spec.initContainers) ? spec.initContainers.map((c) => (isMap(c) ? { ...c, image: '' } : c)) : [];
+    return copy;
+  };
+  if (!deepEqual(strip(o.spec), strip(old.spec))) {
+    errs.push({
+      type: 'FieldValueForbidden',
+      field: 'spec',
+      detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+    });
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * What one watch sees of the store's events: only its resource, namespace and selectors, with
+ * objects that start or stop matching a selector turned into ADDED and DELETED, as the API
+ * server's watch cache does. Each event becomes one line of JSON.
+ */
+import { expired } from './errors.js';
+import type { KubeObject } from './object.js';
+import type { ResourceType } from './resources.js';
+import { apiVersionOf, resourceKey } from './resources.js';
+import { matchesFields, matchesLabels, type FieldSelector, type LabelSelector } from './selectors.js';
+import { eventJson, type EventType, type Store, type StoreEvent } from './store.js';
+
+export interface WatchFilter {
+  resource: ResourceType;
+  /** Undefined: every namespace. */
+  namespace?: string;
+  labels: LabelSelector;
+  fields: FieldSelector;
+}
+
+export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
+
+function matches(f: WatchFilter, o: KubeObject | undefined): boolean {
+  if (!o) return false;
+  if (f.namespace !== undefined && (o.metadata.namespace ?? '') !== f.namespace) return false;
+  return matchesLabels(f.labels, o.metadata.labels) && matchesFields(f.fields, o);
+}
+
+function line(type: WatchEventType, objectJson: string): string {
+  return `{"type":"${type}","object":${objectJson}}\n`;
+}
+
+function objectJson(f: WatchFilter, e: StoreEvent): string {
+  const v = apiVersionOf(f.resource);
+  // custom resources are stored once for all their versions; the watcher sees its own
+  return e.object.apiVersion === v ? eventJson(e) : JSON.stringify({ ...e.object, apiVersion: v });
+}
+
+/** The line a watcher gets for a store event, or undefined when the event is not for it. */
+export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
+  if (e.resource !== resourceKey(f.resource)) return undefined;
+  const now = e.type !== 'DELETED' && matches(f, e.object);
+  const before = e.type !== 'ADDED' && matches(f, e.type === 'DELETED' ? e.object : e.old);
+  if (e.type === 'DELETED') return before ? line('DELETED', objectJson(f, e)) : undefined;
+  if (now && before) return line('MODIFIED', objectJson(f, e));
+  if (now) return line('ADDED', objectJson(f, e));
+  if (before) return line('DELETED', objectJson(f, e));
+  return undefined;
+}
+
+/** ADDED lines for the current objects: how a watch without a resourceVersion starts. */
+export function initialLines(store: Store, f: WatchFilter): string[] {
+  const v = apiVersionOf(f.resource);
+  return store
+    .list(resourceKey(f.resource), f.namespace)
+    .filter((o) => matches(f, o))
+    .map((o) => line('ADDED', JSON.stringify(o.apiVersion === v ? o : { ...o, apiVersion: v })));
+}
+
+export function bookmarkLine(f: WatchFilter, rv: number, initialEventsEnd = false): string {
+  const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+  if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+  return line('BOOKMARK', JSON.stringify({ kind: f.resource.kind, apiVersion: apiVersionOf(f.resource), metadata }));
+}
+
+/** The ERROR event a watch gets when it asks to resume from a resourceVersion long gone. */
+export function expiredLine(asked: number, oldest: number): string {
+  const status = expired(`too old resource version: ${asked} (${oldest})`).toStatus();
+  return line('ERROR', JSON.stringify(status));
+}

@@ -1,0 +1,186 @@
+/**
+ * The write path every create and update goes through, whoever asks (an HTTP client, a
+ * controller, a patch, an apply): server-owned metadata, defaults, validation, generation,
+ * managed fields, no-op detection, dry run, and finalization of objects being deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import { clone, deepEqual, isMap } from '../json.js';
+import { rfc3339 } from '../time.js';
+import { recordUpdate } from '../patch/managed-fields.js';
+import type { Scope } from '../patch/fieldset.js';
+import type { ApiContext, WriteOptions } from './context.js';
+import { applyDefaults } from './defaults.js';
+import { alreadyExists, conflict, forbidden, invalid, notFound, type Subject } from './errors.js';
+import { prepareCreate, prepareUpdate, serviceAddresses } from './kind-hooks.js';
+import type { KubeObject, ManagedFieldsEntry } from './object.js';
+import { apiVersionOf, hasStatus, resourceKey, type ResourceType } from './resources.js';
+import { validate } from './validation.js';
+
+export function subjectOf(r: ResourceType, name: string): Subject {
+  return { resource: r.plural, group: r.group, name };
+}
+
+export interface CreateOptions extends WriteOptions {
+  /** Ownership computed by server-side apply, instead of the creator owning every field. */
+  managedFields?: ManagedFieldsEntry[];
+}
+
+export interface UpdateOptions extends CreateOptions {
+  scope?: Scope;
+  /** The subresource written through (`status`, `scale`), recorded in managedFields. */
+  subresource?: string;
+  /** The scheduler binding a pod to a node: the one spec change a pod allows. */
+  binding?: boolean;
+  /** A DELETE that must wait (grace period, finalizers): the server's deletion stamp. */
+  deletion?: { timestamp: string; graceSeconds: number };
+}
+
+/** Fields outside metadata and status: a change to them is a new generation. */
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+    if (!deepEqual(a[k], b[k])) return true;
+  }
+  return false;
+}
+
+/** 404 when the namespace of a new object is missing, 403 when it is being deleted. */
+function checkNamespace(ctx: ApiContext, r: ResourceType, o: KubeObject): void {
+  if (!r.namespaced) return;
+  const ns = o.metadata.namespace ?? '';
+  const nsObj = ctx.store.get('/namespaces', '', ns);
+  if (!nsObj) throw notFound({ resource: 'namespaces', group: '', name: ns });
+  if (nsObj.metadata.deletionTimestamp !== undefined) {
+    throw forbidden(subjectOf(r, o.metadata.name ?? ''), `unable to create new content in namespace ${ns} because it is being terminated`, [
+      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+    ]);
+  }
+}
+
+function generateName(ctx: ApiContext, r: ResourceType, o: KubeObject): void {
+  if (o.metadata.name || !o.metadata.generateName) return;
+  const prefix = o.metadata.generateName.slice(0, 58);
+  for (let i = 0; i < 8; i++) {
+    const name = prefix + ctx.random.suffix();
+    if (!ctx.store.get(resourceKey(r), o.metadata.namespace ?? '', name)) {
+      o.metadata.name = name;
+      return;
+    }
+  }
+  o.metadata.name = prefix + ctx.random.suffix();
+}
+
+function throwIfInvalid(r: ResourceType, o: KubeObject, old?: KubeObject, binding = false): void {
+  const errs = validate(o, r, old, binding);
+  if (errs.length > 0) throw invalid(r.kind, r.group, o.metadata.name || o.metadata.generateName || '', errs);
+}
+
+/** Stores a new object (or, with dryRun, shows what would be stored). `o` is a fresh copy. */
+export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, opts: CreateOptions): KubeObject {
+  generateName(ctx, r, o);
+  const now = ctx.clock.now();
+  const meta = o.metadata;
+  if (!r.namespaced) delete meta.namespace;
+  for (const k of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields'] as const) delete meta[k];
+  meta.uid = randomUUID();
+  meta.creationTimestamp = rfc3339(now);
+  if (r.generation) meta.generation = 1;
+  else delete meta.generation;
+  o.apiVersion = apiVersionOf(r);
+  o.kind = r.kind;
+  if (hasStatus(r)) delete o.status;
+  checkNamespace(ctx, r, o);
+  applyDefaults(o);
+  throwIfInvalid(r, o);
+  if (ctx.store.get(resourceKey(r), meta.namespace ?? '', meta.name ?? '')) throw alreadyExists(subjectOf(r, meta.name ?? ''));
+  prepareCreate(o, ctx.addresses, rfc3339(now));
+  const fields = opts.managedFields ?? recordUpdate(undefined, undefined, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: rfc3339(now), scope: 'main' });
+  if (fields.length > 0) meta.managedFields = fields;
+  if (opts.dryRun) {
+    const { ip, ports } = serviceAddresses(o);
+    if (o.kind === 'Service') ctx.addresses.release(ip, ports);
+    return o;
+  }
+  return ctx.store.create(resourceKey(r), o);
+}
+
+/**
+ * Stores a new state of an existing object. `next` is a fresh copy built from the request;
+ * what it may change depends on the scope (`main`: all but status; `status`: status only).
+ */
+export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, next: KubeObject, opts: UpdateOptions): KubeObject {
+  const scope = opts.scope ?? 'main';
+  const subject = subjectOf(r, old.metadata.name ?? '');
+  const wantRv = next.metadata.resourceVersion;
+  if (wantRv !== undefined && wantRv !== '' && wantRv !== old.metadata.resourceVersion) throw conflict(subject);
+  let o: KubeObject;
+  if (scope === 'status') {
+    o = clone(old);
+    if (next.status === undefined) delete o.status;
+    else o.status = clone(next.status);
+  } else {
+    o = next;
+    if (hasStatus(r)) {
+      if (old.status === undefined) delete o.status;
+      else o.status = clone(old.status);
+    }
+  }
+  const meta = o.metadata;
+  const oldMeta = old.metadata;
+  meta.name = oldMeta.name;
+  if (r.namespaced) meta.namespace = oldMeta.namespace;
+  else delete meta.namespace;
+  meta.uid = oldMeta.uid;
+  meta.creationTimestamp = oldMeta.creationTimestamp;
+  meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  meta.generateName = oldMeta.generateName;
+  if (opts.deletion) {
+    meta.deletionTimestamp = opts.deletion.timestamp;
+    meta.deletionGracePeriodSeconds = opts.deletion.graceSeconds;
+    if (r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
+  }
+  for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) if (meta[k] === undefined) delete meta[k];
+  meta.managedFields = oldMeta.managedFields;
+  o.apiVersion = apiVersionOf(r);
+  o.kind = r.kind;
+  if (oldMeta.deletionTimestamp !== undefined) {
+    const added = (meta.finalizers ?? []).filter((f) => !(oldMeta.finalizers ?? []).includes(f));
+    if (added.length > 0) {
+      throw invalid(r.kind, r.group, subject.name, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` }]);
+    }
+  }
+  if (scope === 'main') {
+    prepareUpdate(o, old, ctx.addresses);
+    applyDefaults(o);
+    throwIfInvalid(r, o, old, opts.binding);
+  }
+  if (r.generation) meta.generation = (oldMeta.generation ?? 1) + (specChanged(o, old) ? 1 : 0);
+  const now = rfc3339(ctx.clock.now());
+  const fields =
+    opts.managedFields ??
+    recordUpdate(oldMeta.managedFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+  if (fields.length > 0) meta.managedFields = fields;
+  else delete meta.managedFields;
+  meta.resourceVersion = oldMeta.resourceVersion;
+  if (deepEqual(o, old)) return old;
+  if (opts.dryRun) return o;
+  const key = resourceKey(r);
+  if (meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && finishesOnLastFinalizer(o)) {
+    return ctx.store.remove(key, meta.namespace ?? '', meta.name ?? '') ?? o;
+  }
+  return ctx.store.update(key, o);
+}
+
+/**
+ * An object being deleted goes once its last finalizer is removed. A pod still shutting down
+ * (its grace period running) waits for its kubelet instead, and a namespace for the namespace
+ * controller to clear `spec.finalizers`.
+ */
+function finishesOnLastFinalizer(o: KubeObject): boolean {
+  if (o.kind === 'Namespace') return !(isMap(o.spec) && Array.isArray(o.spec.finalizers) && o.spec.finalizers.length > 0);
+  if (o.kind !== 'Pod') return true;
+  const phase = isMap(o.status) ? o.status.phase : undefined;
+  return (o.metadata.deletionGracePeriodSeconds ?? 0) === 0 || phase === 'Succeeded' || phase === 'Failed';
+}

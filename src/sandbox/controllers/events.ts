@@ -1,0 +1,78 @@
+/**
+ * core/v1 Events, as `kubectl describe` and `kubectl get events` show them: repeats of the same
+ * event on the same object are counted on one Event, and only the newest `limit` Events are kept
+ * (real clusters expire them after an hour).
+ */
+import type { ApiContext } from '../api/context.js';
+import { finishDelete } from '../api/delete.js';
+import type { KubeObject } from '../api/object.js';
+import { commitCreate, commitUpdate } from '../api/write.js';
+import { rfc3339 } from '../time.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+export class EventRecorder {
+  private readonly byKey = new Map<string, { namespace: string; name: string }>();
+  private seq = 0;
+
+  constructor(
+    private readonly api: ApiContext,
+    private readonly limit = 2000,
+  ) {}
+
+  record(about: KubeObject, type: EventType, reason: string, message: string, component: string, host?: string): void {
+    const events = this.api.resources.forResource('', 'events');
+    if (!events) return;
+    const namespace = about.metadata.namespace || 'default';
+    const key = `${about.metadata.uid ?? ''}\u0000${reason}\u0000${message}`;
+    const now = this.api.clock.now();
+    const seen = this.byKey.get(key);
+    const existing = seen ? this.api.store.get('/events', seen.namespace, seen.name) : undefined;
+    if (existing) {
+      const count = typeof existing.count === 'number' ? existing.count : 1;
+      commitUpdate(this.api, events, existing, { ...existing, count: count + 1, lastTimestamp: rfc3339(now) }, { manager: component });
+      return;
+    }
+    const name = `${about.metadata.name ?? 'object'}.${(now * 1000 + this.seq++).toString(16)}`;
+    const source: Record<string, string> = { component };
+    if (host) source.host = host;
+    const involved: Record<string, string> = { kind: about.kind, name: about.metadata.name ?? '', uid: about.metadata.uid ?? '', apiVersion: about.apiVersion, resourceVersion: about.metadata.resourceVersion ?? '' };
+    if (about.metadata.namespace) involved.namespace = about.metadata.namespace;
+    try {
+      commitCreate(
+        this.api,
+        events,
+        {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name, namespace },
+          involvedObject: involved,
+          reason,
+          message,
+          source,
+          firstTimestamp: rfc3339(now),
+          lastTimestamp: rfc3339(now),
+          count: 1,
+          type,
+          eventTime: null,
+          reportingComponent: component,
+          reportingInstance: host ?? '',
+        },
+        { manager: component },
+      );
+    } catch {
+      // an event for a namespace on its way out is not worth failing the controller for
+      return;
+    }
+    this.byKey.set(key, { namespace, name });
+    if (this.byKey.size > this.limit) this.expireOldest();
+  }
+
+  private expireOldest(): void {
+    const [key, where] = this.byKey.entries().next().value as [string, { namespace: string; name: string }];
+    this.byKey.delete(key);
+    const events = this.api.resources.forResource('', 'events');
+    const o = this.api.store.get('/events', where.namespace, where.name);
+    if (o && events) finishDelete(this.api, events, o);
+  }
+}

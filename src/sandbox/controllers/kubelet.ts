@@ -1,0 +1,179 @@
+/**
+ * The kubelets of all fake nodes: they run each bound pod's containers through their simulated
+ * lifecycle (ContainerCreating → Running → Ready, or the faults an image or the cluster asks
+ * for), report it as pod status, and finish graceful deletions. A kubelet on a NotReady node is
+ * silent: its pods stay as they were until the node comes back.
+ */
+import { clone, isMap } from '../json.js';
+import { commitUpdate } from '../api/write.js';
+import { READINESS_DELAY_ANNOTATION, parseDuration } from '../faults.js';
+import { rfc3339 } from '../time.js';
+import { advance, newRun, type ContainerNature, type ContainerRun, type Happening } from './container-run.js';
+import type { Container, Node, Pod } from './kinds.js';
+import type { Controller } from './manager.js';
+import { isNodeReady } from './nodes.js';
+import { containerStatus, podStatus } from './pod-status.js';
+import { get, keyOf, removeNow, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+
+const KUBELET = 'kubelet';
+
+interface PodMemory {
+  uid: string;
+  runs: Map<string, ContainerRun>;
+  /** When the kubelet started stopping the pod's containers. */
+  stoppingSince?: number;
+}
+
+function tagOf(image: string): string {
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.indexOf(':', lastSlash + 1);
+  return colon < 0 ? '' : image.slice(colon + 1);
+}
+
+/** A restored pod (from a snapshot) carries on from what its status says. */
+function runFromStatus(pod: Pod, name: string, now: number): ContainerRun {
+  const s = pod.status?.containerStatuses?.find((c) => c.name === name);
+  const started = s?.state.running?.startedAt;
+  if (started) return { stage: 'running', since: now, startedAt: Date.parse(started), restarts: s.restartCount, pullAttempts: 0 };
+  return { ...newRun(now), restarts: s?.restartCount ?? 0 };
+}
+
+export function kubeletController(ctx: ControllerContext): Controller {
+  const pods = typeOf(ctx, '', 'pods');
+  const nodes = typeOf(ctx, '', 'nodes');
+  const memory = new Map<string, PodMemory>();
+
+  const nature = (pod: Pod, c: Container): ContainerNature => ({
+    fault: ctx.faults.containerFault(c.image),
+    restartPolicy: pod.spec.restartPolicy ?? 'Always',
+    exitCode: tagOf(c.image) === 'fail' ? 1 : 0,
+  });
+
+  const readinessDelay = (pod: Pod, c: Container): number => {
+    const annotated = pod.metadata.annotations?.[READINESS_DELAY_ANNOTATION];
+    const fromAnnotation = annotated === undefined ? undefined : parseDuration(annotated);
+    const base = fromAnnotation ?? ctx.faults.current.readinessDelayMs ?? ctx.timings.readinessDelayMs;
+    return Math.max(base, (c.readinessProbe?.initialDelaySeconds ?? 0) * 1000);
+  };
+
+  const podIp = (pod: Pod, node: Node): string => {
+    if (pod.status?.podIP) return pod.status.podIP;
+    const base = (node.spec.podCIDR ?? '10.244.0.0/24').split('/')[0]!.split('.').slice(0, 3).join('.');
+    for (let i = 2; i < 255; i++) if (!ctx.pods.ipInUse(node.metadata.name ?? '', `${base}.${i}`)) return `${base}.${i}`;
+    return `${base}.254`;
+  };
+
+  const record = (pod: Pod, c: Container, what: Happening, host: string) => {
+    switch (what) {
+      case 'started':
+        ctx.events.record(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`, KUBELET, host);
+        ctx.events.record(pod, 'Normal', 'Created', `Created container: ${c.name}`, KUBELET, host);
+        ctx.events.record(pod, 'Normal', 'Started', `Started container ${c.name}`, KUBELET, host);
+        break;
+      case 'pullFailed':
+        ctx.events.record(pod, 'Warning', 'Failed', `Failed to pull image "${c.image}": rpc error: code = NotFound desc = not found`, KUBELET, host);
+        ctx.events.record(pod, 'Warning', 'Failed', 'Error: ErrImagePull', KUBELET, host);
+        break;
+      case 'pullBackOff':
+        ctx.events.record(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`, KUBELET, host);
+        break;
+      case 'backOff':
+        ctx.events.record(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`, KUBELET, host);
+        break;
+      default:
+        break;
+    }
+  };
+
+  const c: Controller = {
+    name: 'kubelet',
+    follows: {
+      '/pods': (e) => [keyOf(e.object)],
+      // a node coming back wakes the pods its kubelet left alone
+      '/nodes': (e) => (isNodeReady(e.object as Node) ? [...ctx.pods.podsOn(e.object.metadata.name ?? '')] : []),
+    },
+    initialKeys: () => ctx.api.store.list('/pods').map(keyOf),
+    reconcile(key) {
+      const pod = get<Pod>(ctx, pods, key);
+      if (!pod) {
+        memory.delete(key);
+        return;
+      }
+      const nodeName = pod.spec.nodeName;
+      if (!nodeName) return;
+      const node = get<Node>(ctx, nodes, `/${nodeName}`);
+      if (!node || ctx.faults.current.notReadyNodes.includes(nodeName)) return;
+      const now = ctx.api.clock.now();
+      let mem = memory.get(key);
+      if (!mem || mem.uid !== pod.metadata.uid) {
+        mem = { uid: pod.metadata.uid ?? '', runs: new Map() };
+        memory.set(key, mem);
+      }
+      if (pod.metadata.deletionTimestamp) return stop(pod, mem, now);
+      if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+
+      const fresh = pod.status?.startTime === undefined;
+      if (fresh) ctx.events.record(pod, 'Normal', 'Pulling', `Pulling image "${pod.spec.containers[0]?.image ?? ''}"`, KUBELET, nodeName);
+      let next = Infinity;
+      let initDone = true;
+      const statuses = pod.spec.containers.map((ctr) => {
+        const before = mem.runs.get(ctr.name) ?? (fresh ? newRun(now) : runFromStatus(pod, ctr.name, now));
+        const moved = advance(before, now, nature(pod, ctr), ctx.timings);
+        mem.runs.set(ctr.name, moved.run);
+        for (const h of moved.happened) record(pod, ctr, h, nodeName);
+        if (moved.next !== undefined) next = Math.min(next, moved.next);
+        if (moved.run.stage === 'creating') initDone = false;
+        const fault = nature(pod, ctr).fault;
+        const readyAt = (moved.run.startedAt ?? now) + readinessDelay(pod, ctr);
+        const ready = moved.run.stage === 'running' && fault !== 'neverready' && fault !== 'crashloop' && now >= readyAt;
+        if (moved.run.stage === 'running' && !ready && fault === undefined) next = Math.min(next, readyAt);
+        return containerStatus(pod, ctr.name, ctr.image, moved.run, ready);
+      });
+      // init containers are taken to finish as the pod's sandbox comes up
+      const initStatuses = (pod.spec.initContainers ?? []).map((ic) => {
+        const run = initDone ? { ...newRun(now), stage: 'exited' as const, startedAt: now, last: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } } : newRun(now);
+        const s = containerStatus(pod, ic.name, ic.image, run, false);
+        const prev = pod.status?.initContainerStatuses?.find((x) => x.name === ic.name);
+        return prev?.state.terminated && initDone ? prev : s;
+      });
+      const gates = pod.spec.readinessGates ?? [];
+      const gatesPass = gates.every((g) => pod.status?.conditions?.some((x) => x.type === g.conditionType && x.status === 'True'));
+      const hostIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
+      const status = podStatus(pod, { hostIP, podIP: podIp(pod, node), startTime: pod.status?.startTime ?? rfc3339(now), statuses, initStatuses, gatesPass }, now);
+      writeStatus(ctx, pods, pod, status, KUBELET);
+      if (next !== Infinity) wake(ctx, c, key, next - now);
+    },
+  };
+
+  /** A deleted pod: its containers stop (not ready at once), then it is gone. */
+  function stop(pod: Pod, mem: PodMemory, now: number): void {
+    const key = keyOf(pod);
+    if (mem.stoppingSince === undefined) {
+      mem.stoppingSince = now;
+      for (const ctr of pod.spec.containers) ctx.events.record(pod, 'Normal', 'Killing', `Stopping container ${ctr.name}`, KUBELET, pod.spec.nodeName);
+      const conds = (pod.status?.conditions ?? []).map((x) =>
+        (x.type === 'Ready' || x.type === 'ContainersReady') && x.status === 'True' ? { ...x, status: 'False' as const, reason: 'PodTerminating', lastTransitionTime: rfc3339(now) } : x,
+      );
+      const statuses = (pod.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false }));
+      if (isMap(pod.status)) writeStatus(ctx, pods, pod, { ...pod.status, conditions: conds, containerStatuses: statuses }, KUBELET);
+    }
+    const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
+    const doneAt = mem.stoppingSince + Math.min(grace, ctx.timings.terminationMs);
+    if (now >= doneAt) {
+      const current = get<Pod>(ctx, pods, key);
+      memory.delete(key);
+      if (!current) return;
+      // with finalizers left, the kubelet's final delete (grace 0) waits for them to go
+      if ((current.metadata.finalizers ?? []).length > 0) {
+        const deletion = { timestamp: current.metadata.deletionTimestamp ?? rfc3339(now), graceSeconds: 0 };
+        commitUpdate(ctx.api, pods, current, clone(current), { manager: KUBELET, deletion });
+      } else {
+        removeNow(ctx, pods, current);
+      }
+      return;
+    }
+    wake(ctx, c, key, doneAt - now);
+  }
+
+  return c;
+}

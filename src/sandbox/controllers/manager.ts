@@ -1,0 +1,132 @@
+/**
+ * The controller manager: level-triggered reconcilers fed by the store's own events. An event
+ * queues keys with the controllers that care; a worker drains the queue in small batches (so
+ * HTTP requests keep being served), each key once however often it was queued. A controller
+ * that must look again later asks for a wake-up on the cluster's clock. `settle()` resolves when
+ * nothing is left to do now — with readiness delay 0 a rollout converges within it.
+ */
+import type { Clock } from '../clock.js';
+import type { Store, StoreEvent } from '../api/store.js';
+
+export interface Controller {
+  readonly name: string;
+  /**
+   * For each resource key (`/pods`, `apps/deployments`) it follows: the keys an event concerns.
+   * `*` follows every resource.
+   */
+  readonly follows: Readonly<Record<string, (e: StoreEvent) => readonly string[]>>;
+  reconcile(key: string): void;
+  /** Keys to look at when the manager starts (objects restored from a snapshot, seeds). */
+  initialKeys?(): string[];
+}
+
+interface Item {
+  controller: Controller;
+  key: string;
+}
+
+const BATCH = 200;
+const RETRY_MS = 1000;
+
+export class ControllerManager {
+  private readonly controllers: Controller[] = [];
+  private readonly queue = new Map<string, Item>();
+  private running = false;
+  private scheduled = false;
+  private stopped = false;
+  private waiters: (() => void)[] = [];
+  private readonly cancels = new Set<() => void>();
+  private unsubscribe: (() => void) | undefined;
+  /** The last failure of a reconcile, kept for the admin endpoint and tests. */
+  lastError: { controller: string; key: string; message: string } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  add(c: Controller): void {
+    this.controllers.push(c);
+  }
+
+  start(): void {
+    this.unsubscribe = this.store.subscribe((e) => this.onEvent(e));
+    for (const c of this.controllers) for (const k of c.initialKeys?.() ?? []) this.enqueue(c, k);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    for (const cancel of this.cancels) cancel();
+    this.cancels.clear();
+    this.queue.clear();
+    this.release();
+  }
+
+  private onEvent(e: StoreEvent): void {
+    for (const c of this.controllers) {
+      const keysOf = c.follows[e.resource];
+      if (keysOf) for (const k of keysOf(e)) this.enqueue(c, k);
+      const any = c.follows['*'];
+      if (any) for (const k of any(e)) this.enqueue(c, k);
+    }
+  }
+
+  enqueue(c: Controller, key: string): void {
+    if (this.stopped) return;
+    const id = `${c.name}\u0000${key}`;
+    this.queue.delete(id);
+    this.queue.set(id, { controller: c, key });
+    this.schedule();
+  }
+
+  /** Looks at `key` again once `delayMs` of cluster time have passed. */
+  enqueueAfter(c: Controller, key: string, delayMs: number): void {
+    if (this.stopped) return;
+    if (delayMs <= 0) return this.enqueue(c, key);
+    const cancel = this.clock.after(delayMs, () => {
+      this.cancels.delete(cancel);
+      this.enqueue(c, key);
+    });
+    this.cancels.add(cancel);
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running) return;
+    this.scheduled = true;
+    setImmediate(() => this.drain());
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    this.running = true;
+    try {
+      for (let n = 0; n < BATCH && this.queue.size > 0; n++) {
+        const [id, item] = this.queue.entries().next().value as [string, Item];
+        this.queue.delete(id);
+        try {
+          item.controller.reconcile(item.key);
+        } catch (e) {
+          this.lastError = { controller: item.controller.name, key: item.key, message: e instanceof Error ? e.message : String(e) };
+          this.enqueueAfter(item.controller, item.key, RETRY_MS);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+    if (this.queue.size > 0) this.schedule();
+    else this.release();
+  }
+
+  private release(): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+  }
+
+  /** Resolves once the queue is empty: every controller has done what it can do now. */
+  settle(): Promise<void> {
+    if (this.queue.size === 0 && !this.running && !this.scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}

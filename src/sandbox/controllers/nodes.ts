@@ -1,0 +1,141 @@
+/**
+ * The fake nodes and their lifecycle. Each cluster starts with a few Ready nodes (hostnames
+ * `<cluster>-node-<n>`, 110 pods each, as a real kubelet allows). A node named in the
+ * `notReadyNodes` fault stops "reporting": Ready becomes Unknown, it is tainted unreachable, its
+ * pods turn not-ready and are evicted once their toleration (300 s by default) runs out. When the
+ * fault clears the node is Ready again and its kubelet resumes.
+ */
+import { clone } from '../json.js';
+import type { KubeObject } from '../api/object.js';
+import { parseTime, rfc3339 } from '../time.js';
+import { condition, type Condition, type Node, type Pod } from './kinds.js';
+import type { Controller } from './manager.js';
+import { byObject, get, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
+
+export const NODE_POD_CAPACITY = 110;
+const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const KUBELET_VERSION = 'v1.34.1';
+
+export function nodeName(cluster: string, i: number): string {
+  return `${cluster}-node-${i + 1}`;
+}
+
+/** A Ready node as a kubelet registers it. */
+export function nodeObject(cluster: string, i: number, now: number): KubeObject {
+  const name = nodeName(cluster, i);
+  const t = rfc3339(now);
+  const cond = (type: string, status: 'True' | 'False', reason: string, message: string): Condition => ({ type, status, lastHeartbeatTime: t, lastTransitionTime: t, reason, message });
+  const resources = { cpu: '8', memory: '32Gi', pods: String(NODE_POD_CAPACITY), 'ephemeral-storage': '100Gi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'node.kubernetes.io/instance-type': 'sandbox',
+        'topology.kubernetes.io/zone': `zone-${String.fromCharCode(97 + (i % 3))}`,
+      },
+    },
+    spec: { podCIDR: `10.244.${i}.0/24`, podCIDRs: [`10.244.${i}.0/24`] },
+    status: {
+      capacity: resources,
+      allocatable: resources,
+      conditions: [
+        cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      addresses: [
+        { type: 'InternalIP', address: `10.0.0.${10 + i}` },
+        { type: 'Hostname', address: name },
+      ],
+      nodeInfo: {
+        machineID: `sandbox-${cluster}-${i + 1}`,
+        systemUUID: `sandbox-${cluster}-${i + 1}`,
+        bootID: `sandbox-${cluster}-${i + 1}`,
+        kernelVersion: '6.1.0-sandbox',
+        osImage: 'kdeck sandbox',
+        containerRuntimeVersion: 'sandbox://1.0.0',
+        kubeletVersion: KUBELET_VERSION,
+        kubeProxyVersion: KUBELET_VERSION,
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+}
+
+export function isNodeReady(n: Node): boolean {
+  return condition(n.status?.conditions, 'Ready')?.status === 'True';
+}
+
+function readyCondition(ready: boolean, old: Condition | undefined, now: string): Condition {
+  const status = ready ? 'True' : 'Unknown';
+  // no heartbeats: a node's status changes only when its readiness does
+  if (old?.status === status) return old;
+  const c: Condition = ready
+    ? { type: 'Ready', status, reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now }
+    : { type: 'Ready', status, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: old?.lastHeartbeatTime ?? now };
+  c.lastTransitionTime = now;
+  return c;
+}
+
+export function nodeLifecycleController(ctx: ControllerContext): Controller {
+  const nodes = typeOf(ctx, '', 'nodes');
+  const pods = typeOf(ctx, '', 'pods');
+  const c: Controller = {
+    name: 'node-lifecycle',
+    follows: { '/nodes': byObject() },
+    initialKeys: () => ctx.api.store.list('/nodes').map((n) => `/${n.metadata.name ?? ''}`),
+    reconcile(key) {
+      const node = get<Node>(ctx, nodes, key);
+      if (!node) return;
+      const name = node.metadata.name ?? '';
+      const down = ctx.faults.current.notReadyNodes.includes(name);
+      const now = ctx.api.clock.now();
+      const t = rfc3339(now);
+      const conds = (node.status?.conditions ?? []).map((x) => (x.type === 'Ready' ? readyCondition(!down, x, t) : x));
+      const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE);
+      if (down) {
+        const since = node.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded ?? t;
+        taints.push({ key: UNREACHABLE, effect: 'NoSchedule', timeAdded: since }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: since });
+      }
+      const next = clone(node);
+      if (taints.length > 0) next.spec.taints = taints;
+      else delete next.spec.taints;
+      const written = update(ctx, nodes, node, next);
+      writeStatus(ctx, nodes, written, { ...written.status, conditions: conds });
+      if (down) evictFromLostNode(ctx, c, key, name, parseTime(written.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded) ?? now, pods);
+    },
+  };
+  ctx.faults.onChange(() => {
+    for (const n of ctx.api.store.list('/nodes')) ctx.manager.enqueue(c, `/${n.metadata.name ?? ''}`);
+  });
+  return c;
+}
+
+/** Pods on a lost node turn not-ready at once and are deleted once they stop tolerating it. */
+function evictFromLostNode(ctx: ControllerContext, c: Controller, key: string, node: string, since: number, pods: ReturnType<typeof typeOf>): void {
+  const now = ctx.api.clock.now();
+  let nextWake = Infinity;
+  for (const podKey of ctx.pods.podsOn(node)) {
+    const pod = get<Pod>(ctx, pods, podKey);
+    if (!pod || pod.metadata.deletionTimestamp) continue;
+    const conds = pod.status?.conditions ?? [];
+    if (conds.some((x) => x.type === 'Ready' && x.status === 'True')) {
+      const t = rfc3339(now);
+      const next = conds.map((x) => (x.type === 'Ready' ? { ...x, status: 'False' as const, reason: 'NodeNotReady', lastTransitionTime: t } : x));
+      writeStatus(ctx, pods, pod, { ...pod.status, conditions: next }, 'node-controller');
+    }
+    const tol = pod.spec.tolerations?.find((x) => x.key === UNREACHABLE && (x.effect === 'NoExecute' || x.effect === undefined));
+    const seconds = tol ? (tol.tolerationSeconds ?? Infinity) : 0;
+    const due = since + seconds * 1000;
+    if (due <= now) remove(ctx, pods, pod);
+    else nextWake = Math.min(nextWake, due);
+  }
+  if (nextWake !== Infinity) wake(ctx, c, key, nextWake - now);
+}

@@ -1,0 +1,70 @@
+/**
+ * The ReplicaSet controller: keeps `spec.replicas` active pods (creating from the template,
+ * deleting the least useful first), and reports replicas, ready and available counts. A pod
+ * deleted by hand is replaced at once, while the old one still shows Terminating.
+ */
+import type { KubeObject } from '../api/object.js';
+import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
+import type { Controller } from './manager.js';
+import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { availableAt, deletionRank, isPodAvailable, podFromTemplate } from './workload-util.js';
+
+/** At most this many pods are created or deleted in one pass, as the real controller's burst. */
+const BURST = 500;
+
+/** Pods whose controlling owner is this object. */
+export function ownedPods(ctx: ControllerContext, owner: KubeObject): Pod[] {
+  return ctx.api.store
+    .dependents(owner.metadata.uid ?? '')
+    .filter((d) => d.resource === '/pods' && d.object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid && r.controller === true))
+    .map((d) => d.object as Pod);
+}
+
+export function replicaSetController(ctx: ControllerContext): Controller {
+  const replicasets = typeOf(ctx, 'apps', 'replicasets');
+  const pods = typeOf(ctx, '', 'pods');
+  const c: Controller = {
+    name: 'replicaset',
+    follows: { 'apps/replicasets': byObject(), '/pods': byOwner('ReplicaSet') },
+    initialKeys: () => allKeys(ctx, replicasets),
+    reconcile(key) {
+      const rs = get<ReplicaSet>(ctx, replicasets, key);
+      if (!rs || rs.metadata.deletionTimestamp) return;
+      const now = ctx.api.clock.now();
+      const owned = ownedPods(ctx, rs);
+      const active = owned.filter(isPodActive);
+      const diff = rs.spec.replicas - active.length;
+      if (diff > 0) {
+        for (let i = 0; i < Math.min(diff, BURST); i++) {
+          const made = create<Pod>(ctx, pods, podFromTemplate(rs, rs.spec.template, { ref: ownerRef(rs) }));
+          if (!made) break;
+          ctx.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${made.metadata.name ?? ''}`, 'replicaset-controller');
+          active.push(made);
+        }
+      } else if (diff < 0) {
+        const doomed = [...active].sort(deletionRank).slice(0, Math.min(-diff, BURST));
+        for (const p of doomed) {
+          remove(ctx, pods, p);
+          ctx.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name ?? ''}`, 'replicaset-controller');
+        }
+        const gone = new Set(doomed);
+        active.splice(0, active.length, ...active.filter((p) => !gone.has(p)));
+      }
+      const minReady = rs.spec.minReadySeconds ?? 0;
+      const tplLabels = rs.spec.template.metadata?.labels ?? {};
+      const status = {
+        ...rs.status,
+        replicas: active.length,
+        fullyLabeledReplicas: active.filter((p) => Object.entries(tplLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length,
+        readyReplicas: active.filter(isPodReady).length,
+        availableReplicas: active.filter((p) => isPodAvailable(p, minReady, now)).length,
+        terminatingReplicas: owned.filter((p) => p.metadata.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length,
+        observedGeneration: rs.metadata.generation ?? 1,
+      };
+      writeStatus(ctx, replicasets, rs, status);
+      const soonest = Math.min(...active.map((p) => availableAt(p, minReady) ?? Infinity));
+      if (soonest !== Infinity && soonest > now) wake(ctx, c, key, soonest - now);
+    },
+  };
+  return c;
+}

@@ -1,0 +1,127 @@
+/**
+ * What every controller works with: the cluster's API (controllers write through the same path
+ * as clients, so every status change is a real write with an RV and a watch event), its faults,
+ * its timings, the manager that wakes them, and small helpers for the writes they make.
+ */
+import type { ApiContext } from '../api/context.js';
+import { deleteObject, finishDelete, type DeleteOptions } from '../api/delete.js';
+import { ApiError } from '../api/errors.js';
+import type { KubeObject, OwnerReference } from '../api/object.js';
+import { resourceKey, type ResourceType } from '../api/resources.js';
+import { commitCreate, commitUpdate } from '../api/write.js';
+import type { Faults } from '../faults.js';
+import type { Controller, ControllerManager } from './manager.js';
+import type { EventRecorder } from './events.js';
+import type { PodIndex } from './pod-index.js';
+
+/** How long the simulated pod lifecycle takes, in cluster milliseconds. */
+export interface Timings {
+  /** Pending (ContainerCreating) to Running. */
+  podStartMs: number;
+  /** Running to Ready, unless a pod's probe or annotation or a fault says otherwise. */
+  readinessDelayMs: number;
+  /** A deleted pod's containers stopping (bounded by its grace period). */
+  terminationMs: number;
+  /** How long a Job's container runs before it exits. */
+  jobRunMs: number;
+  /** How long a crash-looping container runs before it crashes. */
+  crashAfterMs: number;
+}
+
+export const DEFAULT_TIMINGS: Timings = { podStartMs: 300, readinessDelayMs: 1000, terminationMs: 500, jobRunMs: 1000, crashAfterMs: 1500 };
+
+export interface ControllerContext {
+  api: ApiContext;
+  faults: Faults;
+  timings: Timings;
+  manager: ControllerManager;
+  events: EventRecorder;
+  pods: PodIndex;
+  /** The cluster's name, which its nodes' hostnames carry. */
+  cluster: string;
+}
+
+export const CONTROLLER_MANAGER = 'kube-controller-manager';
+
+export function typeOf(ctx: ControllerContext, group: string, plural: string): ResourceType {
+  const r = ctx.api.resources.forResource(group, plural);
+  if (!r) throw new Error(`no resource ${plural}.${group}`);
+  return r;
+}
+
+export function typeOfObject(ctx: ControllerContext, o: { apiVersion: string; kind: string }): ResourceType | undefined {
+  return ctx.api.resources.forKind(o.apiVersion, o.kind);
+}
+
+/** `namespace/name` keys; the namespace is empty for cluster-scoped objects. */
+export function keyOf(o: KubeObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+}
+
+export function splitKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+export function get<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, key: string): T | undefined {
+  const [ns, name] = splitKey(key);
+  return ctx.api.store.get(resourceKey(r), ns, name) as T | undefined;
+}
+
+export function ownerRef(o: KubeObject): OwnerReference {
+  return { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', uid: o.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+}
+
+/** Creates an object; undefined when the API refuses (a terminating namespace, a name taken). */
+export function create<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, o: KubeObject, manager = CONTROLLER_MANAGER): T | undefined {
+  try {
+    return commitCreate(ctx.api, r, o, { manager }) as T;
+  } catch (e) {
+    if (e instanceof ApiError && (e.code === 409 || e.code === 403 || e.code === 404)) return undefined;
+    throw e;
+  }
+}
+
+export function update<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, old: T, next: T, manager = CONTROLLER_MANAGER): T {
+  return commitUpdate(ctx.api, r, old, next, { manager }) as T;
+}
+
+/** Writes an object's status through the status subresource (a no-op when nothing changed). */
+export function writeStatus<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, old: T, status: unknown, manager = CONTROLLER_MANAGER): T {
+  return commitUpdate(ctx.api, r, old, { ...old, status }, { manager, scope: 'status', subresource: 'status' }) as T;
+}
+
+export function remove(ctx: ControllerContext, r: ResourceType, o: KubeObject, opts: Partial<DeleteOptions> = {}): void {
+  try {
+    deleteObject(ctx.api, r, o.metadata.namespace ?? '', o.metadata.name ?? '', { manager: CONTROLLER_MANAGER, ...opts });
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 404) return;
+    throw e;
+  }
+}
+
+export function removeNow(ctx: ControllerContext, r: ResourceType, o: KubeObject): void {
+  finishDelete(ctx.api, r, o);
+}
+
+/** Follows events of a resource by the object's own key. */
+export function byObject(): (e: { object: KubeObject }) => string[] {
+  return (e) => [keyOf(e.object)];
+}
+
+/** Follows events of dependents by the key of their controlling owner of a given kind. */
+export function byOwner(kind: string): (e: { object: KubeObject }) => string[] {
+  return (e) => {
+    const ref = e.object.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === kind);
+    return ref ? [`${e.object.metadata.namespace ?? ''}/${ref.name}`] : [];
+  };
+}
+
+/** Every object of a resource, as keys (initial sync). */
+export function allKeys(ctx: ControllerContext, r: ResourceType): string[] {
+  return ctx.api.store.list(resourceKey(r)).map(keyOf);
+}
+
+export function wake(ctx: ControllerContext, c: Controller, key: string, delayMs: number): void {
+  ctx.manager.enqueueAfter(c, key, delayMs);
+}

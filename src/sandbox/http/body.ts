@@ -1,0 +1,38 @@
+/**
+ * Request bodies: read whole, up to a limit (3 MiB, as the API server's), and decoded as JSON
+ * with the API server's 400 when they do not parse.
+ */
+import type { IncomingMessage } from 'node:http';
+import { badRequest, requestTooLarge } from '../api/errors.js';
+
+export const BODY_LIMIT = 3 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(requestTooLarge(limit));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** A JSON body; an empty one is `undefined` (DELETE may have none). */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw badRequest(`couldn't get version/kind; json parse error: ${why}`);
+  }
+}

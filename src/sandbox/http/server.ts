@@ -1,0 +1,238 @@
+/**
+ * One cluster's API server on 127.0.0.1 (HTTPS): bearer-token authentication, injected faults, routing
+ * to discovery and to the resource verbs, JSON responses, and Status errors for every failure —
+ * a request can fail, the server cannot. Every request is bounded: bodies by size, requests by
+ * time, watches by their timeout and the server's limit.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ApiContext } from '../api/context.js';
+import { aggregatedAsked, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/discovery.js';
+import { ApiError, internalError, resourceNotFound, unauthorized } from '../api/errors.js';
+import { openApiGroupVersion, openApiIndex } from '../api/openapi.js';
+import { parseResourceVersion } from '../api/read.js';
+import { parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
+import type { Faults } from '../faults.js';
+import { readBody } from './body.js';
+import { handleResource, type Reply, type ResourceRequest } from './handlers.js';
+import { routeOf, type Route } from './routes.js';
+import { asTable, tableEventLine, wantsTable } from './table.js';
+import type { TlsIdentity } from './self-signed.js';
+import { serveWatch, watchParams, type WatchLimits } from './watch-stream.js';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+}
+
+/** The sandbox's own endpoints under `/__sandbox/`. */
+export type AdminHandler = (method: string, path: string[], body: string) => Reply;
+
+export interface ServerDeps {
+  ctx: ApiContext;
+  token: string;
+  faults: Faults;
+  version: VersionInfo;
+  admin: AdminHandler;
+  watch: WatchLimits;
+}
+
+const JSON_TYPE = 'application/json';
+
+function send(res: ServerResponse, status: number, body: unknown, contentType = JSON_TYPE, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = typeof body === 'string' && contentType !== JSON_TYPE ? body : JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, e: unknown): void {
+  const err = e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e));
+  send(res, err.code, err.toStatus(), JSON_TYPE, err.headers);
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const h = req.headers.authorization ?? '';
+  if (!h.startsWith('Bearer ')) return false;
+  const given = Buffer.from(h.slice(7).trim());
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+/** The verb of a request as fault rules name them. */
+function verbOf(method: string, route: Route, query: URLSearchParams): string {
+  const named = route.type === 'resource' && route.name !== undefined;
+  switch (method) {
+    case 'GET':
+      if (query.get('watch') === 'true' || query.get('watch') === '1') return 'watch';
+      return named ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+const PUBLIC: ReadonlySet<Route['type']> = new Set(['version', 'health']);
+
+/**
+ * The server speaks HTTPS only: kubectl sends no credentials to http:// servers, so a sandbox
+ * that requires its token must use TLS (with a certificate made at start).
+ */
+export class ApiHttpServer {
+  private readonly server: https.Server;
+  private readonly sockets = new Set<Socket>();
+  /** Requests a silent (unresponsive) cluster is holding, dropped when it answers again. */
+  private readonly held = new Set<ServerResponse>();
+
+  constructor(
+    private readonly deps: ServerDeps,
+    identity: TlsIdentity,
+  ) {
+    this.server = https.createServer({ cert: identity.cert, key: identity.key }, (req, res) => this.onRequest(req, res));
+    this.server.requestTimeout = 60_000;
+    this.server.headersTimeout = 30_000;
+    this.server.keepAliveTimeout = 30_000;
+    // a connection that never finishes its handshake is not kept
+    this.server.setTimeout(120_000);
+    this.server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    deps.faults.onChange(() => {
+      if (deps.faults.current.unresponsive) return;
+      for (const res of this.held) res.destroy();
+      this.held.clear();
+    });
+  }
+
+  /** Listens on 127.0.0.1 (port 0: a free one); resolves to the port. */
+  listen(port = 0): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (e: Error) => reject(e);
+      this.server.once('error', onError);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', onError);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  /** Stops listening and drops every connection, watches included. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      for (const res of this.held) res.destroy();
+      this.held.clear();
+      this.server.closeAllConnections();
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.handle(req, res).catch((e: unknown) => sendError(res, e));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { deps } = this;
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const route = routeOf(deps.ctx.resources, url.pathname);
+    if (route.type !== 'admin' && deps.faults.current.unresponsive) {
+      this.held.add(res);
+      res.on('close', () => this.held.delete(res));
+      req.resume();
+      return;
+    }
+    if (!PUBLIC.has(route.type) && !authorized(req, deps.token)) {
+      req.resume();
+      return sendError(res, unauthorized());
+    }
+    const method = req.method ?? 'GET';
+    if (route.type === 'resource') {
+      const injected = deps.faults.apiErrorFor(verbOf(method, route, url.searchParams), route.resource.plural);
+      if (injected) {
+        req.resume();
+        return sendError(res, injected);
+      }
+    }
+    const body = method === 'GET' || method === 'HEAD' ? (req.resume(), '') : await readBody(req);
+    if (route.type === 'resource') return this.resource(req, res, route, url.searchParams, method, body);
+    if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body));
+    if (method !== 'GET' && method !== 'HEAD') return sendError(res, new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
+    this.discovery(req, res, route);
+  }
+
+  private discovery(req: IncomingMessage, res: ServerResponse, route: Route): void {
+    const { ctx } = this.deps;
+    const reg = ctx.resources;
+    const aggregated = aggregatedAsked(req.headers.accept);
+    switch (route.type) {
+      case 'version':
+        return send(res, 200, { ...this.deps.version, gitCommit: 'sandbox', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24.0', compiler: 'gc', platform: 'linux/amd64' });
+      case 'health':
+        return send(res, 200, 'ok', 'text/plain; charset=utf-8');
+      case 'coreVersions':
+      case 'groups':
+        if (aggregated) {
+          return send(res, 200, aggregatedDiscovery(reg, route.type === 'coreVersions', aggregated), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
+        }
+        return send(res, 200, route.type === 'coreVersions' ? apiVersions(`127.0.0.1:${req.socket.localPort ?? 0}`) : apiGroupList(reg));
+      case 'group': {
+        const doc = apiGroup(reg, route.group);
+        return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
+      }
+      case 'resources': {
+        const doc = apiResourceList(reg, route.group, route.version);
+        return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
+      }
+      case 'openapiIndex':
+        return send(res, 200, openApiIndex(reg));
+      case 'openapi': {
+        const doc = openApiGroupVersion(reg, route.group, route.version);
+        return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
+      }
+      default:
+        return sendError(res, resourceNotFound());
+    }
+  }
+
+  private resource(req: IncomingMessage, res: ServerResponse, route: Extract<Route, { type: 'resource' }>, query: URLSearchParams, method: string, body: string): void {
+    const { ctx } = this.deps;
+    const rr: ResourceRequest = { method, resource: route.resource, query, body };
+    if (route.namespace !== undefined) rr.namespace = route.namespace;
+    if (route.name !== undefined) rr.name = route.name;
+    if (route.subresource !== undefined) rr.subresource = route.subresource;
+    if (req.headers['content-type'] !== undefined) rr.contentType = req.headers['content-type'];
+    if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
+    const reply = handleResource(ctx, rr);
+    if (!('watch' in reply)) {
+      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now()) : undefined;
+      return table ? send(res, reply.status, table) : this.reply(res, reply);
+    }
+    const r = route.resource;
+    const fields = [query.get('fieldSelector') ?? '', route.name !== undefined ? `metadata.name=${route.name}` : ''].filter((s) => s !== '').join(',');
+    const filter = { resource: r, labels: parseLabelSelector(query.get('labelSelector') ?? undefined), fields: parseFieldSelector(fields, r.kind), ...(r.namespaced && route.namespace !== undefined ? { namespace: route.namespace } : {}) };
+    const params = watchParams(query);
+    const resume = parseResourceVersion(params.resourceVersion, ctx.store.resourceVersion);
+    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now()) : undefined;
+    serveWatch(res, ctx.store, this.deps.faults, filter, params, resume, this.deps.watch, mapLine);
+  }
+
+  private reply(res: ServerResponse, reply: Reply): void {
+    if ('watch' in reply) return sendError(res, resourceNotFound());
+    send(res, reply.status, reply.body, reply.contentType ?? JSON_TYPE, reply.headers ?? {});
+  }
+}

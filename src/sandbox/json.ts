@@ -1,0 +1,81 @@
+/**
+ * JSON values as the sandbox handles them: objects decoded from requests, stored, patched and
+ * encoded again. Everything here is pure.
+ */
+
+export type JsonMap = Record<string, unknown>;
+
+export function isMap(v: unknown): v is JsonMap {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A deep copy of a JSON value (stored objects are never mutated, so writers copy first). */
+export function clone<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(clone) as T;
+  if (isMap(v)) {
+    const out: JsonMap = {};
+    for (const k in v) if (v[k] !== undefined) out[k] = clone(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isMap(a) && isMap(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    if (ka.length !== kb.length) return false;
+    for (const k of ka) if (!deepEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** The value at a dotted path of map keys, or undefined. */
+export function getPath(v: unknown, path: readonly string[]): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (!isMap(cur)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+/** The map at `path`, created (as empty maps) where missing. */
+export function ensureMap(v: JsonMap, path: readonly string[]): JsonMap {
+  let cur = v;
+  for (const k of path) {
+    const next = cur[k];
+    if (isMap(next)) cur = next;
+    else {
+      const made: JsonMap = {};
+      cur[k] = made;
+      cur = made;
+    }
+  }
+  return cur;
+}
+
+/** JSON text with keys sorted, so equal values give equal text (for hashing templates). */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (isMap(v)) {
+    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export function asString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function asNumber(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}

@@ -96,6 +96,13 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease' }]),
   ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice' }]),
   ...group('networking.k8s.io', 'v1', [{ kind: 'Ingress', plural: 'ingresses', short: ['ing'], sub: ['status'], generation: true }]),
+  ...group('autoscaling', 'v2', [{ kind: 'HorizontalPodAutoscaler', short: ['hpa'], sub: ['status'], generation: true }]),
+  ...group('rbac.authorization.k8s.io', 'v1', [
+    { kind: 'ClusterRole', namespaced: false },
+    { kind: 'ClusterRoleBinding', namespaced: false },
+    { kind: 'Role' },
+    { kind: 'RoleBinding' },
+  ]),
   ...group('apiextensions.k8s.io', 'v1', [
     { kind: 'CustomResourceDefinition', namespaced: false, short: ['crd', 'crds'], sub: ['status'], generation: true, returnsObject: true },
   ]),

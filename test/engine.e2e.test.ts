@@ -1,0 +1,189 @@
+/**
+ * The engine end to end: the real CLI (preview, apply, destroy, state) against a two-cluster
+ * sandbox over HTTP, on a copy of konfig-sample, with the faults an SRE meets.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.join(HERE, '..', 'dist', 'cli.js');
+const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-engine-'));
+let sandbox: Sandbox;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program without blocking this process, which serves the sandbox the program talks to. */
+function run(command: string, args: string[], cwd: string, limitMs: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(command === 'kubectl' ? new Error(`kubectl is needed for this test (it is part of the machine image): ${e.message}`) : e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const kdeck = (args: string[], cwd = copy) => run(process.execPath, [CLI, '--kubeconfig', sandbox.kubeconfigPath, ...args], cwd, 120_000);
+const kubectl = (args: string[]) => run('kubectl', ['--kubeconfig', sandbox.kubeconfigPath, ...args], copy, 60_000);
+
+const stacks = () =>
+  fs
+    .readdirSync(path.join(copy, 'appops'))
+    .flatMap((p) => fs.readdirSync(path.join(copy, 'appops', p)).filter((s) => fs.existsSync(path.join(copy, 'appops', p, s, 'stack.yaml'))).map((s) => `appops/${p}/${s}`))
+    .sort();
+
+const stateFile = (project: string, stack: string, cluster: string) => path.join(copy, '.kdeck', 'state', project, stack, `${cluster}.json`);
+const readState = (project: string, stack: string, cluster: string) => JSON.parse(fs.readFileSync(stateFile(project, stack, cluster), 'utf8')) as { serial: number; resources: { id: string }[] };
+
+function edit(file: string, from: string, to: string) {
+  const text = fs.readFileSync(file, 'utf8');
+  expect(text).toContain(from);
+  fs.writeFileSync(file, text.replace(from, to));
+}
+
+/** Waits (bounded) until `check` holds. */
+async function until(check: () => boolean, what: string, limitMs = 30_000) {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  fs.cpSync(path.join(HERE, '..', 'konfig-sample'), copy, { recursive: true });
+  sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe('kdeck apply, preview and destroy on the sample', async () => {
+  it('applies every sample stack, all healthy, and an immediate preview shows nothing to do', async () => {
+    for (const s of stacks()) {
+      const r = await kdeck(['apply', '-y', '-w', s, '--timeout', '60s']);
+      expect(r.stderr, s).toBe('');
+      expect(r.code, `${s}\n${r.stdout}`).toBe(0);
+      expect(r.stdout).toMatch(/Apply complete! Resources: \d+ created, 0 updated, 0 deleted\./);
+    }
+    expect((await kubectl(['--context', 'sandbox-b', 'get', 'deploy', '-n', 'guestbook', 'frontend', '-o', 'jsonpath={.status.availableReplicas}'])).stdout).toBe('3');
+    for (const s of stacks()) {
+      const r = await kdeck(['preview', '-w', s]);
+      expect(r.code).toBe(0);
+      expect(r.stdout, s).toContain('All resources are reconciled. No diff found.');
+    }
+  });
+
+  it('shows one image change as exactly one update, rolls it out, and follows its health to Healthy', async () => {
+    const main = path.join(copy, 'appops/nginx-example/dev/main.k');
+    const before = fs.readFileSync(main, 'utf8');
+    fs.writeFileSync(main, `${before}\nappConfiguration: frontend.Server {\n    image = "docker.io/library/nginx:1.27.1"\n}\n`);
+    const json = JSON.parse((await kdeck(['preview', '-w', 'appops/nginx-example/dev', '-o', 'json'])).stdout) as { changeSteps: Record<string, { action: string }> };
+    const updates = Object.entries(json.changeSteps).filter(([, c]) => c.action !== 'UnChanged');
+    expect(updates.map(([id, c]) => `${c.action} ${id}`)).toEqual(['Update apps/v1:Deployment:nginx-example-dev:nginx-example']);
+    const detail = (await kdeck(['preview', '-d', '-w', 'appops/nginx-example/dev'])).stdout;
+    expect(detail).toMatch(/~ spec\.template\.spec\.containers\[name=[\w-]+\]\.image: "docker\.io\/library\/nginx:[\d.]+" → "docker\.io\/library\/nginx:1\.27\.1"/);
+    const replicaSets = async () => (await kubectl(['get', 'rs', '-n', 'nginx-example-dev', '-o', 'name'])).stdout.trim().split('\n');
+    const rsBefore = await replicaSets();
+    const r = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/dev']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const health = r.stdout.split('\n').filter((l) => l.includes('apps/v1:Deployment:nginx-example-dev:nginx-example: '));
+    expect(health[0]).toContain('applied');
+    expect(health.some((l) => l.includes(': Progressing'))).toBe(true);
+    expect(health[health.length - 1]).toContain(': Healthy: successfully rolled out');
+    expect((await replicaSets()).filter((x) => !rsBefore.includes(x))).toHaveLength(1);
+    expect(r.stdout).toContain('Apply complete! Resources: 0 created, 1 updated, 0 deleted.');
+  });
+
+  it('shows the drift when someone scales behind its back', async () => {
+    expect((await kubectl(['scale', 'deploy/nginx-example', '-n', 'nginx-example-dev', '--replicas=4'])).code).toBe(0);
+    const r = await kdeck(['preview', '-d', '-w', 'appops/nginx-example/dev']);
+    expect(r.stdout).toContain('apps/v1:Deployment:nginx-example-dev:nginx-example  sandbox-a  Update (drift)');
+    expect(r.stdout).toContain('Drift (changed outside kdeck):\n  ~ spec.replicas: 1 → 4');
+    expect((await kdeck(['apply', '-y', '--force-conflicts', '-w', 'appops/nginx-example/dev'])).code).toBe(0);
+    expect((await kdeck(['preview', '-w', 'appops/nginx-example/dev'])).stdout).toContain('No diff found');
+  });
+
+  it('destroys a stack: the objects are gone, kubectl agrees, and the state is empty', async () => {
+    const r = await kdeck(['destroy', '-y', '-w', 'appops/guestbook/prod']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
+    expect((await kubectl(['--context', 'sandbox-b', 'get', 'deploy,svc,pdb', '-n', 'guestbook', '-o', 'name'])).stdout.trim()).toBe('');
+    expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'guestbook'])).code).not.toBe(0);
+    expect(readState('guestbook', 'prod', 'sandbox-b').resources).toEqual([]);
+  });
+});
+
+describe('kdeck apply under faults', async () => {
+  it('succeeds while the cluster fails a fifth of its requests with 429 and 500', async () => {
+    for (const c of sandbox.clusters) c.faults.set({ apiErrors: [{ status: 429, rate: 0.1, retryAfterSeconds: 0 }, { status: 500, rate: 0.1 }] });
+    try {
+      await kdeck(['destroy', '-y', '-w', 'appops/guestbook/dev']);
+      const r = await kdeck(['apply', '-y', '-w', 'appops/guestbook/dev']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    } finally {
+      for (const c of sandbox.clusters) c.faults.clear();
+    }
+    expect((await kdeck(['preview', '-w', 'appops/guestbook/dev'])).stdout).toContain('No diff found');
+  });
+
+  it('marks an image that never pulls Degraded at its timeout, skips its dependents, applies the rest, and records what reached the cluster', async () => {
+    await kdeck(['destroy', '-y', '-w', 'appops/http-echo/prod']);
+    edit(path.join(copy, 'appops/http-echo/base/base.k'), 'docker.io/hashicorp/http-echo:1.0.0', 'docker.io/hashicorp/http-echo:nopull');
+    try {
+      const r = await kdeck(['apply', '-y', '-w', 'appops/http-echo/prod', '--timeout', '3s']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/✗ apps\/v1:Deployment:http-echo:http-echo \(sandbox-a\) failed: ImagePullBackOff/);
+      expect(r.stdout).toContain('- autoscaling/v2:HorizontalPodAutoscaler:http-echo:http-echo (sandbox-a) skipped: it depends on apps/v1:Deployment:http-echo:http-echo');
+      expect(r.stderr).toMatch(/Apply failed: 1 failed, 1 skipped/);
+      const recorded = readState('http-echo', 'prod', 'sandbox-a').resources.map((x) => x.id);
+      expect(recorded).toContain('apps/v1:Deployment:http-echo:http-echo');
+      expect(recorded).toContain('networking.k8s.io/v1:Ingress:http-echo:http-echo');
+      expect(recorded).not.toContain('autoscaling/v2:HorizontalPodAutoscaler:http-echo:http-echo');
+      expect((await kubectl(['get', 'hpa', '-n', 'http-echo', '-o', 'name'])).stdout.trim()).toBe('');
+    } finally {
+      edit(path.join(copy, 'appops/http-echo/base/base.k'), 'docker.io/hashicorp/http-echo:nopull', 'docker.io/hashicorp/http-echo:1.0.0');
+    }
+  });
+
+  it('keeps the state intact when killed mid-apply, and a re-run converges; a second apply at once is refused naming the holder', async () => {
+    await kdeck(['destroy', '-y', '-w', 'appops/batch-report/dev']);
+    sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
+    const child = spawn(process.execPath, [CLI, '--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '-w', 'appops/batch-report/dev'], { cwd: copy, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      const lock = stateFile('batch-report', 'dev', 'sandbox-a').replace(/\.json$/, '.lock');
+      await until(() => fs.existsSync(lock) && fs.existsSync(stateFile('batch-report', 'dev', 'sandbox-a')) && readState('batch-report', 'dev', 'sandbox-a').resources.length > 0, 'the first apply to record a resource');
+      const second = await kdeck(['apply', '-y', '-w', 'appops/batch-report/dev']);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`is locked by \\S+:${child.pid} \\(apply since `));
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      sandbox.cluster('a').faults.clear();
+    }
+    const state = readState('batch-report', 'dev', 'sandbox-a');
+    expect(state.serial).toBeGreaterThan(0);
+    const rerun = await kdeck(['apply', '-y', '-w', 'appops/batch-report/dev']);
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    expect((await kdeck(['preview', '-w', 'appops/batch-report/dev'])).stdout).toContain('No diff found');
+  });
+});

@@ -134,6 +134,14 @@ describe('kcl run: packages and plugins', () => {
     expect(out.yaml).toBe('app:\n  name: a-web\n  port: 80\n');
   });
 
+  it("reads a package's `_` names through the module without printing them", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-private-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'meta.k'), '__NAME = "web"\n_port = 80\n');
+    writeFileSync(path.join(root, 'main.k'), 'import meta\nname = meta.__NAME\nport = meta._port\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('name: web\nport: 80\n');
+  });
+
   it('reports an import cycle with its chain', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-cycle-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');

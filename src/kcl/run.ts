@@ -136,8 +136,8 @@ function packageImporter(
       const modules = pkg.files.map(parseFile);
       resolveNames(modules, BUILTIN_NAMES, pkg.pkgpath);
       const ctx = evaluator().runModules(modules);
-      const members = new Map<string, Value>();
-      for (const [name, v] of ctx.scope.vars) if (!name.startsWith('_')) members.set(name, v);
+      // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
+      const members = new Map<string, Value>(ctx.scope.vars);
       const module: ModuleValue = { kind: 'module', name: pkg.pkgpath, members };
       loaded.set(pkg.pkgpath, module);
       return module;

@@ -164,6 +164,24 @@ describe('kcl run: packages and plugins', () => {
     );
   });
 
+  it('offers kusion\'s project_context plugin: the stack and project of the files compiled', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-konfig-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    mkdirSync(path.join(root, 'base', 'pkg'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'base', 'pkg', 'meta.k'),
+      'import kcl_plugin.project_context as ctx\nproject = ctx.get_project_context().name\nstack = ctx.get_stack_context().name\n',
+    );
+    mkdirSync(path.join(root, 'web', 'dev', 'ci-test'), { recursive: true });
+    writeFileSync(path.join(root, 'web', 'project.yaml'), 'name: web\n');
+    writeFileSync(path.join(root, 'web', 'dev', 'stack.yaml'), 'name: dev\n');
+    writeFileSync(path.join(root, 'web', 'dev', 'main.k'), 'x = 1\n');
+    const files = [path.join(root, 'base', 'pkg', 'meta.k'), path.join(root, 'web', 'dev', 'main.k')];
+    expect(runKcl({ files, workDir: path.join(root, 'web', 'dev') }).yaml).toBe('project: web\nstack: dev\nx: 1\n');
+    // outside a stack both read as empty
+    expect(run('import kcl_plugin.project_context as ctx\np = ctx.get_project_context()\nsize = len(ctx.get_stack_context())\n')).toBe('p: {}\nsize: 0\n');
+  });
+
   it('offers system modules, and keeps file access inside the workspace', () => {
     expect(run('import math\nimport json\na = math.floor(2.7)\nb = json.encode({k = [1, 2]})\n')).toBe("a: 2\nb: '{\"k\": [1, 2]}'\n");
     expect(failure('import file\nx = file.read("/etc/hostname")\n').message).toMatch(/outside|workspace/);

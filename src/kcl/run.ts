@@ -24,6 +24,7 @@ import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
 import { applyOverrides } from './override.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
+import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
 import { toYaml } from './yaml.js';
 
@@ -116,13 +117,14 @@ function packageImporter(
   evaluator: () => Evaluator,
   system: SystemContext,
   plugins: PluginRegistry,
+  standardPlugins: PluginRegistry,
 ): (spec: string, fromFile: string) => ModuleValue {
   const loaded = new Map<string, ModuleValue>();
   const loading: string[] = [];
   return (spec, fromFile) => {
     const systemModule = SYSTEM_MODULES.get(spec);
     if (systemModule) return systemModule(system);
-    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.module(spec);
+    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.find(spec) ?? standardPlugins.module(spec);
     const pkg = locatePackage(spec, fromFile, root);
     if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
     const done = loaded.get(pkg.pkgpath);
@@ -168,9 +170,11 @@ export function runKcl(opts: RunOptions): RunResult {
     currentFile: () => evaluator.currentFile,
     setManifestsOutput: (stream) => (manifests = stream),
   };
+  const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
+  const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry()) },
+    { showHidden: opts.showHidden, importModule },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl

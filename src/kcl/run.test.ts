@@ -142,6 +142,14 @@ describe('kcl run: packages and plugins', () => {
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('name: web\nport: 80\n');
   });
 
+  it("checks a schema's attributes against the type aliases of the schema's own module", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-alias-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'res.k'), 'type Size = int | str\nschema Res:\n    memory: Size = 1\n');
+    writeFileSync(path.join(root, 'main.k'), 'import res\nr = res.Res {memory = "1Gi"}\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe("r:\n  memory: '1Gi'\n");
+  });
+
   it('reports an import cycle with its chain', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-cycle-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');

@@ -4,6 +4,7 @@
  */
 import type * as A from '../ast.js';
 import type { Position } from '../diagnostics.js';
+import type { ModuleCtx } from './env.js';
 import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';
 import type { SchemaTypeValue } from './values.js';
@@ -26,6 +27,8 @@ export interface SchemaDef extends SchemaTypeValue {
   readonly mixins: SchemaDef[];
   /** The scope the schema statement ran in: its module's globals. */
   readonly scope: Scope;
+  /** The module it is defined in, whose type aliases its annotations use. */
+  readonly module: ModuleCtx;
   /** Declared attributes of this schema alone, in order. */
   readonly attrs: Map<string, AttrDecl>;
   /** Every instance made so far, for `Schema.instances()`. */

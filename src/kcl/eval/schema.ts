@@ -58,6 +58,7 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
     parent,
     mixins,
     scope: env.scope.moduleScope(),
+    module: env.module,
     attrs,
     instances: [],
   };
@@ -202,7 +203,7 @@ class SchemaFrame implements AttributeSource {
 
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
-    const env: Env = { scope, file: owner.file, module: this.site.module };
+    const env: Env = { scope, file: owner.file, module: owner.module };
     this.envs.set(owner, env);
     if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`);
     if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);

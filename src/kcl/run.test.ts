@@ -66,6 +66,20 @@ describe('kcl run: values and output', () => {
   });
 });
 
+describe('kcl run: number multipliers', () => {
+  it('keep the number as written for str() and print their real value', () => {
+    const src = 'a = 100m\nb = 1Ki\ns = [str(100m), "${4Gi}", typeof(1Ki)]\nnums = [int(1500m), float(1Ki), int(2Ki)]\n';
+    expect(run(src)).toBe("a: 0.1\nb: 1024.0\ns:\n- '100m'\n- '4Gi'\n- number_multiplier(1Ki)\nnums:\n- 1\n- 1024.0\n- 2048\n");
+  });
+
+  it('are their own type: units.NumberMultiplier, not int, and no operand', () => {
+    const src = 'import units\nschema R:\n    cpu?: int | units.NumberMultiplier = 1\nr = R {cpu = 100m}\nq = R {}\n';
+    expect(run(src)).toBe('r:\n  cpu: 0.1\nq:\n  cpu: 1\n');
+    expect(failure('x: int = 1Ki\n').message).toBe('expected int, got number_multiplier(1Ki)');
+    expect(failure('x = 1Ki + 1\n').message).toMatch(/^unsupported operand type\(s\) for \+: 'number_multiplier\(1Ki\)'/);
+  });
+});
+
 describe('kcl run: schemas', () => {
   const person = [
     'schema Base:',

@@ -9,7 +9,7 @@ import { KclError, kclError, type Position } from '../diagnostics.js';
 import { lookupKeyPath } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
-import { DictValue, type Value } from './values.js';
+import { DictValue, UnitValue, type Value } from './values.js';
 
 function at(file: string, loc: { line: number; column: number }): Position {
   return { file, line: loc.line, column: loc.column };
@@ -100,7 +100,7 @@ function literalValueOf(e: A.Expr): Value | undefined {
     case 'StringLit':
       return e.parts ? undefined : e.value;
     case 'NumberLit':
-      return e.value;
+      return e.suffix ? new UnitValue(e.value as bigint, e.suffix) : e.value;
     case 'NameConstant':
       return typeof e.value === 'boolean' || e.value === null ? e.value : undefined;
     case 'ListExpr': {

@@ -34,6 +34,7 @@ import {
   truthy,
   typeName,
   UNDEFINED,
+  UnitValue,
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
@@ -295,6 +296,7 @@ export class Evaluator {
   private evalInner(e: A.Expr, env: Env): Value {
     switch (e.type) {
       case 'NumberLit':
+        if (e.suffix) return new UnitValue(checkInt(e.value as bigint), e.suffix);
         return typeof e.value === 'bigint' ? checkInt(e.value) : e.value;
       case 'StringLit':
         return e.parts ? this.interpolate(e.parts, env) : e.value;

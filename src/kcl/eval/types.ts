@@ -14,6 +14,7 @@ import {
   isList,
   isNumber,
   isStr,
+  isUnit,
   repr,
   typeName,
   UNDEFINED,
@@ -28,7 +29,9 @@ export interface TypeEnv {
   instantiate(schema: SchemaDef, config: DictValue): DictValue;
 }
 
-const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier']);
+/** `number_multiplier` and `units.NumberMultiplier` both name the type of `1Ki`; kcl needs no
+ * `import units` for the latter. */
+const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier', 'units.NumberMultiplier']);
 
 export function typeText(t: TypeNode): string {
   switch (t.type) {
@@ -41,12 +44,19 @@ export function typeText(t: TypeNode): string {
     case 'DictType':
       return `{${t.key ? typeText(t.key) : ''}:${t.value ? typeText(t.value) : ''}}`;
     case 'LiteralType':
-      return literalText(t.value as Value);
+      return isUnitLiteralType(t) ? `number_multiplier(${t.text})` : literalText(t.value as Value);
     case 'UnionType':
       return t.members.map(typeText).join(' | ');
     case 'FunctionType':
       return `(${t.params.map(typeText).join(', ')}) -> ${t.ret ? typeText(t.ret) : 'any'}`;
   }
+}
+
+type LiteralTypeNode = Extract<TypeNode, { type: 'LiteralType' }>;
+
+/** `x: 1Ki`: the literal is the number as written, its text has the suffix. */
+function isUnitLiteralType(t: LiteralTypeNode): boolean {
+  return typeof t.value === 'bigint' && t.text !== String(t.value);
 }
 
 function mismatch(t: TypeNode, v: Value): never {
@@ -154,8 +164,10 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
   }
 }
 
-/** A literal type matches a value of the same type and value: `0` does not accept `0.0`. */
-function literalMatches(v: Value, t: Extract<TypeNode, { type: 'LiteralType' }>): boolean {
+/** A literal type matches a value of the same type and value: `0` does not accept `0.0`, `1Ki`
+ * only the number multiplier written so. */
+function literalMatches(v: Value, t: LiteralTypeNode): boolean {
+  if (isUnit(v) || isUnitLiteralType(t)) return isUnit(v) && v.text === t.text;
   const lit = t.value as Value;
   return typeof v === typeof lit && equals(v, lit);
 }
@@ -196,7 +208,8 @@ function basicMatches(name: string, v: Value): boolean {
     case 'float':
       return isNumber(v);
     case 'number_multiplier':
-      return isNumber(v);
+    case 'units.NumberMultiplier':
+      return isUnit(v);
     case 'str':
       return isStr(v);
     case 'bool':

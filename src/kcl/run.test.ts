@@ -120,6 +120,20 @@ describe('kcl run: schemas', () => {
   });
 });
 
+describe('kcl run: schema types at runtime', () => {
+  const schemas = 'schema A:\n    a: int = 1\n\nschema B:\n    b: int = 2\n\nschema Box:\n    item: A\n\n';
+
+  it('lets an instance of another schema through where kcl only checks at runtime', () => {
+    expect(run(schemas + 'mk = lambda { B {} }\nbox = Box {item = mk()}\n')).toBe('box:\n  item:\n    b: 2\n');
+  });
+
+  it('refuses an instance written in place for another schema, and any other under as', () => {
+    expect(failure(schemas + 'box = Box {item = B {}}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'x: A = B {}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+  });
+});
+
 describe('kcl run: errors name their place', () => {
   it('reports an undefined name statically, even in code that never runs', () => {
     const d = failure('schema A:\n    x: int\n    check:\n        regex.match("a", "b")\n');

@@ -10,7 +10,7 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys } from './config-check.js';
+import { checkConfigKeys, checkWrittenInstance } from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
@@ -134,6 +134,7 @@ export class Evaluator {
           return;
         }
         if (!stmt.value) return;
+        checkWrittenInstance(stmt.annotation, stmt.value, this.typeEnv(env), { file: env.file, line: stmt.nameLoc.line, column: stmt.nameLoc.column });
         this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, this.evalExpr(stmt.value, env), env, stmt.annotation);
         return;
       }
@@ -328,7 +329,7 @@ export class Evaluator {
       case 'IfExpr':
         return truthy(this.evalExpr(e.cond, env)) ? this.evalExpr(e.body, env) : this.evalExpr(e.orelse, env);
       case 'As':
-        return convert(this.evalExpr(e.value, env), e.target, this.typeEnv(env));
+        return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
       case 'Selector': {
         const v = this.evalExpr(e.value, env);
         return this.select(v, e.attr, e.optional);

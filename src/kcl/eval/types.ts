@@ -2,6 +2,10 @@
  * Runtime type checks for annotations on variables, attributes, parameters and `as`. A check
  * also converts: a plain dict meeting a schema type becomes an instance of that schema, and so
  * do the elements of `[Schema]` and `{str:Schema}`.
+ *
+ * As in kcl's runtime, an instance of one schema passes where another schema is expected, except
+ * under `as`: which schema a value has is known before running only where kcl's type checker
+ * sees it, and config-check.ts checks those places before running.
  */
 import type { TypeNode } from '../ast.js';
 import { kclError } from '../diagnostics.js';
@@ -27,6 +31,8 @@ export interface TypeEnv {
   resolveType(name: string[]): SchemaDef | TypeNode | undefined;
   /** Instantiates a schema from a plain dict. */
   instantiate(schema: SchemaDef, config: DictValue): DictValue;
+  /** `as`: an instance must be of the schema named (or one derived from it). */
+  strict?: boolean;
 }
 
 /** `number_multiplier` and `units.NumberMultiplier` both name the type of `1Ki`; kcl needs no
@@ -193,7 +199,7 @@ function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
       if (BASIC.has(name)) return basicMatches(name, v);
       const resolved = env.resolveType(t.name);
       if (!resolved) return false;
-      if (isSchemaDef(resolved)) return isDict(v) && (!v.schema || instanceOf(v, resolved));
+      if (isSchemaDef(resolved)) return isDict(v) && (!v.schema || !env.strict || instanceOf(v, resolved));
       return matchesShape(v, resolved, env);
     }
     default:
@@ -235,7 +241,7 @@ function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env
   if (!isSchemaDef(resolved)) return convert(v, resolved, env);
   if (!isDict(v)) return mismatch(t, v);
   if (v.schema) {
-    if (instanceOf(v, resolved)) return v;
+    if (instanceOf(v, resolved) || !env.strict) return v;
     throw kclError('TypeError', `expected ${name}, got ${v.schema.name}`);
   }
   return env.instantiate(resolved, v);

@@ -134,6 +134,40 @@ describe('kcl run: schema types at runtime', () => {
   });
 });
 
+describe('kcl run: output types of KCL up to v0.7', () => {
+  const standalone = '{__settings__: {output_type = "STANDALONE"}}';
+
+  it('accepts __settings__ in any schema, and keeps it out of dict checks and of the output', () => {
+    const src = [
+      'schema R:\n    id: str\n',
+      'schema Mapping:\n    [str]: any\n',
+      'r = R {id = "a", __settings__: {output_type = "INLINE"}}',
+      'maps: [{str:[]}] = [Mapping {k = [1]} | {__settings__: {output_type = "INLINE"}}]',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('r:\n  id: a\nmaps:\n- k:\n  - 1\n');
+  });
+
+  it('prints STANDALONE values as documents of their own and leaves IGNORE ones out', () => {
+    const src = [
+      'schema App:\n    __settings__: {str:str} = {output_type = "IGNORE"}\n    name: str\n',
+      'app = App {name = "web"}',
+      `resources = [{id = "ns"} | ${standalone}, {id = "svc", attributes = {x = 1}} | ${standalone}]`,
+      'top = 1',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('top: 1\n---\nid: ns\n---\nid: svc\nattributes:\n  x: 1\n');
+  });
+
+  it('leaves empty lists out for a program whose kcl.mod expects KCL v0.4', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-v04-'));
+    writeFileSync(path.join(root, 'main.k'), 'a = []\nb = [1]\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('a: []\nb:\n- 1\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version="v0.4.0"\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('b:\n- 1\n');
+  });
+});
+
 describe('kcl run: errors name their place', () => {
   it('reports an undefined name statically, even in code that never runs', () => {
     const d = failure('schema A:\n    x: int\n    check:\n        regex.match("a", "b")\n');

@@ -22,11 +22,13 @@ import {
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
+import { writtenForKclV04 } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
+import { planDocuments } from './plan.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
 import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
-import { toYaml } from './yaml.js';
+import { toYaml, toYamlStream } from './yaml.js';
 
 export interface RunOptions {
   files: string[];
@@ -88,14 +90,9 @@ export function parseOptionArg(arg: string): [string, string] {
   return [key, value];
 }
 
-/** The globals kcl prints: public, and data rather than functions, schemas or modules, and not
- * instances whose schema says `__settings__: {output_type: "IGNORE"}`. */
+/** The globals kcl prints: public, and data rather than functions, schemas or modules. */
 function isOutput(name: string, v: Value, showHidden: boolean): boolean {
   if (name.startsWith('_') && !showHidden) return false;
-  if (isDict(v) && v.schema) {
-    const settings = v.get('__settings__');
-    if (isDict(settings) && settings.get('output_type') === 'IGNORE') return false;
-  }
   return !isUndefined(v) && !isFunction(v) && !isSchemaType(v) && !isModule(v);
 }
 
@@ -191,9 +188,10 @@ export function runKcl(opts: RunOptions): RunResult {
     result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
-  const empty = isDict(result) && result.size === 0;
-  const yaml = empty ? '' : toYaml(result, { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone });
-  return { printed, yaml };
+  const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
+  if (!isDict(result)) return { printed, yaml: toYaml(result, encode) };
+  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: writtenForKclV04(root) };
+  return { printed, yaml: toYamlStream(planDocuments(result, plan), encode) };
 }
 
 /** Reads a `-Y` settings file: `kcl_cli_configs` and `kcl_options` as kcl defines them. */

@@ -9,6 +9,13 @@ import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';
 import type { SchemaTypeValue } from './values.js';
 
+/**
+ * KCL up to v0.7 gave every schema an implicit optional attribute `__settings__: {str:any}`;
+ * its `output_type` (STANDALONE, INLINE, IGNORE) says how an instance is output (see plan.ts).
+ * Models written for those versions set it in configs and unions (`inst | {__settings__: ...}`).
+ */
+export const SETTINGS_ATTR = '__settings__';
+
 export interface AttrDecl {
   name: string;
   type?: A.TypeNode;
@@ -68,7 +75,7 @@ export function allAttrs(def: SchemaDef): ReadonlyMap<string, AttrDecl> {
 export function attributeNames(def: SchemaDef): ReadonlySet<string> {
   const cached = namesCache.get(def);
   if (cached) return cached;
-  const names = new Set(allAttrs(def).keys());
+  const names = new Set([...allAttrs(def).keys(), SETTINGS_ATTR]);
   for (const owner of chainOf(def)) {
     for (const s of [owner, ...owner.mixins]) {
       if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) names.add(n);

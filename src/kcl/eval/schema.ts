@@ -13,7 +13,7 @@ import { KclError, kclError } from '../diagnostics.js';
 import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
-import { allAttrs, chainOf, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
@@ -172,6 +172,7 @@ class SchemaFrame implements AttributeSource {
   }
 
   private typed(name: string, v: Value): Value {
+    if (name === SETTINGS_ATTR) return v;
     const decl = this.attrs.get(name);
     const env = (decl && this.envs.get(decl.owner)) ?? this.site;
     if (decl?.type) {
@@ -232,10 +233,11 @@ class SchemaFrame implements AttributeSource {
       const sig = indexSignature(this.def);
       for (const key of this.config.entries.keys()) {
         if (this.values.has(key)) continue;
-        if (!this.attrs.has(key) && !sig && !this.def.isRule) {
+        const declared = this.attrs.has(key) || key === SETTINGS_ATTR;
+        if (!declared && !sig && !this.def.isRule) {
           throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
         }
-        if (sig && !this.attrs.has(key)) {
+        if (sig && !declared) {
           convert(key, sig.keyType, this.ev.typeEnv(this.site));
           if (sig.value) this.values.set(key, this.typed(key, this.indexDefault(sig, key)));
         }

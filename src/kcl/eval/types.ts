@@ -24,7 +24,7 @@ import {
   UNDEFINED,
   type Value,
 } from './values.js';
-import type { SchemaDef } from './schema-def.js';
+import { SETTINGS_ATTR, type SchemaDef } from './schema-def.js';
 
 export interface TypeEnv {
   /** A schema or a type alias by its (possibly dotted) name, seen from where the annotation is. */
@@ -141,6 +141,8 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
       if (!t.value && !t.key) return v;
       let out: DictValue | undefined;
       for (const [k, x] of v.entries) {
+        // an instance's settings describe how it is output; they are not one of its entries
+        if (v.schema && k === SETTINGS_ATTR) continue;
         if (t.key) convert(k, t.key, env);
         const y = t.value ? convert(x, t.value, env) : x;
         if (y !== x) {

@@ -109,6 +109,18 @@ describe('kcl run: schemas', () => {
     expect(failure(`${person}p = Person {name = 1}\n`).message).toBe('expected str, got int(1)');
   });
 
+  it('unites name: S {...} in a body or mixin with what the attribute holds already', () => {
+    const src = [
+      'schema Mapping:\n    [str]: any\n',
+      'mixin AMixin:\n    kubernetes: Mapping {\n        A = [1]\n    }\n',
+      'mixin BMixin:\n    kubernetes: Mapping {\n        B = [len(kubernetes?.C or [])]\n    }\n',
+      'schema S:\n    mixin [AMixin, BMixin]\n    kubernetes: Mapping = {\n        C = [3]\n    }\n',
+      's = S {}',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('s:\n  kubernetes:\n    C:\n    - 3\n    A:\n    - 1\n    B:\n    - 1\n');
+  });
+
   it('turns nested dicts into instances of attribute schemas', () => {
     const src = 'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
     expect(run(src)).toBe('s:\n  ports:\n  - port: 80\n    protocol: TCP\n');

@@ -157,7 +157,9 @@ class SchemaFrame implements AttributeSource {
     const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
     this.unified.set(name, merged);
     if (this.body.hasPending(name)) return;
-    this.assignAttr(name, instantiate(this.ev, merged.def, merged.call, merged.config, env), 'set');
+    // `name: S {...}` unites with what the attribute already holds (a default, a parent's
+    // value), as kcl's `name = name | S {...}`; consecutive ones are instantiated together
+    this.assignAttr(name, instantiate(this.ev, merged.def, merged.call, merged.config, env), 'union');
   }
 
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {

@@ -144,6 +144,12 @@ describe('kcl run: schema types at runtime', () => {
     expect(failure(schemas + 'x: A = B {}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
     expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
   });
+
+  it('refuses a global assigned another schema as a schema argument, where kcl\'s checker knows its type', () => {
+    const src = schemas + 'schema Wrap[item: A]:\n    x: int = 1\n\n';
+    expect(failure(src + 'b = B {}\nw = Wrap(b)\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B', position: { line: 14, column: 10 } });
+    expect(run(src + 'mk = lambda { B {} }\nw = Wrap(mk())\n')).toContain('w:\n  x: 1\n');
+  });
 });
 
 describe('kcl run: output types of KCL up to v0.7', () => {

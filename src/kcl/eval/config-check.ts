@@ -64,7 +64,7 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
   }
   const given = rest.length === 0 ? schemaWritten(entry.value, env) : undefined;
   if (given && !fitsSchema(type, given, env)) {
-    const expected = typeText(type);
+    const expected = declaredTypeText(type, env);
     throw kclError('TypeError', `expected ${expected}, got ${given.name}`, at(file, entry.key ?? entry), {
       related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${given.name}` }],
     });
@@ -175,7 +175,7 @@ function asSchema(r: SchemaDef | A.TypeNode | undefined): SchemaDef | undefined 
 }
 
 /** The schema of an instance written in place: `S {...}` or `S(...)`, maybe in parentheses. */
-function schemaWritten(e: A.Expr, env: TypeEnv): SchemaDef | undefined {
+export function schemaWritten(e: A.Expr, env: TypeEnv): SchemaDef | undefined {
   const inner = e.type === 'Paren' ? e.value : e;
   const name = inner.type === 'SchemaExpr' ? inner.name : inner.type === 'Call' ? inner.func : undefined;
   return name?.type === 'Identifier' ? asSchema(env.resolveType(name.names)) : undefined;
@@ -183,7 +183,7 @@ function schemaWritten(e: A.Expr, env: TypeEnv): SchemaDef | undefined {
 
 /** Whether kcl's checker lets an instance of `given` be where `type` is declared. Only schema
  * types are decided here; the runtime check refuses an instance anywhere else. */
-function fitsSchema(type: A.TypeNode, given: SchemaDef, env: TypeEnv): boolean {
+export function fitsSchema(type: A.TypeNode, given: SchemaDef, env: TypeEnv): boolean {
   switch (type.type) {
     case 'NamedType': {
       const r = env.resolveType(type.name);
@@ -198,8 +198,16 @@ function fitsSchema(type: A.TypeNode, given: SchemaDef, env: TypeEnv): boolean {
   }
 }
 
+/** A declared type as kcl's checker names it in a message: a schema by its name alone
+ * (`Person`, not `pkg.Person`). */
+export function declaredTypeText(type: A.TypeNode, env: TypeEnv): string {
+  if (type.type === 'NamedType') return asSchema(env.resolveType(type.name))?.name ?? typeText(type);
+  if (type.type === 'UnionType') return type.members.map((m) => declaredTypeText(m, env)).join(' | ');
+  return typeText(type);
+}
+
 /** `x: T = S {...}`: kcl's checker refuses an instance of a schema that is not (derived from) T. */
 export function checkWrittenInstance(type: A.TypeNode, value: A.Expr, env: TypeEnv, place: Position): void {
   const given = schemaWritten(value, env);
-  if (given && !fitsSchema(type, given, env)) throw kclError('TypeError', `expected ${typeText(type)}, got ${given.name}`, place);
+  if (given && !fitsSchema(type, given, env)) throw kclError('TypeError', `expected ${declaredTypeText(type, env)}, got ${given.name}`, place);
 }

@@ -10,7 +10,7 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys, checkWrittenInstance } from './config-check.js';
+import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, schemaWritten } from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
@@ -84,6 +84,7 @@ export class Evaluator {
       aliases: new Map(),
       unified: new Map(),
       types: new Map(),
+      instanceTypes: new Map(),
       declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
     };
@@ -122,6 +123,8 @@ export class Evaluator {
       case 'Assign': {
         const value = this.evalExpr(stmt.value, env);
         for (const t of stmt.targets) this.assign(t, value, env);
+        const written = env.scope.kind === 'module' ? schemaWritten(stmt.value, this.typeEnv(env)) : undefined;
+        if (written) for (const t of stmt.targets) if (t.path.length === 0) env.module.instanceTypes.set(t.name, written);
         // a lambda returns the value of its last statement, an assignment included
         if (env.frame) env.frame.last = value;
         return;
@@ -379,6 +382,7 @@ export class Evaluator {
   private schemaParts(e: A.SchemaExpr, env: Env, target?: Value): { def: SchemaDef; call: CallArgs; config: DictValue } {
     const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
+    this.checkArgSchemas(def as SchemaDef, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
     const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
@@ -493,8 +497,38 @@ export class Evaluator {
       return this.callValue(this.select(base, e.func.attr, true), this.evalArgs(e.args, e.keywords, env), env);
     }
     const fn = this.evalExpr(e.func, env);
+    if (isSchemaType(fn)) this.checkArgSchemas(fn as SchemaDef, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
+  }
+
+  /** The schema kcl's checker knows an argument to have: an instance written in place, or a
+   * global assigned one. */
+  private argSchema(arg: A.Expr, env: Env): SchemaDef | undefined {
+    const written = schemaWritten(arg, this.typeEnv(env));
+    if (written || arg.type !== 'Identifier' || arg.names.length !== 1) return written;
+    const name = arg.names[0];
+    for (let s: Scope | undefined = env.scope; s?.parent; s = s.parent) {
+      if (s.vars.has(name) || s.source?.lookupName(name) !== undefined) return undefined;
+    }
+    return env.module.instanceTypes.get(name);
+  }
+
+  /** `S(x)` with `x` known to hold another schema than S's parameter declares: kcl's checker
+   * refuses it before running, at the argument. */
+  private checkArgSchemas(def: SchemaDef, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
+    const params = def.node.params;
+    const calleeEnv = this.typeEnv({ scope: def.scope, file: def.file, module: def.module });
+    const pairs: [A.Param | undefined, A.Expr][] = [
+      ...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]),
+      ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value]),
+    ];
+    for (const [param, arg] of pairs) {
+      const given = param?.annotation ? this.argSchema(arg, env) : undefined;
+      if (given && param?.annotation && !fitsSchema(param.annotation, given, calleeEnv)) {
+        throw kclError('TypeError', `expected ${declaredTypeText(param.annotation, calleeEnv)}, got ${given.name}`, { file: env.file, line: arg.line, column: arg.column });
+      }
+    }
   }
 
   callValue(fn: Value, call: CallArgs, env: Env): Value {

@@ -122,7 +122,6 @@ class SchemaFrame implements AttributeSource {
   private readonly body: LazyStatements;
   private readonly attrs: ReadonlyMap<string, AttrDecl>;
   private readonly envs = new Map<SchemaDef, Env>();
-  private readonly unified = new Map<string, SchemaParts>();
 
   constructor(
     private readonly ev: Evaluator,
@@ -152,14 +151,11 @@ class SchemaFrame implements AttributeSource {
     return UNDEFINED;
   }
 
+  /** `name: S {...}` unites with what the attribute holds so far (a default, a parent's value, an
+   * earlier `name: S {...}`), as kcl's `name = name | S {...}`. Instances made in a body are
+   * provisional, so each statement may leave required attributes to the others. */
   unify(name: string, parts: SchemaParts, env: Env): void {
-    const prior = this.unified.get(name);
-    const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
-    this.unified.set(name, merged);
-    if (this.body.hasPending(name)) return;
-    // `name: S {...}` unites with what the attribute already holds (a default, a parent's
-    // value), as kcl's `name = name | S {...}`; consecutive ones are instantiated together
-    this.assignAttr(name, instantiate(this.ev, merged.def, merged.call, merged.config, env), 'union');
+    this.assignAttr(name, instantiate(this.ev, parts.def, parts.call, parts.config, env), 'union');
   }
 
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {

@@ -28,7 +28,8 @@ export function expectedKclVersion(root: string): [number, number] | undefined {
   return undefined;
 }
 
-/** Written for KCL v0.4 or older, whose output left empty lists out. */
+/** Written for KCL v0.4 or older, whose output left empty lists out and did not print the values
+ * of bare expression statements (kcl v0.5 made those part of the output). */
 export function writtenForKclV04(root: string): boolean {
   const v = expectedKclVersion(root);
   return v !== undefined && v[0] === 0 && v[1] <= 4;

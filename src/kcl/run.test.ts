@@ -177,10 +177,10 @@ describe('kcl run: output types of KCL up to v0.7', () => {
     expect(run(src)).toBe('top: 1\n---\nid: ns\n---\nid: svc\nattributes:\n  x: 1\n');
   });
 
-  it('leaves empty lists out for a program whose kcl.mod expects KCL v0.4', () => {
+  it('prints neither empty lists nor bare expressions for a program whose kcl.mod expects KCL v0.4', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-v04-'));
-    writeFileSync(path.join(root, 'main.k'), 'a = []\nb = [1]\n');
-    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('a: []\nb:\n- 1\n');
+    writeFileSync(path.join(root, 'main.k'), 'a = []\nb = [1]\n{c = 1}\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('a: []\nb:\n- 1\nc: 1\n');
     writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version="v0.4.0"\n');
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('b:\n- 1\n');
   });

@@ -181,16 +181,18 @@ export function runKcl(opts: RunOptions): RunResult {
     const v = ctx.scope.vars.get(name);
     if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, evaluator.finished(v, ctx));
   }
-  // bare expression statements print as the result; with globals they must agree with them
+  // bare expression statements print as the result; with globals they must agree with them.
+  // Before kcl v0.5 they printed nothing.
+  const v04 = writtenForKclV04(root);
   let result: Value = globals;
-  if (ctx.scalars.length > 0) {
+  if (ctx.scalars.length > 0 && !v04) {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
     result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
   if (!isDict(result)) return { printed, yaml: toYaml(result, encode) };
-  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: writtenForKclV04(root) };
+  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: v04 };
   return { printed, yaml: toYamlStream(planDocuments(result, plan), encode) };
 }
 

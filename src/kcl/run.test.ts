@@ -184,6 +184,17 @@ describe('kcl run: output types of KCL up to v0.7', () => {
     writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version="v0.4.0"\n');
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('b:\n- 1\n');
   });
+
+  it('lets config entries read earlier keys only for programs written for KCL v0.4.5 or later', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-v045-'));
+    writeFileSync(path.join(root, 'main.k'), '_name = "outer"\ncfg = {_name = "inner", label = _name}\n');
+    const label = () => runKcl({ files: [path.join(root, 'main.k')] }).yaml;
+    expect(label()).toBe('cfg:\n  label: inner\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.4"\n');
+    expect(label()).toBe('cfg:\n  label: outer\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.5"\n');
+    expect(label()).toBe('cfg:\n  label: inner\n');
+  });
 });
 
 describe('kcl run: errors name their place', () => {

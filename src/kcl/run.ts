@@ -22,7 +22,7 @@ import {
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
-import { writtenForKclV04 } from './kcl-mod.js';
+import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
 import { planDocuments } from './plan.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
@@ -169,9 +169,10 @@ export function runKcl(opts: RunOptions): RunResult {
   };
   const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
   const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
+  const rules = versionRules(root);
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule },
+    { showHidden: opts.showHidden, importModule, configKeysInScope: rules.configKeysInScope },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
@@ -181,18 +182,16 @@ export function runKcl(opts: RunOptions): RunResult {
     const v = ctx.scope.vars.get(name);
     if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, evaluator.finished(v, ctx));
   }
-  // bare expression statements print as the result; with globals they must agree with them.
-  // Before kcl v0.5 they printed nothing.
-  const v04 = writtenForKclV04(root);
+  // bare expression statements print as the result; with globals they must agree with them
   let result: Value = globals;
-  if (ctx.scalars.length > 0 && !v04) {
+  if (ctx.scalars.length > 0 && rules.bareExpressionsPrinted) {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
     result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
   if (!isDict(result)) return { printed, yaml: toYaml(result, encode) };
-  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: v04 };
+  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   return { printed, yaml: toYamlStream(planDocuments(result, plan), encode) };
 }
 

@@ -47,6 +47,9 @@ export interface EvalOptions {
   showHidden?: boolean;
   /** Resolves `import spec` written in a file to a package or system module. */
   importModule?: (spec: string, fromFile: string) => ModuleValue;
+  /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
+   * default). */
+  configKeysInScope?: boolean;
 }
 
 const MAX_CALL_DEPTH = 500;

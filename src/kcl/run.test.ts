@@ -121,6 +121,16 @@ describe('kcl run: schemas', () => {
     expect(run(src)).toBe('s:\n  kubernetes:\n    C:\n    - 3\n    A:\n    - 1\n    B:\n    - 1\n');
   });
 
+  it('instantiates repeated name: S {...} in a body together, so derived attributes see every one', () => {
+    const src = [
+      'schema P:\n    name?: str\n    age?: int\n    info: str = "${name}/${age}"\n',
+      'schema D:\n    p: P {age = 1}\n    if False:\n        p: P {age = 2}\n    p: P {name = "a"}\n',
+      'd = D {}',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('d:\n  p:\n    name: a\n    age: 1\n    info: a/1\n');
+  });
+
   it('turns nested dicts into instances of attribute schemas', () => {
     const src = 'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
     expect(run(src)).toBe('s:\n  ports:\n  - port: 80\n    protocol: TCP\n');

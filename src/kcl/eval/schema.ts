@@ -122,6 +122,8 @@ class SchemaFrame implements AttributeSource {
   private readonly body: LazyStatements;
   private readonly attrs: ReadonlyMap<string, AttrDecl>;
   private readonly envs = new Map<SchemaDef, Env>();
+  /** Attributes set by `name: S {...}`: the configs so far, and the value held before them. */
+  private readonly unified = new Map<string, { parts: SchemaParts; base: Value | undefined }>();
 
   constructor(
     private readonly ev: Evaluator,
@@ -151,21 +153,33 @@ class SchemaFrame implements AttributeSource {
     return UNDEFINED;
   }
 
-  /** `name: S {...}` unites with what the attribute holds so far (a default, a parent's value, an
-   * earlier `name: S {...}`), as kcl's `name = name | S {...}`. Instances made in a body are
-   * provisional, so each statement may leave required attributes to the others. */
+  /** `name: S {...}` unites with what the attribute held before (a default, a parent's value), as
+   * kcl's `name = name | S {...}`. Repeated ones merge their configs and instantiate them together,
+   * so derived attributes see all of them; instances made in a body are provisional, so each
+   * statement may leave required attributes to the others. */
   unify(name: string, parts: SchemaParts, env: Env): void {
-    this.assignAttr(name, instantiate(this.ev, parts.def, parts.call, parts.config, env), 'union');
+    const prior = this.unified.get(name);
+    const base = prior ? prior.base : this.values.get(name);
+    const config = prior ? (union(prior.parts.config, parts.config) as DictValue) : parts.config;
+    this.unified.set(name, { parts: { ...parts, config }, base });
+    const inst = instantiate(this.ev, parts.def, parts.call, config, env);
+    this.setAttr(name, base === undefined ? inst : union(base, inst, { override: true }));
   }
 
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {
+    // an assignment starts the attribute over: a later `name: S {...}` unites with its value
+    this.unified.delete(name);
     let v = value;
     if (mode === 'union') {
       const base = this.values.get(name);
       v = base === undefined ? value : union(base, value, { override: true });
     }
+    this.setAttr(name, v);
+  }
+
+  private setAttr(name: string, value: Value): void {
     const fromConfig = this.config.get(name);
-    if (fromConfig !== undefined) v = withConfig(v, fromConfig, this.config.opOf(name));
+    const v = fromConfig === undefined ? value : withConfig(value, fromConfig, this.config.opOf(name));
     this.values.set(name, this.typed(name, v));
   }
 

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 /** The rules that changed between kcl versions. */
 export interface VersionRules {
+  /** Until v0.4.6 a public `name = S {...}` said again merged its config like `name: S {...}`. */
+  repeatedAssignmentsMerge: boolean;
   /** Since v0.4.5 a config entry's value may read the keys set before it (`{a = 1, b = a}`). */
   configKeysInScope: boolean;
   /** Since v0.5 empty lists are printed; before, the planner left them out. */
@@ -48,6 +50,7 @@ function before(v: Version, major: number, minor: number, patch: number): boolea
 export function versionRules(root: string): VersionRules {
   const v = expectedKclVersion(root);
   return {
+    repeatedAssignmentsMerge: v !== undefined && before(v, 0, 4, 6),
     configKeysInScope: !v || !before(v, 0, 4, 5),
     emptyListsPrinted: !v || !before(v, 0, 5, 0),
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),

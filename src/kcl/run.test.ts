@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -249,6 +249,23 @@ describe('kcl run: packages and plugins', () => {
     writeFileSync(path.join(root, 'res.k'), 'type Size = int | str\nschema Res:\n    memory: Size = 1\n');
     writeFileSync(path.join(root, 'main.k'), 'import res\nr = res.Res {memory = "1Gi"}\n');
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe("r:\n  memory: '1Gi'\n");
+  });
+
+  it('merges the configs of one name across the files of the main package before running', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-merge-'));
+    writeFileSync(path.join(root, 'schema.k'), 'schema S:\n    x: int\n    y: int\n');
+    writeFileSync(path.join(root, 'base.k'), 'a = S {x = 1}\nb = S {x = 1}\n');
+    writeFileSync(path.join(root, 'main.k'), 'a: S {y = 2}\nb = S {y = 2}\n');
+    const files = ['schema.k', 'base.k', 'main.k'].map((f) => path.join(root, f));
+    // `b = S {...}` said twice is an error in current kcl
+    expect(() => runKcl({ files })).toThrow(KclError);
+    // KCL before v0.4.6 merged it like `b: S {...}`
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.0"\n');
+    expect(runKcl({ files }).yaml).toBe("a:\n  x: 1\n  'y': 2\nb:\n  x: 1\n  'y': 2\n");
+    writeFileSync(path.join(root, 'base.k'), 'a = S {x = 1}\n');
+    writeFileSync(path.join(root, 'main.k'), 'a: S {y = 2}\n');
+    rmSync(path.join(root, 'kcl.mod'));
+    expect(runKcl({ files }).yaml).toBe("a:\n  x: 1\n  'y': 2\n");
   });
 
   it('reports an import cycle with its chain', () => {

@@ -22,6 +22,7 @@ import {
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, locatePackage, parseFile } from './loader.js';
+import { mergedAssignments } from './config-merge.js';
 import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
 import { planDocuments } from './plan.js';
@@ -155,11 +156,12 @@ export function runKcl(opts: RunOptions): RunResult {
     modules = modules.map((m) => structuredClone(m));
     applyOverrides(modules, opts.overrides);
   }
+  const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
+  const rules = versionRules(root);
   resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';
-  const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
   let manifests: string | undefined;
   const system: SystemContext = {
     workspaceRoot: root,
@@ -169,10 +171,14 @@ export function runKcl(opts: RunOptions): RunResult {
   };
   const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
   const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
-  const rules = versionRules(root);
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule, configKeysInScope: rules.configKeysInScope },
+    {
+      showHidden: opts.showHidden,
+      importModule,
+      configKeysInScope: rules.configKeysInScope,
+      mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
+    },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl

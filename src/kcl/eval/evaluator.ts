@@ -14,7 +14,7 @@ import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, sc
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
-import { Scope } from './scope.js';
+import { Scope, type SchemaParts } from './scope.js';
 import { stringMethod } from './string-methods.js';
 import { convert, inferType, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
 import { schemaHasAttr } from './schema-def.js';
@@ -50,6 +50,8 @@ export interface EvalOptions {
   /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
    * default). */
   configKeysInScope?: boolean;
+  /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
+  mergedAssignments?: ReadonlySet<A.Stmt>;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -124,6 +126,10 @@ export class Evaluator {
   private execStmtInner(stmt: A.Stmt, env: Env): void {
     switch (stmt.type) {
       case 'Assign': {
+        if (stmt.value.type === 'SchemaExpr' && this.options.mergedAssignments?.has(stmt)) {
+          for (const t of stmt.targets) this.unifyGlobal(t.name, stmt.value, env);
+          return;
+        }
         const value = this.evalExpr(stmt.value, env);
         for (const t of stmt.targets) this.assign(t, value, env);
         const written = env.scope.kind === 'module' ? schemaWritten(stmt.value, this.typeEnv(env)) : undefined;
@@ -160,12 +166,7 @@ export class Evaluator {
           else this.assign(stmt.target, instantiate(this, def, call, config, env), env);
           return;
         }
-        // `a: S {...}` said several times merges the configs, then instantiates once, so each
-        // statement may leave required attributes to the others
-        const prior = env.module.unified.get(name);
-        const merged = prior ? (union(prior.config, config) as DictValue) : config;
-        env.module.unified.set(name, { def, call, config: merged });
-        if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, def, call, merged, env));
+        this.mergeGlobal(name, { def, call, config }, env);
         return;
       }
       case 'ExprStmt': {
@@ -204,6 +205,20 @@ export class Evaluator {
       case 'Mixin':
         throw kclError('InvalidSyntax', `${stmt.type === 'Mixin' ? 'mixin' : 'an index signature'} is only allowed in a schema body`);
     }
+  }
+
+  /** `a: S {...}` said several times (and a `a = S {...}` merged with them, see config-merge.ts)
+   * merges the configs, then instantiates once, so each statement may leave required attributes
+   * to the others. */
+  private mergeGlobal(name: string, parts: SchemaParts, env: Env): void {
+    const prior = env.module.unified.get(name);
+    const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
+    env.module.unified.set(name, merged);
+    if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, merged.def, merged.call, merged.config, env));
+  }
+
+  private unifyGlobal(name: string, value: A.SchemaExpr, env: Env): void {
+    this.mergeGlobal(name, this.schemaParts(value, env), env);
   }
 
   private lookupTarget(t: A.Target, env: Env): Value {

@@ -94,7 +94,17 @@ class Planner {
   }
 }
 
+function hasSettings(v: Value): boolean {
+  if (isList(v)) return v.some(hasSettings);
+  if (!isDict(v)) return false;
+  if (v.entries.has(SETTINGS_ATTR)) return true;
+  for (const x of v.entries.values()) if (hasSettings(x)) return true;
+  return false;
+}
+
 /** The documents a dict result prints as, in order; empty ones are left out. */
 export function planDocuments(result: DictValue, opts: PlanOptions = {}): DictValue[] {
+  // most programs have nothing to plan: the result is the one document, as it is
+  if (!opts.omitEmptyLists && !hasSettings(result)) return result.size > 0 ? [result] : [];
   return new Planner(opts).filter(result).filter((doc) => doc.size > 0);
 }

@@ -131,9 +131,13 @@ param -> %name (":" param_type):? ("=" test):?
 
 # ------------------------------------------------------------------ expressions
 
-test -> binary {% (d) => b.chain(d[0]) %}
-      | binary "as" type {% (d) => b.asExpr(b.chain(d[0]), d[2]) %}
-      | binary "if" binary "else" test {% (d) => b.ifExpr(b.chain(d[0]), b.chain(d[2]), d[4]) %}
+test -> simple_expr {% first %}
+      | simple_expr "if" simple_expr "else" test {% (d) => b.ifExpr(d[0], d[2], d[4]) %}
+
+# `as` binds loosest of the binary operators, as in kcl's parser: `x as str if c else None`
+# reads as `(x as str) if c else None`
+simple_expr -> binary {% (d) => b.chain(d[0]) %}
+             | binary "as" type {% (d) => b.asExpr(b.chain(d[0]), d[2]) %}
 
 # a flat `operand (op operand)*` chain, folded by precedence in ast-build.chain; an operand is a
 # primary with or without a prefix operator, spelled out in each rule rather than a rule of its

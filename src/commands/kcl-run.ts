@@ -3,11 +3,10 @@
  * stderr.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { Command, Option } from 'commander';
 import { kclError } from '../kcl/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
-import { readSettings } from '../kcl/settings.js';
+import { runOptionsFromSettings } from '../kcl/settings.js';
 
 /** Commander keeps kcl's snake_case flag names as they are. */
 interface KclRunFlags {
@@ -41,20 +40,11 @@ function refuseUnsupported(flags: KclRunFlags): void {
 
 export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string): RunOptions {
   refuseUnsupported(flags);
-  const opts: RunOptions = { files: [], options: [], workDir: cwd, pathSelectors: [...flags.path_selector], overrides: [] };
-  for (const s of flags.setting) {
-    const settings = readSettings(path.resolve(cwd, s));
-    opts.files.push(...settings.files);
-    opts.options!.push(...settings.options);
-    opts.sortKeys ||= settings.sortKeys;
-    opts.showHidden ||= settings.showHidden;
-    opts.disableNone ||= settings.disableNone;
-    opts.pathSelectors!.push(...(settings.pathSelectors ?? []));
-    opts.overrides!.push(...(settings.overrides ?? []));
-  }
-  opts.files.push(...files);
-  opts.options!.push(...flags.argument.map(parseOptionArg));
-  opts.overrides!.push(...flags.overrides);
+  const opts = runOptionsFromSettings(flags.setting, cwd);
+  opts.files = [...opts.files, ...files];
+  opts.options = [...(opts.options ?? []), ...flags.argument.map(parseOptionArg)];
+  opts.overrides = [...(opts.overrides ?? []), ...flags.overrides];
+  opts.pathSelectors = [...(opts.pathSelectors ?? []), ...flags.path_selector];
   opts.sortKeys ||= flags.sort_keys;
   opts.showHidden ||= flags.show_hidden;
   opts.disableNone ||= flags.disable_none;

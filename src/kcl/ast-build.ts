@@ -92,24 +92,13 @@ export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
   return { type: 'Identifier', names, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
-/** Multipliers of the SI (decimal) and IEC (binary) unit suffixes; n, u and m give floats. */
-const UNIT_FACTORS: Record<string, bigint> = {
-  k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
-  Ki: 1024n, Mi: 1024n ** 2n, Gi: 1024n ** 3n, Ti: 1024n ** 4n, Pi: 1024n ** 5n,
-};
-const FRACTION_FACTORS: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3 };
-
 function intLit(tok: Token): A.NumberLit {
   const text = tok.text.replace(/_/g, '');
-  const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
-  if (m) {
-    const suffix = m[2];
-    const value = suffix in FRACTION_FACTORS ? Number(m[1]) * FRACTION_FACTORS[suffix] : BigInt(m[1]) * UNIT_FACTORS[suffix];
-    const s = tokenSpan(tok);
-    return { type: 'NumberLit', value, suffix, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
-  }
-  const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
   const s = tokenSpan(tok);
+  // a unit suffix makes a number multiplier: the number as written, and its suffix
+  const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
+  if (m) return { type: 'NumberLit', value: BigInt(m[1]), suffix: m[2], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
   return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
@@ -339,7 +328,7 @@ export function namedType(id: A.Identifier): A.TypeNode {
 
 export function literalType(lit: A.StringLit | A.NumberLit | A.NameConstant): A.TypeNode {
   const value = lit.type === 'NameConstant' ? (lit.value === 'Undefined' ? null : lit.value) : lit.value;
-  const text = lit.type === 'StringLit' ? JSON.stringify(lit.value) : lit.type === 'NumberLit' ? String(lit.value) : String(lit.value ?? 'None');
+  const text = lit.type === 'StringLit' ? JSON.stringify(lit.value) : lit.type === 'NumberLit' ? `${lit.value}${lit.suffix ?? ''}` : String(lit.value ?? 'None');
   return { type: 'LiteralType', value, text, loc: loc(lit) };
 }
 

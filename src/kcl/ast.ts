@@ -61,8 +61,9 @@ export interface StringLit extends NodeBase {
 
 export interface NumberLit extends NodeBase {
   type: 'NumberLit';
+  /** With a suffix, the number as written before it (`1` of `1Ki`). */
   value: bigint | number;
-  /** The unit suffix of `1Ki`, `2M`, … when there is one. */
+  /** The unit suffix of `1Ki`, `2M`, … when there is one: the literal is a number multiplier. */
   suffix?: string;
 }
 

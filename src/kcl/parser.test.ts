@@ -43,6 +43,8 @@ function show(e: A.Expr): string {
       return String(e.value);
     case 'IfExpr':
       return `(${show(e.body)} if ${show(e.cond)} else ${show(e.orelse)})`;
+    case 'As':
+      return `(${show(e.value)} as ${e.target.type === 'NamedType' ? e.target.name.join('.') : e.target.type})`;
     default:
       return e.type;
   }
@@ -64,6 +66,8 @@ describe('grammar', () => {
     expect(show(expr('a < b < c'))).toBe('(a < b < c)');
     expect(show(expr('a if b else c if d else e'))).toBe('(a if b else (c if d else e))');
     expect(show(expr('-a ** 2'))).toBe('((- a) ** 2)');
+    expect(show(expr('a as str if b else c as d.R'))).toBe('((a as str) if b else (c as d.R))');
+    expect(show(expr('a or b as str'))).toBe('((a or b) as str)');
   });
 
   it('parses schema statements with every part', () => {

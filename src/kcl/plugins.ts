@@ -1,6 +1,7 @@
 /**
  * KCL plugins: `import kcl_plugin.NAME` reads functions the host registered in TypeScript.
- * kdeck's recovery runbooks use this for a CMDB look-up; tests register their own.
+ * kdeck's recovery runbooks use this for a CMDB look-up; tests register their own. The plugins
+ * KCL itself shipped (project_context) are there unless the host registers one of that name.
  */
 import { kclError } from './diagnostics.js';
 import type { BuiltinHost, FunctionValue, ModuleValue, Value } from './eval/values.js';
@@ -23,9 +24,14 @@ export class PluginRegistry {
     return this;
   }
 
+  /** The module for `import kcl_plugin.<name>`, or undefined when it is not registered. */
+  find(spec: string): ModuleValue | undefined {
+    return this.plugins.get(spec.slice(PLUGIN_PREFIX.length));
+  }
+
   /** The module for `import kcl_plugin.<name>`; an unknown plugin is kcl's compile error. */
   module(spec: string): ModuleValue {
-    const plugin = this.plugins.get(spec.slice(PLUGIN_PREFIX.length));
+    const plugin = this.find(spec);
     if (!plugin) {
       throw kclError('CannotFindModule', `the plugin package \`${spec}\` is not found, please confirm if plugin mode is enabled`);
     }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,20 @@ describe('kcl run: values and output', () => {
   });
 });
 
+describe('kcl run: number multipliers', () => {
+  it('keep the number as written for str() and print their real value', () => {
+    const src = 'a = 100m\nb = 1Ki\ns = [str(100m), "${4Gi}", typeof(1Ki)]\nnums = [int(1500m), float(1Ki), int(2Ki)]\n';
+    expect(run(src)).toBe("a: 0.1\nb: 1024.0\ns:\n- '100m'\n- '4Gi'\n- number_multiplier(1Ki)\nnums:\n- 1\n- 1024.0\n- 2048\n");
+  });
+
+  it('are their own type: units.NumberMultiplier, not int, and no operand', () => {
+    const src = 'import units\nschema R:\n    cpu?: int | units.NumberMultiplier = 1\nr = R {cpu = 100m}\nq = R {}\n';
+    expect(run(src)).toBe('r:\n  cpu: 0.1\nq:\n  cpu: 1\n');
+    expect(failure('x: int = 1Ki\n').message).toBe('expected int, got number_multiplier(1Ki)');
+    expect(failure('x = 1Ki + 1\n').message).toMatch(/^unsupported operand type\(s\) for \+: 'number_multiplier\(1Ki\)'/);
+  });
+});
+
 describe('kcl run: schemas', () => {
   const person = [
     'schema Base:',
@@ -95,6 +109,28 @@ describe('kcl run: schemas', () => {
     expect(failure(`${person}p = Person {name = 1}\n`).message).toBe('expected str, got int(1)');
   });
 
+  it('unites name: S {...} in a body or mixin with what the attribute holds already', () => {
+    const src = [
+      'schema Mapping:\n    [str]: any\n',
+      'mixin AMixin:\n    kubernetes: Mapping {\n        A = [1]\n    }\n',
+      'mixin BMixin:\n    kubernetes: Mapping {\n        B = [len(kubernetes?.C or [])]\n    }\n',
+      'schema S:\n    mixin [AMixin, BMixin]\n    kubernetes: Mapping = {\n        C = [3]\n    }\n',
+      's = S {}',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('s:\n  kubernetes:\n    C:\n    - 3\n    A:\n    - 1\n    B:\n    - 1\n');
+  });
+
+  it('instantiates repeated name: S {...} in a body together, so derived attributes see every one', () => {
+    const src = [
+      'schema P:\n    name?: str\n    age?: int\n    info: str = "${name}/${age}"\n',
+      'schema D:\n    p: P {age = 1}\n    if False:\n        p: P {age = 2}\n    p: P {name = "a"}\n',
+      'd = D {}',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('d:\n  p:\n    name: a\n    age: 1\n    info: a/1\n');
+  });
+
   it('turns nested dicts into instances of attribute schemas', () => {
     const src = 'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
     expect(run(src)).toBe('s:\n  ports:\n  - port: 80\n    protocol: TCP\n');
@@ -103,6 +139,71 @@ describe('kcl run: schemas', () => {
   it('merges repeated unification statements before instantiating', () => {
     const src = 'schema C:\n    a: int\n    b: int\nc: C {a = 1}\nc: C {b = 2}\n';
     expect(run(src)).toBe('c:\n  a: 1\n  b: 2\n');
+  });
+});
+
+describe('kcl run: schema types at runtime', () => {
+  const schemas = 'schema A:\n    a: int = 1\n\nschema B:\n    b: int = 2\n\nschema Box:\n    item: A\n\n';
+
+  it('lets an instance of another schema through where kcl only checks at runtime', () => {
+    expect(run(schemas + 'mk = lambda { B {} }\nbox = Box {item = mk()}\n')).toBe('box:\n  item:\n    b: 2\n');
+  });
+
+  it('refuses an instance written in place for another schema, and any other under as', () => {
+    expect(failure(schemas + 'box = Box {item = B {}}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'x: A = B {}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+  });
+
+  it('refuses a global assigned another schema as a schema argument, where kcl\'s checker knows its type', () => {
+    const src = schemas + 'schema Wrap[item: A]:\n    x: int = 1\n\n';
+    expect(failure(src + 'b = B {}\nw = Wrap(b)\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B', position: { line: 14, column: 10 } });
+    expect(run(src + 'mk = lambda { B {} }\nw = Wrap(mk())\n')).toContain('w:\n  x: 1\n');
+  });
+});
+
+describe('kcl run: output types of KCL up to v0.7', () => {
+  const standalone = '{__settings__: {output_type = "STANDALONE"}}';
+
+  it('accepts __settings__ in any schema, and keeps it out of dict checks and of the output', () => {
+    const src = [
+      'schema R:\n    id: str\n',
+      'schema Mapping:\n    [str]: any\n',
+      'r = R {id = "a", __settings__: {output_type = "INLINE"}}',
+      'maps: [{str:[]}] = [Mapping {k = [1]} | {__settings__: {output_type = "INLINE"}}]',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('r:\n  id: a\nmaps:\n- k:\n  - 1\n');
+  });
+
+  it('prints STANDALONE values as documents of their own and leaves IGNORE ones out', () => {
+    const src = [
+      'schema App:\n    __settings__: {str:str} = {output_type = "IGNORE"}\n    name: str\n',
+      'app = App {name = "web"}',
+      `resources = [{id = "ns"} | ${standalone}, {id = "svc", attributes = {x = 1}} | ${standalone}]`,
+      'top = 1',
+      '',
+    ].join('\n');
+    expect(run(src)).toBe('top: 1\n---\nid: ns\n---\nid: svc\nattributes:\n  x: 1\n');
+  });
+
+  it('prints neither empty lists nor bare expressions for a program whose kcl.mod expects KCL v0.4', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-v04-'));
+    writeFileSync(path.join(root, 'main.k'), 'a = []\nb = [1]\n{c = 1}\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('a: []\nb:\n- 1\nc: 1\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version="v0.4.0"\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('b:\n- 1\n');
+  });
+
+  it('lets config entries read earlier keys only for programs written for KCL v0.4.5 or later', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-v045-'));
+    writeFileSync(path.join(root, 'main.k'), '_name = "outer"\ncfg = {_name = "inner", label = _name}\n');
+    const label = () => runKcl({ files: [path.join(root, 'main.k')] }).yaml;
+    expect(label()).toBe('cfg:\n  label: inner\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.4"\n');
+    expect(label()).toBe('cfg:\n  label: outer\n');
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.5"\n');
+    expect(label()).toBe('cfg:\n  label: inner\n');
   });
 });
 
@@ -134,6 +235,39 @@ describe('kcl run: packages and plugins', () => {
     expect(out.yaml).toBe('app:\n  name: a-web\n  port: 80\n');
   });
 
+  it("reads a package's `_` names through the module without printing them", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-private-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'meta.k'), '__NAME = "web"\n_port = 80\n');
+    writeFileSync(path.join(root, 'main.k'), 'import meta\nname = meta.__NAME\nport = meta._port\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('name: web\nport: 80\n');
+  });
+
+  it("checks a schema's attributes against the type aliases of the schema's own module", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-alias-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'res.k'), 'type Size = int | str\nschema Res:\n    memory: Size = 1\n');
+    writeFileSync(path.join(root, 'main.k'), 'import res\nr = res.Res {memory = "1Gi"}\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe("r:\n  memory: '1Gi'\n");
+  });
+
+  it('merges the configs of one name across the files of the main package before running', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-merge-'));
+    writeFileSync(path.join(root, 'schema.k'), 'schema S:\n    x: int\n    y: int\n');
+    writeFileSync(path.join(root, 'base.k'), 'a = S {x = 1}\nb = S {x = 1}\n');
+    writeFileSync(path.join(root, 'main.k'), 'a: S {y = 2}\nb = S {y = 2}\n');
+    const files = ['schema.k', 'base.k', 'main.k'].map((f) => path.join(root, f));
+    // `b = S {...}` said twice is an error in current kcl
+    expect(() => runKcl({ files })).toThrow(KclError);
+    // KCL before v0.4.6 merged it like `b: S {...}`
+    writeFileSync(path.join(root, 'kcl.mod'), '[expected]\nkclvm_version = "v0.4.0"\n');
+    expect(runKcl({ files }).yaml).toBe("a:\n  x: 1\n  'y': 2\nb:\n  x: 1\n  'y': 2\n");
+    writeFileSync(path.join(root, 'base.k'), 'a = S {x = 1}\n');
+    writeFileSync(path.join(root, 'main.k'), 'a: S {y = 2}\n');
+    rmSync(path.join(root, 'kcl.mod'));
+    expect(runKcl({ files }).yaml).toBe("a:\n  x: 1\n  'y': 2\n");
+  });
+
   it('reports an import cycle with its chain', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-cycle-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');
@@ -154,6 +288,24 @@ describe('kcl run: packages and plugins', () => {
     expect(failure('import kcl_plugin.hello\nx = hello.add(1, 2)\n').message).toBe(
       'the plugin package `kcl_plugin.hello` is not found, please confirm if plugin mode is enabled',
     );
+  });
+
+  it('offers kusion\'s project_context plugin: the stack and project of the files compiled', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-konfig-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    mkdirSync(path.join(root, 'base', 'pkg'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'base', 'pkg', 'meta.k'),
+      'import kcl_plugin.project_context as ctx\nproject = ctx.get_project_context().name\nstack = ctx.get_stack_context().name\n',
+    );
+    mkdirSync(path.join(root, 'web', 'dev', 'ci-test'), { recursive: true });
+    writeFileSync(path.join(root, 'web', 'project.yaml'), 'name: web\n');
+    writeFileSync(path.join(root, 'web', 'dev', 'stack.yaml'), 'name: dev\n');
+    writeFileSync(path.join(root, 'web', 'dev', 'main.k'), 'x = 1\n');
+    const files = [path.join(root, 'base', 'pkg', 'meta.k'), path.join(root, 'web', 'dev', 'main.k')];
+    expect(runKcl({ files, workDir: path.join(root, 'web', 'dev') }).yaml).toBe('project: web\nstack: dev\nx: 1\n');
+    // outside a stack both read as empty
+    expect(run('import kcl_plugin.project_context as ctx\np = ctx.get_project_context()\nsize = len(ctx.get_stack_context())\n')).toBe('p: {}\nsize: 0\n');
   });
 
   it('offers system modules, and keeps file access inside the workspace', () => {

@@ -21,10 +21,14 @@ import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
 import type * as A from './ast.js';
 import { findRoot, locatePackage, packageTarget, parseFile } from './loader.js';
+import { mergedAssignments } from './config-merge.js';
+import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
+import { planDocuments } from './plan.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
+import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
-import { toYaml } from './yaml.js';
+import { toYaml, toYamlStream } from './yaml.js';
 
 export interface RunOptions {
   files: string[];
@@ -86,14 +90,9 @@ export function parseOptionArg(arg: string): [string, string] {
   return [key, value];
 }
 
-/** The globals kcl prints: public, and data rather than functions, schemas or modules, and not
- * instances whose schema says `__settings__: {output_type: "IGNORE"}`. */
+/** The globals kcl prints: public, and data rather than functions, schemas or modules. */
 function isOutput(name: string, v: Value, showHidden: boolean): boolean {
   if (name.startsWith('_') && !showHidden) return false;
-  if (isDict(v) && v.schema) {
-    const settings = v.get('__settings__');
-    if (isDict(settings) && settings.get('output_type') === 'IGNORE') return false;
-  }
   return !isUndefined(v) && !isFunction(v) && !isSchemaType(v) && !isModule(v);
 }
 
@@ -131,13 +130,14 @@ function packageImporter(
   evaluator: () => Evaluator,
   system: SystemContext,
   plugins: PluginRegistry,
+  standardPlugins: PluginRegistry,
 ): (spec: string, fromFile: string) => ModuleValue {
   const loaded = new Map<string, ModuleValue>();
   const loading: string[] = [];
   return (spec, fromFile) => {
     const systemModule = SYSTEM_MODULES.get(spec);
     if (systemModule) return systemModule(system);
-    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.module(spec);
+    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.find(spec) ?? standardPlugins.module(spec);
     const pkg = locatePackage(spec, fromFile, root);
     if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
     const done = loaded.get(pkg.pkgpath);
@@ -152,8 +152,8 @@ function packageImporter(
       checkImports(modules, root);
       resolveNames(modules, BUILTIN_NAMES, pkg.pkgpath);
       const ctx = evaluator().runModules(modules);
-      const members = new Map<string, Value>();
-      for (const [name, v] of ctx.scope.vars) if (!name.startsWith('_')) members.set(name, v);
+      // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
+      const members = new Map<string, Value>(ctx.scope.vars);
       const module: ModuleValue = { kind: 'module', name: pkg.pkgpath, members };
       loaded.set(pkg.pkgpath, module);
       return module;
@@ -174,6 +174,7 @@ export function runKcl(opts: RunOptions): RunResult {
   }
   const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
   checkImports(modules, root);
+  const rules = versionRules(root);
   resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
@@ -185,9 +186,16 @@ export function runKcl(opts: RunOptions): RunResult {
     currentFile: () => evaluator.currentFile,
     setManifestsOutput: (stream) => (manifests = stream),
   };
+  const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
+  const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
   const evaluator: Evaluator = new Evaluator(
     { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
-    { showHidden: opts.showHidden, importModule: packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry()) },
+    {
+      showHidden: opts.showHidden,
+      importModule,
+      configKeysInScope: rules.configKeysInScope,
+      mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
+    },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
@@ -199,12 +207,13 @@ export function runKcl(opts: RunOptions): RunResult {
   }
   // bare expression statements print as the result; with globals they must agree with them
   let result: Value = globals;
-  if (ctx.scalars.length > 0) {
+  if (ctx.scalars.length > 0 && rules.bareExpressionsPrinted) {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
     result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
-  const empty = isDict(result) && result.size === 0;
-  const yaml = empty ? '' : toYaml(result, { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone });
-  return { printed, yaml };
+  const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
+  if (!isDict(result)) return { printed, yaml: toYaml(result, encode) };
+  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
+  return { printed, yaml: toYamlStream(planDocuments(result, plan), encode) };
 }

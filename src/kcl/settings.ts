@@ -7,6 +7,7 @@ import path from 'node:path';
 import YAML, { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { kclError, type Position } from './diagnostics.js';
 import { findRoot } from './loader.js';
+import type { RunOptions } from './run.js';
 
 export interface Settings {
   files: string[];
@@ -99,4 +100,24 @@ export function readSettings(file: string): Settings {
     }
   }
   return settings;
+}
+
+/**
+ * The run options of several `-Y` settings files read in order, merged as kcl merges them: a
+ * later file's file list and flags replace an earlier one's, options accumulate.
+ */
+export function runOptionsFromSettings(settingsFiles: string[], workDir: string): RunOptions {
+  const options: [string, string][] = [];
+  const opts: RunOptions = { files: [], options, workDir };
+  for (const file of settingsFiles) {
+    const s = readSettings(path.resolve(workDir, file));
+    if (s.files.length > 0) opts.files = s.files;
+    options.push(...s.options);
+    opts.sortKeys = s.sortKeys ?? opts.sortKeys;
+    opts.showHidden = s.showHidden ?? opts.showHidden;
+    opts.disableNone = s.disableNone ?? opts.disableNone;
+    opts.pathSelectors = s.pathSelectors ?? opts.pathSelectors;
+    opts.overrides = s.overrides ?? opts.overrides;
+  }
+  return opts;
 }

@@ -10,7 +10,7 @@
  * configured into those decisions (it analyses scalars, escapes and picks explicit keys its own
  * way), so only the small block-style subset kcl produces is written here by hand.
  */
-import { DictValue, UNDEFINED, type Value } from './eval/values.js';
+import { DictValue, UNDEFINED, UnitValue, type Value } from './eval/values.js';
 
 export interface EncodeOptions {
   /** Sort dict keys (by code point, as Rust orders strings) at every level. */
@@ -47,7 +47,7 @@ function isDataMap(d: Data): d is DataMap {
 
 /** Functions, schema types and modules: kcl leaves them out of dicts and lists alike. */
 function isNonData(v: Value): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof DictValue) && v !== UNDEFINED;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof DictValue) && !(v instanceof UnitValue) && v !== UNDEFINED;
 }
 
 /** Rust orders `String` keys by UTF-8 bytes, i.e. by code point; UTF-16 order differs above U+D7FF. */
@@ -77,6 +77,8 @@ function toData(v: Value, opts: EncodeOptions): Data {
       // serde_json has no NaN or infinity and writes null in their place.
       return Number.isFinite(v) ? v : null;
   }
+  // a number multiplier is output as its real value, a float, as in kcl
+  if (v instanceof UnitValue) return Number.isFinite(v.value) ? v.value : null;
   if (Array.isArray(v)) {
     const out: Data[] = [];
     for (const item of v) {

@@ -12,7 +12,7 @@ import { pointerTokens, referencesIn } from '../graph/references.js';
 import { kclError } from '../kcl/diagnostics.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
-import { readSettings, type Settings } from '../kcl/settings.js';
+import { runOptionsFromSettings } from '../kcl/settings.js';
 import { crdResources } from './crd.js';
 import { resourcesOfOutput, specOf, type Spec } from './spec.js';
 import { loadStack, STACK_FILE, type Stack } from './workspace.js';
@@ -51,18 +51,6 @@ function settingsFiles(stack: Stack, given: string[]): string[] {
   return found;
 }
 
-function mergeSettings(all: Settings[]): Settings {
-  const merged: Settings = { files: [], options: [], overrides: [] };
-  for (const s of all) {
-    merged.files.push(...s.files);
-    merged.options.push(...s.options);
-    merged.overrides!.push(...(s.overrides ?? []));
-    merged.sortKeys ||= s.sortKeys;
-    merged.disableNone ||= s.disableNone;
-  }
-  return merged;
-}
-
 /** Implicit references must name resources of the stack, with a well-formed pointer. */
 function checkReferences(spec: Spec): void {
   const ids = new Set(spec.resources.map((r) => r.id));
@@ -78,7 +66,7 @@ function checkReferences(spec: Spec): void {
 
 export function compileStack(dir: string, options: CompileOptions = {}): CompiledStack {
   const { root, stack } = loadStack(dir);
-  const settings = mergeSettings(settingsFiles(stack, options.settings ?? []).map(readSettings));
+  const settings = runOptionsFromSettings(settingsFiles(stack, options.settings ?? []), stack.dir);
   if (settings.files.length === 0) {
     throw kclError('WorkspaceError', `the settings of stack ${stack.path} name no KCL file (kcl_cli_configs.file is empty)`, {
       file: path.join(stack.dir, 'kcl.yaml'),
@@ -87,12 +75,9 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     });
   }
   const result = runKcl({
-    files: settings.files,
-    options: [...settings.options, ...(options.arguments ?? []).map(parseOptionArg)],
+    ...settings,
+    options: [...(settings.options ?? []), ...(options.arguments ?? []).map(parseOptionArg)],
     overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
-    workDir: stack.dir,
-    disableNone: settings.disableNone,
-    sortKeys: settings.sortKeys,
     plugins: options.plugins,
   });
   const docs = YAML.parseAllDocuments(result.yaml).map((d) => d.toJS() as unknown);

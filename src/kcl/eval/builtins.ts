@@ -33,6 +33,7 @@ import {
   isSchemaInstance,
   isSchemaType,
   isStr,
+  isUnit,
   toStr,
   truthy,
   typeName,
@@ -160,6 +161,11 @@ function toInt(call: CallArgs): Value {
   if (isInt(x)) return x;
   if (typeof x === 'boolean') return x ? 1n : 0n;
   if (isFloat(x)) return floatToInt(x);
+  if (isUnit(x)) {
+    // kcl checks the exact product for overflow, then truncates the real value (int(1500m) is 1)
+    checkInt(x.intValue);
+    return floatToInt(x.value);
+  }
   if (!isStr(x)) throw kclError('TypeError', `int() argument must be a string or a number, not '${typeName(x)}'`);
   const baseArg = optionalArg(call, 1, 'base');
   const base = baseArg === undefined ? 10 : Number(expectInt(baseArg, 'int', 'base'));
@@ -188,6 +194,7 @@ function toFloat(call: CallArgs): Value {
   const x = requiredArg(call, 0, 'number');
   if (isFloat(x)) return checkFloat(x);
   if (isInt(x)) return Number(x);
+  if (isUnit(x)) return x.value;
   if (typeof x === 'boolean') return x ? 1 : 0;
   if (isStr(x)) return checkFloat(parseFloatLiteral(x));
   return evalError(`invalid literal for float() with base 10: '${toStr(x)}'`);

@@ -42,7 +42,7 @@ function unpack(v: Value): Value[] {
 
 export function evalConfig(ev: Evaluator, node: A.ConfigExpr, outer: Env, out = new DictValue()): DictValue {
   // later values may read keys the config has already set: `{name = "a", label = name}`
-  const env = withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
+  const env = ev.options.configKeysInScope === false ? outer : withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
   for (const item of node.items) {
     if (item.type === 'ConfigIfEntry') {
       const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);

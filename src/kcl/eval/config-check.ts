@@ -2,14 +2,16 @@
  * What kcl's type checker finds in a config literal before anything runs: every key it may set,
  * on any branch of its `if` entries, must be an attribute of the schema, and a literal value must
  * fit the attribute's type. Nested config literals under schema-typed attributes are checked
- * against their schema. The messages and places are kcl's.
+ * against their schema. So is an instance written in place (`S {...}`, `S()`) where another
+ * schema is declared: kcl's runtime lets any instance through, only its checker refuses these.
+ * The messages and places are kcl's.
  */
 import type * as A from '../ast.js';
 import { KclError, kclError, type Position } from '../diagnostics.js';
 import { lookupKeyPath } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
-import { DictValue, type Value } from './values.js';
+import { DictValue, UnitValue, type Value } from './values.js';
 
 function at(file: string, loc: { line: number; column: number }): Position {
   return { file, line: loc.line, column: loc.column };
@@ -60,6 +62,13 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     checkConfigKeys(def, entry.value.items, env, file);
     return;
   }
+  const given = rest.length === 0 ? schemaWritten(entry.value, env) : undefined;
+  if (given && !fitsSchema(type, given, env)) {
+    const expected = declaredTypeText(type, env);
+    throw kclError('TypeError', `expected ${expected}, got ${given.name}`, at(file, entry.key ?? entry), {
+      related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${given.name}` }],
+    });
+  }
   if (!isPlain(type, env)) return;
   let value = literalValueOf(entry.value);
   if (value === undefined) return;
@@ -100,7 +109,7 @@ function literalValueOf(e: A.Expr): Value | undefined {
     case 'StringLit':
       return e.parts ? undefined : e.value;
     case 'NumberLit':
-      return e.value;
+      return e.suffix ? new UnitValue(e.value as bigint, e.suffix) : e.value;
     case 'NameConstant':
       return typeof e.value === 'boolean' || e.value === null ? e.value : undefined;
     case 'ListExpr': {
@@ -141,11 +150,8 @@ export function checkDefaults(def: SchemaDef, env: TypeEnv): void {
     const value = stmt.value;
     if (schema && value.type === 'ConfigExpr') {
       checkConfigKeys(schema, value.items, env, def.file);
-    } else if (schema && value.type === 'SchemaExpr' && value.name.type === 'Identifier') {
-      const given = env.resolveType(value.name.names);
-      if (given && 'kind' in given && given.kind === 'schemaType' && !derives(given as SchemaDef, schema)) {
-        throw kclError('TypeError', `expected ${schema.name}, got ${(given as SchemaDef).name}`, place);
-      }
+    } else if (schemaWritten(value, env)) {
+      checkWrittenInstance(stmt.annotation, value, env, place);
     } else if (isPlain(stmt.annotation, env)) {
       const literal = literalValueOf(value);
       if (literal === undefined) continue;
@@ -162,4 +168,46 @@ export function checkDefaults(def: SchemaDef, env: TypeEnv): void {
 function derives(def: SchemaDef, base: SchemaDef): boolean {
   for (let s: SchemaDef | undefined = def; s; s = s.parent) if (s === base) return true;
   return false;
+}
+
+function asSchema(r: SchemaDef | A.TypeNode | undefined): SchemaDef | undefined {
+  return r && 'kind' in r && r.kind === 'schemaType' ? (r as SchemaDef) : undefined;
+}
+
+/** The schema of an instance written in place: `S {...}` or `S(...)`, maybe in parentheses. */
+export function schemaWritten(e: A.Expr, env: TypeEnv): SchemaDef | undefined {
+  const inner = e.type === 'Paren' ? e.value : e;
+  const name = inner.type === 'SchemaExpr' ? inner.name : inner.type === 'Call' ? inner.func : undefined;
+  return name?.type === 'Identifier' ? asSchema(env.resolveType(name.names)) : undefined;
+}
+
+/** Whether kcl's checker lets an instance of `given` be where `type` is declared. Only schema
+ * types are decided here; the runtime check refuses an instance anywhere else. */
+export function fitsSchema(type: A.TypeNode, given: SchemaDef, env: TypeEnv): boolean {
+  switch (type.type) {
+    case 'NamedType': {
+      const r = env.resolveType(type.name);
+      const schema = asSchema(r);
+      if (schema) return derives(given, schema);
+      return r === undefined || fitsSchema(r as A.TypeNode, given, env);
+    }
+    case 'UnionType':
+      return type.members.some((m) => fitsSchema(m, given, env));
+    default:
+      return true;
+  }
+}
+
+/** A declared type as kcl's checker names it in a message: a schema by its name alone
+ * (`Person`, not `pkg.Person`). */
+export function declaredTypeText(type: A.TypeNode, env: TypeEnv): string {
+  if (type.type === 'NamedType') return asSchema(env.resolveType(type.name))?.name ?? typeText(type);
+  if (type.type === 'UnionType') return type.members.map((m) => declaredTypeText(m, env)).join(' | ');
+  return typeText(type);
+}
+
+/** `x: T = S {...}`: kcl's checker refuses an instance of a schema that is not (derived from) T. */
+export function checkWrittenInstance(type: A.TypeNode, value: A.Expr, env: TypeEnv, place: Position): void {
+  const given = schemaWritten(value, env);
+  if (given && !fitsSchema(type, given, env)) throw kclError('TypeError', `expected ${declaredTypeText(type, env)}, got ${given.name}`, place);
 }

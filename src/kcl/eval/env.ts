@@ -4,6 +4,7 @@
  */
 import type { TypeNode } from '../ast.js';
 import type { Position } from '../diagnostics.js';
+import type { SchemaDef } from './schema-def.js';
 import type { SchemaParts, Scope } from './scope.js';
 import type { Value } from './values.js';
 
@@ -19,6 +20,9 @@ export interface ModuleCtx {
   readonly unified: Map<string, SchemaParts>;
   /** The type each global was declared with, or got from its first value. */
   readonly types: Map<string, TypeNode>;
+  /** Globals assigned an instance written in place (`x = S {...}`): kcl's checker knows their
+   * schema, so passing them where another schema is expected fails before running. */
+  readonly instanceTypes: Map<string, SchemaDef>;
   /** Where each global was first bound, for "declared here" notes. */
   readonly declaredAt: Map<string, Position>;
   /** Whether statements binding `name` have yet to run. */

@@ -10,11 +10,11 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys } from './config-check.js';
+import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, schemaWritten } from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
-import { Scope } from './scope.js';
+import { Scope, type SchemaParts } from './scope.js';
 import { stringMethod } from './string-methods.js';
 import { convert, inferType, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
 import { schemaHasAttr } from './schema-def.js';
@@ -34,6 +34,7 @@ import {
   truthy,
   typeName,
   UNDEFINED,
+  UnitValue,
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
@@ -46,6 +47,11 @@ export interface EvalOptions {
   showHidden?: boolean;
   /** Resolves `import spec` written in a file to a package or system module. */
   importModule?: (spec: string, fromFile: string) => ModuleValue;
+  /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
+   * default). */
+  configKeysInScope?: boolean;
+  /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
+  mergedAssignments?: ReadonlySet<A.Stmt>;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -83,6 +89,7 @@ export class Evaluator {
       aliases: new Map(),
       unified: new Map(),
       types: new Map(),
+      instanceTypes: new Map(),
       declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
     };
@@ -115,8 +122,14 @@ export class Evaluator {
   private execStmtInner(stmt: A.Stmt, env: Env): void {
     switch (stmt.type) {
       case 'Assign': {
+        if (stmt.value.type === 'SchemaExpr' && this.options.mergedAssignments?.has(stmt)) {
+          for (const t of stmt.targets) this.unifyGlobal(t.name, stmt.value, env);
+          return;
+        }
         const value = this.evalExpr(stmt.value, env);
         for (const t of stmt.targets) this.assign(t, value, env);
+        const written = env.scope.kind === 'module' ? schemaWritten(stmt.value, this.typeEnv(env)) : undefined;
+        if (written) for (const t of stmt.targets) if (t.path.length === 0) env.module.instanceTypes.set(t.name, written);
         // a lambda returns the value of its last statement, an assignment included
         if (env.frame) env.frame.last = value;
         return;
@@ -129,6 +142,7 @@ export class Evaluator {
           return;
         }
         if (!stmt.value) return;
+        checkWrittenInstance(stmt.annotation, stmt.value, this.typeEnv(env), { file: env.file, line: stmt.nameLoc.line, column: stmt.nameLoc.column });
         this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, this.evalExpr(stmt.value, env), env, stmt.annotation);
         return;
       }
@@ -148,12 +162,7 @@ export class Evaluator {
           else this.assign(stmt.target, instantiate(this, def, call, config, env), env);
           return;
         }
-        // `a: S {...}` said several times merges the configs, then instantiates once, so each
-        // statement may leave required attributes to the others
-        const prior = env.module.unified.get(name);
-        const merged = prior ? (union(prior.config, config) as DictValue) : config;
-        env.module.unified.set(name, { def, call, config: merged });
-        if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, def, call, merged, env));
+        this.mergeGlobal(name, { def, call, config }, env);
         return;
       }
       case 'ExprStmt': {
@@ -192,6 +201,20 @@ export class Evaluator {
       case 'Mixin':
         throw kclError('InvalidSyntax', `${stmt.type === 'Mixin' ? 'mixin' : 'an index signature'} is only allowed in a schema body`);
     }
+  }
+
+  /** `a: S {...}` said several times (and a `a = S {...}` merged with them, see config-merge.ts)
+   * merges the configs, then instantiates once, so each statement may leave required attributes
+   * to the others. */
+  private mergeGlobal(name: string, parts: SchemaParts, env: Env): void {
+    const prior = env.module.unified.get(name);
+    const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
+    env.module.unified.set(name, merged);
+    if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, merged.def, merged.call, merged.config, env));
+  }
+
+  private unifyGlobal(name: string, value: A.SchemaExpr, env: Env): void {
+    this.mergeGlobal(name, this.schemaParts(value, env), env);
   }
 
   private lookupTarget(t: A.Target, env: Env): Value {
@@ -291,6 +314,7 @@ export class Evaluator {
   private evalInner(e: A.Expr, env: Env): Value {
     switch (e.type) {
       case 'NumberLit':
+        if (e.suffix) return new UnitValue(checkInt(e.value as bigint), e.suffix);
         return typeof e.value === 'bigint' ? checkInt(e.value) : e.value;
       case 'StringLit':
         return e.parts ? this.interpolate(e.parts, env) : e.value;
@@ -322,7 +346,7 @@ export class Evaluator {
       case 'IfExpr':
         return truthy(this.evalExpr(e.cond, env)) ? this.evalExpr(e.body, env) : this.evalExpr(e.orelse, env);
       case 'As':
-        return convert(this.evalExpr(e.value, env), e.target, this.typeEnv(env));
+        return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
       case 'Selector': {
         const v = this.evalExpr(e.value, env);
         return this.select(v, e.attr, e.optional);
@@ -372,6 +396,7 @@ export class Evaluator {
   private schemaParts(e: A.SchemaExpr, env: Env, target?: Value): { def: SchemaDef; call: CallArgs; config: DictValue } {
     const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
+    this.checkArgSchemas(def as SchemaDef, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
     const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
@@ -486,8 +511,38 @@ export class Evaluator {
       return this.callValue(this.select(base, e.func.attr, true), this.evalArgs(e.args, e.keywords, env), env);
     }
     const fn = this.evalExpr(e.func, env);
+    if (isSchemaType(fn)) this.checkArgSchemas(fn as SchemaDef, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
+  }
+
+  /** The schema kcl's checker knows an argument to have: an instance written in place, or a
+   * global assigned one. */
+  private argSchema(arg: A.Expr, env: Env): SchemaDef | undefined {
+    const written = schemaWritten(arg, this.typeEnv(env));
+    if (written || arg.type !== 'Identifier' || arg.names.length !== 1) return written;
+    const name = arg.names[0];
+    for (let s: Scope | undefined = env.scope; s?.parent; s = s.parent) {
+      if (s.vars.has(name) || s.source?.lookupName(name) !== undefined) return undefined;
+    }
+    return env.module.instanceTypes.get(name);
+  }
+
+  /** `S(x)` with `x` known to hold another schema than S's parameter declares: kcl's checker
+   * refuses it before running, at the argument. */
+  private checkArgSchemas(def: SchemaDef, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
+    const params = def.node.params;
+    const calleeEnv = this.typeEnv({ scope: def.scope, file: def.file, module: def.module });
+    const pairs: [A.Param | undefined, A.Expr][] = [
+      ...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]),
+      ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value]),
+    ];
+    for (const [param, arg] of pairs) {
+      const given = param?.annotation ? this.argSchema(arg, env) : undefined;
+      if (given && param?.annotation && !fitsSchema(param.annotation, given, calleeEnv)) {
+        throw kclError('TypeError', `expected ${declaredTypeText(param.annotation, calleeEnv)}, got ${given.name}`, { file: env.file, line: arg.line, column: arg.column });
+      }
+    }
   }
 
   callValue(fn: Value, call: CallArgs, env: Env): Value {

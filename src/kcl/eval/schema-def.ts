@@ -4,9 +4,17 @@
  */
 import type * as A from '../ast.js';
 import type { Position } from '../diagnostics.js';
+import type { ModuleCtx } from './env.js';
 import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';
 import type { SchemaTypeValue } from './values.js';
+
+/**
+ * KCL up to v0.7 gave every schema an implicit optional attribute `__settings__: {str:any}`;
+ * its `output_type` (STANDALONE, INLINE, IGNORE) says how an instance is output (see plan.ts).
+ * Models written for those versions set it in configs and unions (`inst | {__settings__: ...}`).
+ */
+export const SETTINGS_ATTR = '__settings__';
 
 export interface AttrDecl {
   name: string;
@@ -26,6 +34,8 @@ export interface SchemaDef extends SchemaTypeValue {
   readonly mixins: SchemaDef[];
   /** The scope the schema statement ran in: its module's globals. */
   readonly scope: Scope;
+  /** The module it is defined in, whose type aliases its annotations use. */
+  readonly module: ModuleCtx;
   /** Declared attributes of this schema alone, in order. */
   readonly attrs: Map<string, AttrDecl>;
   /** Every instance made so far, for `Schema.instances()`. */
@@ -65,7 +75,7 @@ export function allAttrs(def: SchemaDef): ReadonlyMap<string, AttrDecl> {
 export function attributeNames(def: SchemaDef): ReadonlySet<string> {
   const cached = namesCache.get(def);
   if (cached) return cached;
-  const names = new Set(allAttrs(def).keys());
+  const names = new Set([...allAttrs(def).keys(), SETTINGS_ATTR]);
   for (const owner of chainOf(def)) {
     for (const s of [owner, ...owner.mixins]) {
       if (s.node.type === 'Schema') for (const stmt of s.node.body) for (const n of definedNames(stmt)) names.add(n);

@@ -13,7 +13,7 @@ import { KclError, kclError } from '../diagnostics.js';
 import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
-import { allAttrs, chainOf, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
@@ -58,6 +58,7 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
     parent,
     mixins,
     scope: env.scope.moduleScope(),
+    module: env.module,
     attrs,
     instances: [],
   };
@@ -121,7 +122,8 @@ class SchemaFrame implements AttributeSource {
   private readonly body: LazyStatements;
   private readonly attrs: ReadonlyMap<string, AttrDecl>;
   private readonly envs = new Map<SchemaDef, Env>();
-  private readonly unified = new Map<string, SchemaParts>();
+  /** Attributes set by `name: S {...}`: the configs so far, and the value held before them. */
+  private readonly unified = new Map<string, { parts: SchemaParts; base: Value | undefined }>();
 
   constructor(
     private readonly ev: Evaluator,
@@ -151,26 +153,38 @@ class SchemaFrame implements AttributeSource {
     return UNDEFINED;
   }
 
+  /** `name: S {...}` unites with what the attribute held before (a default, a parent's value), as
+   * kcl's `name = name | S {...}`. Repeated ones merge their configs and instantiate them together,
+   * so derived attributes see all of them; instances made in a body are provisional, so each
+   * statement may leave required attributes to the others. */
   unify(name: string, parts: SchemaParts, env: Env): void {
     const prior = this.unified.get(name);
-    const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
-    this.unified.set(name, merged);
-    if (this.body.hasPending(name)) return;
-    this.assignAttr(name, instantiate(this.ev, merged.def, merged.call, merged.config, env), 'set');
+    const base = prior ? prior.base : this.values.get(name);
+    const config = prior ? (union(prior.parts.config, parts.config) as DictValue) : parts.config;
+    this.unified.set(name, { parts: { ...parts, config }, base });
+    const inst = instantiate(this.ev, parts.def, parts.call, config, env);
+    this.setAttr(name, base === undefined ? inst : union(base, inst, { override: true }));
   }
 
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void {
+    // an assignment starts the attribute over: a later `name: S {...}` unites with its value
+    this.unified.delete(name);
     let v = value;
     if (mode === 'union') {
       const base = this.values.get(name);
       v = base === undefined ? value : union(base, value, { override: true });
     }
+    this.setAttr(name, v);
+  }
+
+  private setAttr(name: string, value: Value): void {
     const fromConfig = this.config.get(name);
-    if (fromConfig !== undefined) v = withConfig(v, fromConfig, this.config.opOf(name));
+    const v = fromConfig === undefined ? value : withConfig(value, fromConfig, this.config.opOf(name));
     this.values.set(name, this.typed(name, v));
   }
 
   private typed(name: string, v: Value): Value {
+    if (name === SETTINGS_ATTR) return v;
     const decl = this.attrs.get(name);
     const env = (decl && this.envs.get(decl.owner)) ?? this.site;
     if (decl?.type) {
@@ -202,7 +216,7 @@ class SchemaFrame implements AttributeSource {
 
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
-    const env: Env = { scope, file: owner.file, module: this.site.module };
+    const env: Env = { scope, file: owner.file, module: owner.module };
     this.envs.set(owner, env);
     if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`);
     if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);
@@ -231,10 +245,11 @@ class SchemaFrame implements AttributeSource {
       const sig = indexSignature(this.def);
       for (const key of this.config.entries.keys()) {
         if (this.values.has(key)) continue;
-        if (!this.attrs.has(key) && !sig && !this.def.isRule) {
+        const declared = this.attrs.has(key) || key === SETTINGS_ATTR;
+        if (!declared && !sig && !this.def.isRule) {
           throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
         }
-        if (sig && !this.attrs.has(key)) {
+        if (sig && !declared) {
           convert(key, sig.keyType, this.ev.typeEnv(this.site));
           if (sig.value) this.values.set(key, this.typed(key, this.indexDefault(sig, key)));
         }

@@ -16,7 +16,7 @@ export interface NameSource {
 export interface AttributeSource extends NameSource {
   /** `set` replaces the attribute's value; `union` (the `|=` operator) merges into it. */
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void;
-  /** `name: S {...}` in a schema body: merged with earlier ones for `name`, then instantiated. */
+  /** `name: S {...}` in a schema body: instantiated and united with the attribute's value. */
   unify(name: string, parts: SchemaParts, env: Env): void;
 }
 

@@ -2,6 +2,10 @@
  * Runtime type checks for annotations on variables, attributes, parameters and `as`. A check
  * also converts: a plain dict meeting a schema type becomes an instance of that schema, and so
  * do the elements of `[Schema]` and `{str:Schema}`.
+ *
+ * As in kcl's runtime, an instance of one schema passes where another schema is expected, except
+ * under `as`: which schema a value has is known before running only where kcl's type checker
+ * sees it, and config-check.ts checks those places before running.
  */
 import type { TypeNode } from '../ast.js';
 import { kclError } from '../diagnostics.js';
@@ -14,21 +18,26 @@ import {
   isList,
   isNumber,
   isStr,
+  isUnit,
   repr,
   typeName,
   UNDEFINED,
   type Value,
 } from './values.js';
-import type { SchemaDef } from './schema-def.js';
+import { SETTINGS_ATTR, type SchemaDef } from './schema-def.js';
 
 export interface TypeEnv {
   /** A schema or a type alias by its (possibly dotted) name, seen from where the annotation is. */
   resolveType(name: string[]): SchemaDef | TypeNode | undefined;
   /** Instantiates a schema from a plain dict. */
   instantiate(schema: SchemaDef, config: DictValue): DictValue;
+  /** `as`: an instance must be of the schema named (or one derived from it). */
+  strict?: boolean;
 }
 
-const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier']);
+/** `number_multiplier` and `units.NumberMultiplier` both name the type of `1Ki`; kcl needs no
+ * `import units` for the latter. */
+const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier', 'units.NumberMultiplier']);
 
 export function typeText(t: TypeNode): string {
   switch (t.type) {
@@ -41,12 +50,19 @@ export function typeText(t: TypeNode): string {
     case 'DictType':
       return `{${t.key ? typeText(t.key) : ''}:${t.value ? typeText(t.value) : ''}}`;
     case 'LiteralType':
-      return literalText(t.value as Value);
+      return isUnitLiteralType(t) ? `number_multiplier(${t.text})` : literalText(t.value as Value);
     case 'UnionType':
       return t.members.map(typeText).join(' | ');
     case 'FunctionType':
       return `(${t.params.map(typeText).join(', ')}) -> ${t.ret ? typeText(t.ret) : 'any'}`;
   }
+}
+
+type LiteralTypeNode = Extract<TypeNode, { type: 'LiteralType' }>;
+
+/** `x: 1Ki`: the literal is the number as written, its text has the suffix. */
+function isUnitLiteralType(t: LiteralTypeNode): boolean {
+  return typeof t.value === 'bigint' && t.text !== String(t.value);
 }
 
 function mismatch(t: TypeNode, v: Value): never {
@@ -125,6 +141,8 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
       if (!t.value && !t.key) return v;
       let out: DictValue | undefined;
       for (const [k, x] of v.entries) {
+        // an instance's settings describe how it is output; they are not one of its entries
+        if (v.schema && k === SETTINGS_ATTR) continue;
         if (t.key) convert(k, t.key, env);
         const y = t.value ? convert(x, t.value, env) : x;
         if (y !== x) {
@@ -154,8 +172,10 @@ export function convert(v: Value, t: TypeNode | undefined, env: TypeEnv): Value 
   }
 }
 
-/** A literal type matches a value of the same type and value: `0` does not accept `0.0`. */
-function literalMatches(v: Value, t: Extract<TypeNode, { type: 'LiteralType' }>): boolean {
+/** A literal type matches a value of the same type and value: `0` does not accept `0.0`, `1Ki`
+ * only the number multiplier written so. */
+function literalMatches(v: Value, t: LiteralTypeNode): boolean {
+  if (isUnit(v) || isUnitLiteralType(t)) return isUnit(v) && v.text === t.text;
   const lit = t.value as Value;
   return typeof v === typeof lit && equals(v, lit);
 }
@@ -181,7 +201,7 @@ function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
       if (BASIC.has(name)) return basicMatches(name, v);
       const resolved = env.resolveType(t.name);
       if (!resolved) return false;
-      if (isSchemaDef(resolved)) return isDict(v) && (!v.schema || instanceOf(v, resolved));
+      if (isSchemaDef(resolved)) return isDict(v) && (!v.schema || !env.strict || instanceOf(v, resolved));
       return matchesShape(v, resolved, env);
     }
     default:
@@ -196,7 +216,8 @@ function basicMatches(name: string, v: Value): boolean {
     case 'float':
       return isNumber(v);
     case 'number_multiplier':
-      return isNumber(v);
+    case 'units.NumberMultiplier':
+      return isUnit(v);
     case 'str':
       return isStr(v);
     case 'bool':
@@ -222,7 +243,7 @@ function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env
   if (!isSchemaDef(resolved)) return convert(v, resolved, env);
   if (!isDict(v)) return mismatch(t, v);
   if (v.schema) {
-    if (instanceOf(v, resolved)) return v;
+    if (instanceOf(v, resolved) || !env.strict) return v;
     throw kclError('TypeError', `expected ${name}, got ${v.schema.name}`);
   }
   return env.instantiate(resolved, v);

@@ -4,7 +4,8 @@
  * Scalars map onto JS primitives so the hot paths stay allocation-free: None is `null`, bool is
  * `boolean`, int is `bigint` (64-bit semantics are enforced by the operators), float is `number`,
  * str is `string`, list is a JS array. Dicts and schema instances are `DictValue` (an insertion-
- * ordered map, with the schema it instantiates when it is one). Undefined is a unique object.
+ * ordered map, with the schema it instantiates when it is one). Undefined is a unique object. A
+ * number written with a unit suffix (`100m`, `1Gi`) is a `UnitValue`, kcl's number_multiplier.
  */
 import type * as A from '../ast.js';
 
@@ -20,6 +21,7 @@ export type Value =
   | string
   | Value[]
   | DictValue
+  | UnitValue
   | FunctionValue
   | SchemaTypeValue
   | ModuleValue;
@@ -61,6 +63,42 @@ export class DictValue {
 
   get size(): number {
     return this.entries.size;
+  }
+}
+
+/** Multipliers of the unit suffixes (kcl's units::u64_unit_value and f64_unit_value). */
+const UNIT_FACTORS: Readonly<Record<string, bigint>> = {
+  k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
+  Ki: 1024n, Mi: 1024n ** 2n, Gi: 1024n ** 3n, Ti: 1024n ** 4n, Pi: 1024n ** 5n,
+};
+const FRACTION_FACTORS: Readonly<Record<string, number>> = { n: 1e-9, u: 1e-6, m: 1e-3 };
+
+export const UNIT_SUFFIXES: readonly string[] = [...Object.keys(FRACTION_FACTORS), ...Object.keys(UNIT_FACTORS)];
+
+/**
+ * A number multiplier (`100m`, `4Gi`): kcl keeps the number as written with its suffix, which
+ * `str()` and interpolation print (`"100m"`), and its real value, which the output carries (a
+ * float) and `int()`/`float()` return. Operators do not take it, as in kcl.
+ */
+export class UnitValue {
+  readonly kind = 'unit' as const;
+  /** The real value: raw times the suffix's multiplier. */
+  readonly value: number;
+
+  constructor(
+    readonly raw: bigint,
+    readonly suffix: string,
+  ) {
+    this.value = suffix in FRACTION_FACTORS ? Number(raw) * FRACTION_FACTORS[suffix] : Number(raw * UNIT_FACTORS[suffix]);
+  }
+
+  /** The real value as an exact integer (fractional suffixes count as 1, as in kcl's int()). */
+  get intValue(): bigint {
+    return this.raw * (UNIT_FACTORS[this.suffix] ?? 1n);
+  }
+
+  get text(): string {
+    return `${this.raw}${this.suffix}`;
   }
 }
 
@@ -110,6 +148,7 @@ export const isNumber = (v: Value | undefined): v is bigint | number => typeof v
 export const isStr = (v: Value | undefined): v is string => typeof v === 'string';
 export const isList = (v: Value | undefined): v is Value[] => Array.isArray(v);
 export const isDict = (v: Value | undefined): v is DictValue => v instanceof DictValue;
+export const isUnit = (v: Value | undefined): v is UnitValue => v instanceof UnitValue;
 export const isSchemaInstance = (v: Value | undefined): v is DictValue => v instanceof DictValue && v.schema !== undefined;
 export const isFunction = (v: Value | undefined): v is FunctionValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'function';
@@ -134,6 +173,7 @@ export function typeName(v: Value): string {
   }
   if (Array.isArray(v)) return 'list';
   if (v instanceof DictValue) return v.schema ? v.schema.name : 'dict';
+  if (v instanceof UnitValue) return `number_multiplier(${v.text})`;
   if (v.kind === 'function') return 'function';
   if (v.kind === 'schemaType') return v.name;
   return 'module';
@@ -153,6 +193,7 @@ export function truthy(v: Value): boolean {
   }
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof DictValue) return v.size > 0;
+  if (v instanceof UnitValue) return v.value !== 0;
   return true;
 }
 
@@ -166,6 +207,7 @@ export function equals(a: Value, b: Value): boolean {
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((x, i) => equals(x, b[i]));
   }
+  if (a instanceof UnitValue && b instanceof UnitValue) return a.raw === b.raw && a.suffix === b.suffix;
   if (a instanceof DictValue && b instanceof DictValue) {
     if (a.size !== b.size) return false;
     for (const [k, v] of a.entries) {
@@ -231,6 +273,7 @@ export function toStr(v: Value): string {
     for (const [k, x] of v.entries) parts.push(`${quoteRepr(k)}: ${repr(x)}`);
     return `{${parts.join(', ')}}`;
   }
+  if (v instanceof UnitValue) return v.text;
   if (v.kind === 'function') return `<function ${v.name}>`;
   if (v.kind === 'schemaType') return `<schema ${v.name}>`;
   return v.kind === 'module' ? `<module ${v.name}>` : 'Undefined';

@@ -64,7 +64,7 @@ function keyText(doc: Document, key: unknown): string {
 }
 
 /** Every document of a stream, each checked for errors. */
-function documents(text: string): Value[] {
+export function yamlDocuments(text: string): Value[] {
   const docs = parseAllDocuments(text, { version: '1.2', schema: 'core', intAsBigInt: true, uniqueKeys: false });
   if (!Array.isArray(docs)) return [];
   return docs.map((doc) => {
@@ -75,19 +75,19 @@ function documents(text: string): Value[] {
 }
 
 function decode(call: CallArgs): Value {
-  const docs = documents(expectStr(requiredArg(call, 0, 'value'), 'decode', 'value'));
+  const docs = yamlDocuments(expectStr(requiredArg(call, 0, 'value'), 'decode', 'value'));
   if (docs.length > 1) decodeError('deserializing from YAML containing more than one document is not supported');
   return docs.length === 0 ? null : docs[0];
 }
 
 function decodeAll(call: CallArgs): Value {
-  return documents(expectStr(requiredArg(call, 0, 'value'), 'decode_all', 'value'));
+  return yamlDocuments(expectStr(requiredArg(call, 0, 'value'), 'decode_all', 'value'));
 }
 
 function validate(call: CallArgs): Value {
   const text = expectStr(requiredArg(call, 0, 'value'), 'validate', 'value');
   try {
-    documents(text);
+    yamlDocuments(text);
     return true;
   } catch {
     return false;

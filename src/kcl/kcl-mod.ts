@@ -1,0 +1,58 @@
+/**
+ * What a program's kcl.mod says about the KCL it was written for: `kclvm_version` in the
+ * `[expected]` section (`kclvm_version = "v0.4.0"`), which repositories of the KCL v0.4 era
+ * declare. kdeck keeps the few rules that changed since then for the programs that ask for them;
+ * a program that declares nothing gets current kcl's.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The rules that changed between kcl versions. */
+export interface VersionRules {
+  /** Until v0.4.6 a public `name = S {...}` said again merged its config like `name: S {...}`. */
+  repeatedAssignmentsMerge: boolean;
+  /** Since v0.4.5 a config entry's value may read the keys set before it (`{a = 1, b = a}`). */
+  configKeysInScope: boolean;
+  /** Since v0.5 empty lists are printed; before, the planner left them out. */
+  emptyListsPrinted: boolean;
+  /** Since v0.5 the values of bare expression statements are part of the output. */
+  bareExpressionsPrinted: boolean;
+}
+
+type Version = [major: number, minor: number, patch: number];
+
+/** `[expected] kclvm_version`, or undefined when kcl.mod does not say. */
+export function expectedKclVersion(root: string): Version | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, 'kcl.mod'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const header = /^\[([^\]]+)\]$/.exec(line);
+    if (header) {
+      section = header[1].trim();
+      continue;
+    }
+    const entry = /^kclvm_version\s*=\s*["']v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(line);
+    if (section === 'expected' && entry) return [Number(entry[1]), Number(entry[2]), Number(entry[3] ?? 0)];
+  }
+  return undefined;
+}
+
+function before(v: Version, major: number, minor: number, patch: number): boolean {
+  return v[0] !== major ? v[0] < major : v[1] !== minor ? v[1] < minor : v[2] < patch;
+}
+
+export function versionRules(root: string): VersionRules {
+  const v = expectedKclVersion(root);
+  return {
+    repeatedAssignmentsMerge: v !== undefined && before(v, 0, 4, 6),
+    configKeysInScope: !v || !before(v, 0, 4, 5),
+    emptyListsPrinted: !v || !before(v, 0, 5, 0),
+    bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Measures how many stacks of a Konfig checkout kdeck compiles to exactly their golden output:
+ * every stack folder (one holding `stack.yaml`) is compiled in-process as `kusion compile` did,
+ * with `ci-test/settings.yaml` (when present) then `kcl.yaml` as settings files, and its YAML
+ * documents are compared in order, key order included, with `ci-test/stdout.golden.yaml`.
+ *
+ *   npm run konfig-compat -- <konfig checkout> [--filter s]
+ *
+ * Exit code 0 when every stack matches, 1 when some do not, 2 for a usage error. The checkout is
+ * external and never copied into this repository.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { KclError } from './diagnostics.js';
+import { firstDifference, loadDocuments } from './document-diff.js';
+import { runKcl } from './run.js';
+import { runOptionsFromSettings } from './settings.js';
+
+const STACK_FILE = 'stack.yaml';
+const CI_SETTINGS = path.join('ci-test', 'settings.yaml');
+const STACK_SETTINGS = 'kcl.yaml';
+const GOLDEN = path.join('ci-test', 'stdout.golden.yaml');
+/** Folders no stack lives in: VCS data, kcl's and node's caches. */
+const SKIPPED_DIRS = new Set(['.git', '.kclvm', 'node_modules']);
+
+interface Verdict {
+  stack: string;
+  passed: boolean;
+  /** Why it failed, in one line. */
+  reason?: string;
+  /** The output has the golden's documents and values, in another key order. */
+  keyOrderOnly?: boolean;
+}
+
+function findStacks(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name === STACK_FILE)) found.push(dir);
+    for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) walk(path.join(dir, e.name));
+  };
+  walk(root);
+  return found.sort();
+}
+
+/** The first line of what went wrong, with the place for a compiler diagnostic. */
+function failureLine(e: unknown): string {
+  if (e instanceof KclError) {
+    const { kind, message, position } = e.diagnostic;
+    const where = position ? ` (${position.file}:${position.line}:${position.column})` : '';
+    return `${kind}: ${message.split('\n')[0]}${where}`;
+  }
+  // anything else is a kdeck bug; it fails this stack and the run goes on
+  return `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+}
+
+function judgeStack(root: string, dir: string): Verdict {
+  const stack = path.relative(root, dir) || '.';
+  const golden = path.join(dir, GOLDEN);
+  if (!existsSync(golden)) return { stack, passed: false, reason: `no ${GOLDEN}` };
+  const settings = [CI_SETTINGS, STACK_SETTINGS].filter((f) => existsSync(path.join(dir, f)));
+  if (!settings.includes(STACK_SETTINGS)) return { stack, passed: false, reason: `no ${STACK_SETTINGS}` };
+  let yaml: string;
+  try {
+    yaml = runKcl(runOptionsFromSettings(settings, dir)).yaml;
+  } catch (e) {
+    return { stack, passed: false, reason: failureLine(e) };
+  }
+  let expected: unknown[];
+  let actual: unknown[];
+  try {
+    expected = loadDocuments(readFileSync(golden, 'utf8'));
+  } catch (e) {
+    return { stack, passed: false, reason: `golden: ${(e as Error).message}` };
+  }
+  try {
+    actual = loadDocuments(yaml);
+  } catch (e) {
+    return { stack, passed: false, reason: `output: ${(e as Error).message}` };
+  }
+  const d = firstDifference(expected, actual);
+  if (!d) return { stack, passed: true };
+  return { stack, passed: false, reason: `${d.path}: ${d.message}`, keyOrderOnly: d.keyOrderOnly };
+}
+
+function main(): number {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { filter: { type: 'string' } } });
+  const root = positionals[0];
+  if (positionals.length !== 1 || !existsSync(root) || !statSync(root).isDirectory()) {
+    console.error('usage: npm run konfig-compat -- <konfig checkout dir> [--filter s]');
+    return 2;
+  }
+  const stacks = findStacks(path.resolve(root)).filter((d) => values.filter === undefined || d.includes(values.filter));
+  let passed = 0;
+  let orderOnly = 0;
+  for (const dir of stacks) {
+    const v = judgeStack(path.resolve(root), dir);
+    if (v.passed) passed++;
+    if (v.keyOrderOnly) orderOnly++;
+    console.log(v.passed ? `pass  ${v.stack}` : `FAIL  ${v.stack}: ${v.reason}${v.keyOrderOnly ? ' (only key order differs)' : ''}`);
+  }
+  console.log(`\n${passed}/${stacks.length} stacks match` + (orderOnly > 0 ? ` (${orderOnly} more differ only in key order)` : ''));
+  return passed === stacks.length ? 0 : 1;
+}
+
+process.exitCode = main();

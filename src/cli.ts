@@ -76,4 +76,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// a reader that stops early (`kdeck compile | head`) is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 process.exitCode = await main(process.argv.slice(2));

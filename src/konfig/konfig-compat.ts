@@ -2,7 +2,9 @@
  * Measures how many stacks of a Konfig checkout kdeck compiles to exactly their golden output:
  * every stack folder (one holding `stack.yaml`) is compiled in-process as `kusion compile` did,
  * with `ci-test/settings.yaml` (when present) then `kcl.yaml` as settings files, and its YAML
- * documents are compared in order, key order included, with `ci-test/stdout.golden.yaml`.
+ * documents are compared in order, key order included, with `ci-test/stdout.golden.yaml`. The
+ * stack's Spec from `kdeck compile` (resources sorted by id) is compared with the golden's
+ * documents sorted the same way.
  *
  *   npm run konfig-compat -- <konfig checkout> [--filter s]
  *
@@ -12,10 +14,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { KclError } from './diagnostics.js';
-import { firstDifference, loadDocuments } from './document-diff.js';
-import { runKcl } from './run.js';
-import { runOptionsFromSettings } from './settings.js';
+import { KclError } from '../kcl/diagnostics.js';
+import { firstDifference, loadDocuments } from '../kcl/document-diff.js';
+import { runKcl } from '../kcl/run.js';
+import { runOptionsFromSettings } from '../kcl/settings.js';
+import { compileStack } from './compile.js';
+import { crdResources } from './crd.js';
+import { specToYaml } from './spec-yaml.js';
 
 const STACK_FILE = 'stack.yaml';
 const CI_SETTINGS = path.join('ci-test', 'settings.yaml');
@@ -27,6 +32,8 @@ const SKIPPED_DIRS = new Set(['.git', '.kclvm', 'node_modules']);
 interface Verdict {
   stack: string;
   passed: boolean;
+  /** `kdeck compile` gives the golden's resources. */
+  specPassed: boolean;
   /** Why it failed, in one line. */
   reason?: string;
   /** The output has the golden's documents and values, in another key order. */
@@ -55,33 +62,47 @@ function failureLine(e: unknown): string {
   return `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
 }
 
+/** loadDocuments gives mappings as Maps. */
+const idOf = (doc: unknown) => (doc instanceof Map ? String(doc.get('id') ?? '') : '');
+
 function judgeStack(root: string, dir: string): Verdict {
   const stack = path.relative(root, dir) || '.';
+  const failed = (reason: string): Verdict => ({ stack, passed: false, specPassed: false, reason });
   const golden = path.join(dir, GOLDEN);
-  if (!existsSync(golden)) return { stack, passed: false, reason: `no ${GOLDEN}` };
+  if (!existsSync(golden)) return failed(`no ${GOLDEN}`);
   const settings = [CI_SETTINGS, STACK_SETTINGS].filter((f) => existsSync(path.join(dir, f)));
-  if (!settings.includes(STACK_SETTINGS)) return { stack, passed: false, reason: `no ${STACK_SETTINGS}` };
+  if (!settings.includes(STACK_SETTINGS)) return failed(`no ${STACK_SETTINGS}`);
   let yaml: string;
   try {
     yaml = runKcl(runOptionsFromSettings(settings, dir)).yaml;
   } catch (e) {
-    return { stack, passed: false, reason: failureLine(e) };
+    return failed(failureLine(e));
   }
   let expected: unknown[];
   let actual: unknown[];
   try {
     expected = loadDocuments(readFileSync(golden, 'utf8'));
   } catch (e) {
-    return { stack, passed: false, reason: `golden: ${(e as Error).message}` };
+    return failed(`golden: ${(e as Error).message}`);
   }
   try {
     actual = loadDocuments(yaml);
   } catch (e) {
-    return { stack, passed: false, reason: `output: ${(e as Error).message}` };
+    return failed(`output: ${(e as Error).message}`);
+  }
+  let specPassed = false;
+  try {
+    const byId = [...expected].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
+    // the goldens hold the KCL program's output; the project's CRD files join the Spec later
+    const crds = new Set(crdResources(dir).map((r) => r.id));
+    const spec = compileStack(dir).spec;
+    specPassed = !firstDifference(byId, loadDocuments(specToYaml({ resources: spec.resources.filter((r) => !crds.has(r.id)) })));
+  } catch {
+    specPassed = false;
   }
   const d = firstDifference(expected, actual);
-  if (!d) return { stack, passed: true };
-  return { stack, passed: false, reason: `${d.path}: ${d.message}`, keyOrderOnly: d.keyOrderOnly };
+  if (!d) return { stack, passed: true, specPassed };
+  return { stack, passed: false, specPassed, reason: `${d.path}: ${d.message}`, keyOrderOnly: d.keyOrderOnly };
 }
 
 function main(): number {
@@ -93,14 +114,18 @@ function main(): number {
   }
   const stacks = findStacks(path.resolve(root)).filter((d) => values.filter === undefined || d.includes(values.filter));
   let passed = 0;
+  let specs = 0;
   let orderOnly = 0;
   for (const dir of stacks) {
     const v = judgeStack(path.resolve(root), dir);
     if (v.passed) passed++;
+    if (v.specPassed) specs++;
     if (v.keyOrderOnly) orderOnly++;
-    console.log(v.passed ? `pass  ${v.stack}` : `FAIL  ${v.stack}: ${v.reason}${v.keyOrderOnly ? ' (only key order differs)' : ''}`);
+    const spec = v.specPassed ? '' : ' [kdeck compile differs]';
+    console.log(v.passed ? `pass  ${v.stack}${spec}` : `FAIL  ${v.stack}: ${v.reason}${v.keyOrderOnly ? ' (only key order differs)' : ''}${spec}`);
   }
   console.log(`\n${passed}/${stacks.length} stacks match` + (orderOnly > 0 ? ` (${orderOnly} more differ only in key order)` : ''));
+  console.log(`${specs}/${stacks.length} stacks: kdeck compile gives the golden's resources (sorted by id)`);
   return passed === stacks.length ? 0 : 1;
 }
 

@@ -5,7 +5,7 @@
 import { clone, getPath, isMap } from '../json.js';
 import type { ApiContext, WriteOptions } from '../api/context.js';
 import { deleteObject, deleteOptionsFrom } from '../api/delete.js';
-import { badRequest, invalid, methodNotAllowed, notFound } from '../api/errors.js';
+import { badRequest, invalid, methodNotAllowed, notFound, unsupportedMediaType } from '../api/errors.js';
 import { evictPod } from '../api/eviction.js';
 import type { KubeObject } from '../api/object.js';
 import { decodePatch, patchObject, patchTypeOf } from '../api/patch.js';
@@ -51,6 +51,7 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
 
 /** A request body that must be an object of the route's kind. */
 function objectBody(req: ResourceRequest, r: ResourceType): KubeObject {
+  if (req.contentType?.includes('protobuf')) throw unsupportedMediaType(['application/json', 'application/yaml']);
   const body = parseJsonBody(req.body);
   if (!isMap(body)) throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);
   if (typeof body.kind !== 'string' || body.kind === '') throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);

@@ -18,7 +18,7 @@ import type { Faults } from '../faults.js';
 import { readBody } from './body.js';
 import { handleResource, type Reply, type ResourceRequest } from './handlers.js';
 import { routeOf, type Route } from './routes.js';
-import { asTable, tableEventLine, wantsTable } from './table.js';
+import { asTable, includeObjectOf, tableEventLine, wantsTable } from './table.js';
 import type { TlsIdentity } from './self-signed.js';
 import { serveWatch, watchParams, type WatchLimits } from './watch-stream.js';
 
@@ -219,7 +219,7 @@ export class ApiHttpServer {
     if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
-      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now()) : undefined;
+      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query)) : undefined;
       return table ? send(res, reply.status, table) : this.reply(res, reply);
     }
     const r = route.resource;
@@ -227,7 +227,8 @@ export class ApiHttpServer {
     const filter = { resource: r, labels: parseLabelSelector(query.get('labelSelector') ?? undefined), fields: parseFieldSelector(fields, r.kind), ...(r.namespaced && route.namespace !== undefined ? { namespace: route.namespace } : {}) };
     const params = watchParams(query);
     const resume = parseResourceVersion(params.resourceVersion, ctx.store.resourceVersion);
-    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now()) : undefined;
+    const include = includeObjectOf(query);
+    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now(), include) : undefined;
     serveWatch(res, ctx.store, this.deps.faults, filter, params, resume, this.deps.watch, mapLine);
   }
 

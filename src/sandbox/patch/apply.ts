@@ -30,12 +30,26 @@ export interface ApplyResult {
   managedFields: ManagedFieldsEntry[];
 }
 
-/** Explicit nulls in an apply configuration mean "not set by me". */
-function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutNulls);
+/**
+ * The configuration as it is merged: explicit nulls dropped (they mean "not set by me") and the
+ * defaulted key fields of keyed-list items filled in, so an item matches its live counterpart.
+ */
+function normalized(v: unknown, owner: SchemaCursor, field: string | undefined): unknown {
+  if (Array.isArray(v) && field !== undefined) {
+    const lk = listKind(owner, field);
+    if (lk.type !== 'map') return v.map((x) => normalized(x, fieldCursor(owner, field), undefined));
+    const ic = itemCursor(fieldCursor(owner, field), lk);
+    return v.map((item) => {
+      const n = normalized(item, ic, undefined);
+      if (!isMap(n)) return n;
+      for (const [k, d] of Object.entries(lk.keyDefaults ?? {})) if (n[k] === undefined) n[k] = d;
+      return n;
+    });
+  }
   if (!isMap(v)) return v;
+  const cur = field === undefined ? owner : fieldCursor(owner, field);
   const out: JsonMap = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = withoutNulls(x);
+  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = normalized(x, cur, k);
   return out;
 }
 
@@ -85,7 +99,7 @@ function conflictError(conflicts: readonly Conflict[]): ApiError {
 }
 
 export function serverSideApply(req: ApplyRequest): ApplyResult {
-  const config = withoutNulls(req.config) as JsonMap;
+  const config = normalized(req.config, rootCursor(req.kind), undefined) as JsonMap;
   const applied = fieldPaths(config, req.kind, req.scope);
   const mine = (o: Ownership) => sameOwner(o, req.manager, 'Apply', req.subresource);
   const fresh = (): Ownership => {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { kclRunCommand } from './commands/kcl-run.js';
+import { sandboxCommand } from './commands/sandbox.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
 import { UserError } from './user-error.js';
 
@@ -19,6 +20,7 @@ function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
+  root.addCommand(sandboxCommand());
   // the console is the default command once it exists; until then a bare `kdeck` shows the help
   root.action(() => root.outputHelp());
   for (const c of root.commands) {

@@ -164,6 +164,7 @@ export class SandboxCluster {
       resourceVersion: String(this.store.resourceVersion),
       nodes: this.store.list('/nodes').map((n) => n.metadata.name),
       faults: this.faults.current,
+      heldRequests: this.server.heldRequests,
       lastControllerError: this.controllers.lastError ?? null,
     };
   }

@@ -79,3 +79,10 @@ export function asString(v: unknown): string | undefined {
 export function asNumber(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
+
+/** A copy without the named fields that are 0, as the API omits empty counters (`omitempty`). */
+export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T {
+  const out = { ...v };
+  for (const k of keys) if (out[k] === 0) delete out[k];
+  return out;
+}

@@ -35,6 +35,18 @@ export interface UpdateOptions extends CreateOptions {
   deletion?: { timestamp: string; graceSeconds: number };
 }
 
+/**
+ * The ownership a write starts from. A client may set managedFields itself (kubectl does, to move
+ * client-side-apply ownership over to server-side apply); left out, or empty, they stay as
+ * stored; `[{}]` clears them.
+ */
+function givenManagedFields(given: unknown, stored: ManagedFieldsEntry[] | undefined): ManagedFieldsEntry[] | undefined {
+  if (!Array.isArray(given) || given.length === 0) return stored;
+  if (given.length === 1 && isMap(given[0]) && Object.keys(given[0]).length === 0) return [];
+  const ok = given.every((e) => isMap(e) && typeof e.manager === 'string' && (e.operation === 'Apply' || e.operation === 'Update') && isMap(e.fieldsV1));
+  return ok ? (given as ManagedFieldsEntry[]) : stored;
+}
+
 /** Fields outside metadata and status: a change to them is a new generation. */
 function specChanged(a: KubeObject, b: KubeObject): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -142,6 +154,7 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
     if (r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
   }
   for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) if (meta[k] === undefined) delete meta[k];
+  const baseFields = givenManagedFields(meta.managedFields, oldMeta.managedFields);
   meta.managedFields = oldMeta.managedFields;
   o.apiVersion = apiVersionOf(r);
   o.kind = r.kind;
@@ -160,7 +173,7 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   const now = rfc3339(ctx.clock.now());
   const fields =
     opts.managedFields ??
-    recordUpdate(oldMeta.managedFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+    recordUpdate(baseFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
   if (fields.length > 0) meta.managedFields = fields;
   else delete meta.managedFields;
   meta.resourceVersion = oldMeta.resourceVersion;

@@ -4,7 +4,7 @@
  * ordinal down, and rolled to a new template from the highest ordinal down to the partition,
  * one pod at a time, each recreated at the new revision.
  */
-import { getPath, isMap } from '../json.js';
+import { getPath, isMap, omitZeros } from '../json.js';
 import { isPodActive, isPodReady, type Pod, type PodTemplate, type StatefulSet } from './kinds.js';
 import type { Controller } from './manager.js';
 import { ownedPods } from './replicaset.js';
@@ -112,7 +112,7 @@ export function statefulSetController(ctx: ControllerContext): Controller {
       const updated = at(update.name);
       const done = updated === replicas && ready >= replicas;
       const current = done ? update.name : oldCurrent;
-      writeStatus(ctx, statefulsets, sts, {
+      const status = {
         observedGeneration: sts.metadata.generation ?? 1,
         replicas: active.length,
         readyReplicas: ready,
@@ -122,7 +122,8 @@ export function statefulSetController(ctx: ControllerContext): Controller {
         currentRevision: current,
         updateRevision: update.name,
         collisionCount: 0,
-      });
+      };
+      writeStatus(ctx, statefulsets, sts, omitZeros(status, ['readyReplicas', 'currentReplicas', 'updatedReplicas']));
       pruneRevisions(ctx, sts, sts.spec.revisionHistoryLimit, new Set([current, update.name]));
     },
   };

@@ -49,16 +49,22 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
   return opts;
 }
 
-/** A request body that must be an object of the route's kind. */
+/**
+ * A request body that must be an object of the route's kind. Like the API server, the sandbox
+ * takes a missing apiVersion or kind from the URL (typed clients leave them out).
+ */
 function objectBody(req: ResourceRequest, r: ResourceType): KubeObject {
   if (req.contentType?.includes('protobuf')) throw unsupportedMediaType(['application/json', 'application/yaml']);
   const body = parseJsonBody(req.body);
-  if (!isMap(body)) throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);
-  if (typeof body.kind !== 'string' || body.kind === '') throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);
-  const want = apiVersionOf(r);
-  if (body.apiVersion !== want || body.kind !== r.kind) {
-    throw badRequest(`the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${want})`);
+  if (!isMap(body)) {
+    const what = Array.isArray(body) ? 'array' : body === undefined ? 'empty body' : typeof body;
+    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
+  const want = apiVersionOf(r);
+  if (body.apiVersion === undefined || body.apiVersion === '') body.apiVersion = want;
+  if (body.kind === undefined || body.kind === '') body.kind = r.kind;
+  if (body.apiVersion !== want) throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`);
+  if (body.kind !== r.kind) throw badRequest(`${String(body.kind)} in version "${r.version}" cannot be handled as a ${r.kind}: the kind of the body does not match the URL`);
   if (body.metadata !== undefined && !isMap(body.metadata)) throw badRequest('metadata must be an object');
   const o = body as KubeObject;
   o.metadata ??= {};

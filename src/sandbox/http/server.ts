@@ -119,6 +119,11 @@ export class ApiHttpServer {
     });
   }
 
+  /** How many requests a silent cluster is holding. */
+  get heldRequests(): number {
+    return this.held.size;
+  }
+
   /** Listens on 127.0.0.1 (port 0: a free one); resolves to the port. */
   listen(port = 0): Promise<number> {
     return new Promise((resolve, reject) => {

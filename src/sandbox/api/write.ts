@@ -118,8 +118,10 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
 }
 
 /**
- * Stores a new state of an existing object. `next` is a fresh copy built from the request;
- * what it may change depends on the scope (`main`: all but status; `status`: status only).
+ * Stores a new state of an existing object. `next` is built for this write and becomes the
+ * store's: the caller must not touch it afterwards (it may share parts with stored objects,
+ * which nobody changes). What it may change depends on the scope (`main`: all but status;
+ * `status`: status only).
  */
 export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, next: KubeObject, opts: UpdateOptions): KubeObject {
   const scope = opts.scope ?? 'main';
@@ -128,9 +130,10 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   if (wantRv !== undefined && wantRv !== '' && wantRv !== old.metadata.resourceVersion) throw conflict(subject);
   let o: KubeObject;
   if (scope === 'status') {
-    o = clone(old);
+    // the new state shares spec and the rest with the old one: a status write copies only what it changes
+    o = { ...old, metadata: { ...old.metadata } };
     if (next.status === undefined) delete o.status;
-    else o.status = clone(next.status);
+    else o.status = next.status;
   } else {
     o = next;
     if (hasStatus(r)) {

@@ -83,7 +83,9 @@ export interface RawReply {
 /** A request as the caller writes it (bad bodies included), with the kubeconfig's credentials. */
 export async function raw(kc: KubeConfig, method: string, path: string, body?: string, headers: Record<string, string> = {}, withAuth = true): Promise<RawReply> {
   const server = new URL(kc.getCurrentCluster()!.server);
-  const opts: https.RequestOptions = { method, hostname: server.hostname, port: server.port, path, headers: { ...headers }, timeout: 10_000 };
+  // a body goes with its length: Node frames no body of a DELETE by itself
+  const length: Record<string, string> = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+  const opts: https.RequestOptions = { method, hostname: server.hostname, port: server.port, path, headers: { ...headers, ...length }, timeout: 10_000 };
   if (withAuth) await kc.applyToHTTPSOptions(opts);
   else opts.rejectUnauthorized = false;
   return new Promise((resolve, reject) => {

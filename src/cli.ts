@@ -12,6 +12,7 @@ import { lsCommand } from './commands/ls.js';
 import { operationCommand } from './commands/apply.js';
 import { previewCommand } from './commands/preview.js';
 import { stateCommand } from './commands/state.js';
+import { sandboxCommand } from './commands/sandbox.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
 import { SilentExit, UserError } from './user-error.js';
 
@@ -33,6 +34,7 @@ function program(): Command {
   root.addCommand(operationCommand('apply'));
   root.addCommand(operationCommand('destroy'));
   root.addCommand(stateCommand());
+  root.addCommand(sandboxCommand());
   // the console is the default command once it exists; until then a bare `kdeck` shows the help
   root.action(() => root.outputHelp());
   for (const c of root.commands) {

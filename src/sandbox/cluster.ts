@@ -42,7 +42,7 @@ export interface ClusterOptions {
   seed?: number;
   faults?: Partial<FaultSettings>;
   watch?: Partial<WatchLimits>;
-  /** How many events watches can resume from (default 10,000). */
+  /** How many events watches can resume from (default 5,000). */
   historySize?: number;
   /** The Kubernetes version /version reports (default v1.34.1). */
   kubernetesVersion?: string;
@@ -77,7 +77,7 @@ export class SandboxCluster {
     this.token = opts.token ?? randomBytes(24).toString('hex');
     this.clock = opts.clock ?? new RealClock(opts.timeScale ?? 1);
     const random = new Random(opts.seed ?? randomBytes(4).readUInt32LE(0));
-    this.store = new Store(opts.historySize ?? 10_000, opts.snapshot?.resourceVersion);
+    this.store = new Store(opts.historySize ?? 5_000, opts.snapshot?.resourceVersion);
     this.faults = new Faults(random, opts.faults);
     this.api = { store: this.store, resources: new ResourceRegistry(), clock: this.clock, random, addresses: new AddressAllocator() };
     if (opts.snapshot) this.restore(opts.snapshot);
@@ -123,8 +123,17 @@ export class SandboxCluster {
     return this.listening;
   }
 
+  /** The address kubectl and the kubeconfig use. */
   get url(): string {
     return `https://127.0.0.1:${this.listening}`;
+  }
+
+  /**
+   * The same server without TLS, for in-process clients: client-node 1.4 opens a connection per
+   * request, and a TLS handshake each time costs several times the request.
+   */
+  get httpUrl(): string {
+    return `http://127.0.0.1:${this.listening}`;
   }
 
   /** Stops the controllers and the server (every connection, watches included). */
@@ -164,6 +173,7 @@ export class SandboxCluster {
       resourceVersion: String(this.store.resourceVersion),
       nodes: this.store.list('/nodes').map((n) => n.metadata.name),
       faults: this.faults.current,
+      heldRequests: this.server.heldRequests,
       lastControllerError: this.controllers.lastError ?? null,
     };
   }

@@ -28,11 +28,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (isMap(a) && isMap(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) if (!deepEqual(a[k], b[k])) return false;
-    return true;
+    // counted rather than listed: this runs on every write, and allocates nothing
+    let na = 0;
+    for (const k in a) {
+      if (a[k] === undefined) continue;
+      na++;
+      if (!deepEqual(a[k], b[k])) return false;
+    }
+    let nb = 0;
+    for (const k in b) if (b[k] !== undefined) nb++;
+    return na === nb;
   }
   return false;
 }
@@ -78,4 +83,11 @@ export function asString(v: unknown): string | undefined {
 
 export function asNumber(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** A copy without the named fields that are 0, as the API omits empty counters (`omitempty`). */
+export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T {
+  const out = { ...v };
+  for (const k of keys) if (out[k] === 0) delete out[k];
+  return out;
 }

@@ -56,16 +56,28 @@ export function clusterNames(n: number): string[] {
   return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
 }
 
+/** A state file that cannot be used; the message says which and why. */
+export class StateFileError extends Error {
+  override name = 'StateFileError';
+}
+
 export function readState(file: string): StateFile | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
+    throw new StateFileError(`cannot read the state file ${file}: ${(e as Error).message}`);
   }
-  const doc = JSON.parse(text) as Partial<StateFile>;
-  if (doc.kind !== 'KdeckSandboxState' || doc.version !== 1 || !Array.isArray(doc.clusters)) throw new Error(`${file} is not a kdeck sandbox state file`);
+  let doc: Partial<StateFile>;
+  try {
+    doc = JSON.parse(text) as Partial<StateFile>;
+  } catch {
+    doc = {};
+  }
+  if (doc.kind !== 'KdeckSandboxState' || doc.version !== 1 || !Array.isArray(doc.clusters)) {
+    throw new StateFileError(`${file} is not a kdeck sandbox state file; move it away or give another file`);
+  }
   return doc as StateFile;
 }
 

@@ -15,6 +15,7 @@ import type { ApiContext, WriteOptions } from './context.js';
 import { badRequest, invalid, notFound, unsupportedMediaType } from './errors.js';
 import type { KubeObject } from './object.js';
 import { apiVersionOf, resourceKey, type ResourceType } from './resources.js';
+import { checkShape } from './shapes.js';
 import { commitCreate, commitUpdate, subjectOf } from './write.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -71,9 +72,10 @@ function applyPatch(type: Exclude<PatchType, 'apply'>, target: KubeObject, body:
   }
 }
 
-/** A patched object must still be an object of the same identity. */
+/** A patched object must still be an object of the same identity, with fields of the right types. */
 function asPatched(r: ResourceType, old: KubeObject, v: unknown): KubeObject {
   if (!isMap(v) || !isMap(v.metadata)) throw badRequest('the patch removed the object\'s metadata');
+  checkShape(r, v);
   const o = v as KubeObject;
   if (o.metadata.name !== old.metadata.name) {
     throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${old.metadata.name ?? ''})`);
@@ -106,6 +108,7 @@ function apply(ctx: ApiContext, r: ResourceType, namespace: string, name: string
     throw invalid('PatchOptions', 'meta.k8s.io', '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
   }
   const config = requireMap(body, 'an apply configuration');
+  checkShape(r, config);
   const meta = isMap(config.metadata) ? config.metadata : {};
   if (config.apiVersion === undefined || config.apiVersion === '') throw badRequest('invalid object type: /, Kind=: apiVersion must be set');
   if (config.kind === undefined || config.kind === '') throw badRequest(`invalid object type: ${String(config.apiVersion)}, Kind=: kind must be set`);

@@ -58,7 +58,7 @@ export class Store {
   private readonly listeners = new Set<StoreListener>();
   private readonly dependentsByOwner = new Map<string, Map<string, Ref>>();
 
-  constructor(historySize = 10_000, startRv = FIRST_RV) {
+  constructor(historySize = 5_000, startRv = FIRST_RV) {
     this.history = new Array<StoreEvent | undefined>(Math.max(1, historySize));
     this.rv = startRv;
     this.compactedRv = startRv;

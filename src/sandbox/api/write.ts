@@ -35,6 +35,18 @@ export interface UpdateOptions extends CreateOptions {
   deletion?: { timestamp: string; graceSeconds: number };
 }
 
+/**
+ * The ownership a write starts from. A client may set managedFields itself (kubectl does, to move
+ * client-side-apply ownership over to server-side apply); left out, or empty, they stay as
+ * stored; `[{}]` clears them.
+ */
+function givenManagedFields(given: unknown, stored: ManagedFieldsEntry[] | undefined): ManagedFieldsEntry[] | undefined {
+  if (!Array.isArray(given) || given.length === 0) return stored;
+  if (given.length === 1 && isMap(given[0]) && Object.keys(given[0]).length === 0) return [];
+  const ok = given.every((e) => isMap(e) && typeof e.manager === 'string' && (e.operation === 'Apply' || e.operation === 'Update') && isMap(e.fieldsV1));
+  return ok ? (given as ManagedFieldsEntry[]) : stored;
+}
+
 /** Fields outside metadata and status: a change to them is a new generation. */
 function specChanged(a: KubeObject, b: KubeObject): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -106,8 +118,10 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
 }
 
 /**
- * Stores a new state of an existing object. `next` is a fresh copy built from the request;
- * what it may change depends on the scope (`main`: all but status; `status`: status only).
+ * Stores a new state of an existing object. `next` is built for this write and becomes the
+ * store's: the caller must not touch it afterwards (it may share parts with stored objects,
+ * which nobody changes). What it may change depends on the scope (`main`: all but status;
+ * `status`: status only).
  */
 export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, next: KubeObject, opts: UpdateOptions): KubeObject {
   const scope = opts.scope ?? 'main';
@@ -116,9 +130,10 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   if (wantRv !== undefined && wantRv !== '' && wantRv !== old.metadata.resourceVersion) throw conflict(subject);
   let o: KubeObject;
   if (scope === 'status') {
-    o = clone(old);
+    // the new state shares spec and the rest with the old one: a status write copies only what it changes
+    o = { ...old, metadata: { ...old.metadata } };
     if (next.status === undefined) delete o.status;
-    else o.status = clone(next.status);
+    else o.status = next.status;
   } else {
     o = next;
     if (hasStatus(r)) {
@@ -142,6 +157,7 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
     if (r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
   }
   for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) if (meta[k] === undefined) delete meta[k];
+  const baseFields = givenManagedFields(meta.managedFields, oldMeta.managedFields);
   meta.managedFields = oldMeta.managedFields;
   o.apiVersion = apiVersionOf(r);
   o.kind = r.kind;
@@ -160,7 +176,7 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   const now = rfc3339(ctx.clock.now());
   const fields =
     opts.managedFields ??
-    recordUpdate(oldMeta.managedFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+    recordUpdate(baseFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
   if (fields.length > 0) meta.managedFields = fields;
   else delete meta.managedFields;
   meta.resourceVersion = oldMeta.resourceVersion;

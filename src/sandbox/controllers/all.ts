@@ -1,8 +1,12 @@
 /**
  * Every controller a sandbox cluster runs, in the order they are given events.
  */
+import { daemonSetController } from './daemonset.js';
 import { deploymentController } from './deployment.js';
+import { disruptionController } from './disruption.js';
+import { endpointsController } from './endpoints.js';
 import { garbageCollector } from './garbage-collector.js';
+import { jobController } from './job.js';
 import { kubeletController } from './kubelet.js';
 import type { Controller } from './manager.js';
 import { namespaceController } from './namespace.js';
@@ -10,6 +14,7 @@ import { nodeLifecycleController } from './nodes.js';
 import { replicaSetController } from './replicaset.js';
 import type { ControllerContext } from './runtime.js';
 import { schedulerController } from './scheduler.js';
+import { statefulSetController } from './statefulset.js';
 
 export function allControllers(ctx: ControllerContext): Controller[] {
   return [
@@ -18,6 +23,11 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     kubeletController(ctx),
     replicaSetController(ctx),
     deploymentController(ctx),
+    statefulSetController(ctx),
+    daemonSetController(ctx),
+    jobController(ctx),
+    endpointsController(ctx),
+    disruptionController(ctx),
     garbageCollector(ctx),
     namespaceController(ctx),
   ];

@@ -3,6 +3,7 @@
  * old ones down under maxSurge/maxUnavailable, and the status and conditions that follow — the
  * rules of the real controller (rolling.go, sync.go, progress.go), read and re-expressed.
  */
+import { omitZeros } from '../json.js';
 import { parseTime, rfc3339 } from '../time.js';
 import { condition, type Condition, type Deployment, type ReplicaSet } from './kinds.js';
 import { scaled } from './workload-util.js';
@@ -110,7 +111,7 @@ export function calculateStatus(d: Deployment, newRs: ReplicaSet | undefined, al
     ? newCondition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
     : newCondition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now);
   status.conditions = setCondition(status.conditions ?? [], avail);
-  return status;
+  return omitZeros(status, ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']);
 }
 
 function complete(d: Deployment, s: DeploymentStatus): boolean {

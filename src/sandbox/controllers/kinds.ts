@@ -52,6 +52,8 @@ export interface PodSpec {
   terminationGracePeriodSeconds?: number;
   readinessGates?: { conditionType: string }[];
   affinity?: unknown;
+  hostname?: string;
+  subdomain?: string;
 }
 
 export interface ContainerState {

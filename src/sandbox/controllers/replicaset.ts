@@ -3,6 +3,7 @@
  * deleting the least useful first), and reports replicas, ready and available counts. A pod
  * deleted by hand is replaced at once, while the old one still shows Terminating.
  */
+import { omitZeros } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
@@ -61,7 +62,7 @@ export function replicaSetController(ctx: ControllerContext): Controller {
         terminatingReplicas: owned.filter((p) => p.metadata.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length,
         observedGeneration: rs.metadata.generation ?? 1,
       };
-      writeStatus(ctx, replicasets, rs, status);
+      writeStatus(ctx, replicasets, rs, omitZeros(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas']));
       const soonest = Math.min(...active.map((p) => availableAt(p, minReady) ?? Infinity));
       if (soonest !== Infinity && soonest > now) wake(ctx, c, key, soonest - now);
     },

@@ -3,7 +3,8 @@
  * with the API server's 400 when they do not parse.
  */
 import type { IncomingMessage } from 'node:http';
-import { badRequest, requestTooLarge } from '../api/errors.js';
+import YAML from 'yaml';
+import { badRequest, requestTooLarge, unsupportedMediaType } from '../api/errors.js';
 
 export const BODY_LIMIT = 3 * 1024 * 1024;
 
@@ -24,6 +25,26 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<stri
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+const ACCEPTED = ['application/json', 'application/yaml'];
+
+/**
+ * A request body in JSON, or YAML when the Content-Type says so; an empty one is `undefined`
+ * (DELETE may have none). Protobuf and anything else is a 415.
+ */
+export function parseBody(text: string, contentType: string | undefined): unknown {
+  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/yaml' || type === 'application/x-yaml') {
+    if (text.trim() === '') return undefined;
+    try {
+      return YAML.parse(text, { schema: 'core' }) as unknown;
+    } catch (e) {
+      throw badRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+  }
+  if (type !== 'application/json' && type !== '' && type !== '*/*') throw unsupportedMediaType(ACCEPTED);
+  return parseJsonBody(text);
 }
 
 /** A JSON body; an empty one is `undefined` (DELETE may have none). */

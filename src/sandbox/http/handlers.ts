@@ -7,13 +7,14 @@ import type { ApiContext, WriteOptions } from '../api/context.js';
 import { deleteObject, deleteOptionsFrom } from '../api/delete.js';
 import { badRequest, invalid, methodNotAllowed, notFound } from '../api/errors.js';
 import { evictPod } from '../api/eviction.js';
+import { checkShape } from '../api/shapes.js';
 import type { KubeObject } from '../api/object.js';
 import { decodePatch, patchObject, patchTypeOf } from '../api/patch.js';
 import { getObject, listObjects, selectObjects, served } from '../api/read.js';
 import { apiVersionOf, resourceKey, type ResourceType, type SubresourceName } from '../api/resources.js';
 import { getScale, patchScale, updateScale } from '../api/scale.js';
 import { commitCreate, commitUpdate, subjectOf } from '../api/write.js';
-import { parseJsonBody } from './body.js';
+import { parseBody } from './body.js';
 import { podLog } from './pod-log.js';
 
 export interface ResourceRequest {
@@ -49,16 +50,22 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
   return opts;
 }
 
-/** A request body that must be an object of the route's kind. */
+/**
+ * A request body that must be an object of the route's kind. Like the API server, the sandbox
+ * takes a missing apiVersion or kind from the URL (typed clients leave them out).
+ */
 function objectBody(req: ResourceRequest, r: ResourceType): KubeObject {
-  const body = parseJsonBody(req.body);
-  if (!isMap(body)) throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);
-  if (typeof body.kind !== 'string' || body.kind === '') throw badRequest(`Object 'Kind' is missing in '${req.body.slice(0, 200)}'`);
-  const want = apiVersionOf(r);
-  if (body.apiVersion !== want || body.kind !== r.kind) {
-    throw badRequest(`the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${want})`);
+  const body = parseBody(req.body, req.contentType);
+  if (!isMap(body)) {
+    const what = Array.isArray(body) ? 'array' : body === undefined ? 'empty body' : typeof body;
+    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
-  if (body.metadata !== undefined && !isMap(body.metadata)) throw badRequest('metadata must be an object');
+  const want = apiVersionOf(r);
+  if (body.apiVersion === undefined || body.apiVersion === '') body.apiVersion = want;
+  if (body.kind === undefined || body.kind === '') body.kind = r.kind;
+  if (body.apiVersion !== want) throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`);
+  if (body.kind !== r.kind) throw badRequest(`${String(body.kind)} in version "${r.version}" cannot be handled as a ${r.kind}: the kind of the body does not match the URL`);
+  checkShape(r, body);
   const o = body as KubeObject;
   o.metadata ??= {};
   const ns = req.namespace ?? '';
@@ -117,7 +124,7 @@ function post(ctx: ApiContext, req: ResourceRequest): Reply {
     return ok(served(r, commitCreate(ctx, r, o, writeOptions(req, 'CreateOptions'))), 201);
   }
   if (req.subresource === 'eviction') {
-    return ok(evictPod(ctx, r, req.namespace ?? '', req.name, parseJsonBody(req.body), writeOptions(req, 'CreateOptions')), 201);
+    return ok(evictPod(ctx, r, req.namespace ?? '', req.name, parseBody(req.body, req.contentType), writeOptions(req, 'CreateOptions')), 201);
   }
   throw methodNotAllowed();
 }
@@ -126,7 +133,7 @@ function put(ctx: ApiContext, req: ResourceRequest): Reply {
   const r = req.resource;
   if (req.name === undefined) throw methodNotAllowed();
   const opts = writeOptions(req, 'UpdateOptions');
-  if (req.subresource === 'scale') return ok(updateScale(ctx, r, req.namespace ?? '', req.name, parseJsonBody(req.body), opts, r.scalePaths));
+  if (req.subresource === 'scale') return ok(updateScale(ctx, r, req.namespace ?? '', req.name, parseBody(req.body, req.contentType), opts, r.scalePaths));
   const old = stored(ctx, r, req);
   const next = objectBody(req, r);
   if (req.subresource === 'finalize') {
@@ -162,7 +169,7 @@ function patch(ctx: ApiContext, req: ResourceRequest): Reply {
 function del(ctx: ApiContext, req: ResourceRequest): Reply {
   const r = req.resource;
   if (req.subresource !== undefined) throw methodNotAllowed();
-  const opts = deleteOptionsFrom(req.query, parseJsonBody(req.body), writeOptions(req, 'DeleteOptions'));
+  const opts = deleteOptionsFrom(req.query, parseBody(req.body, req.contentType), writeOptions(req, 'DeleteOptions'));
   if (req.name !== undefined) return ok(deleteObject(ctx, r, req.namespace ?? '', req.name, opts));
   const gone = selectObjects(ctx, r, req.namespace, queryOf(req.query)).map((o) => {
     const result = deleteObject(ctx, r, o.metadata.namespace ?? '', o.metadata.name ?? '', opts);

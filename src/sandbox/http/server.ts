@@ -1,13 +1,12 @@
 /**
- * One cluster's API server on 127.0.0.1 (HTTPS): bearer-token authentication, injected faults, routing
- * to discovery and to the resource verbs, JSON responses, and Status errors for every failure —
- * a request can fail, the server cannot. Every request is bounded: bodies by size, requests by
- * time, watches by their timeout and the server's limit.
+ * One cluster's API server on 127.0.0.1 (HTTPS, and plain HTTP on the same port): bearer-token
+ * authentication, injected faults, routing to discovery and to the resource verbs, JSON
+ * responses, and Status errors for every failure — a request can fail, the server cannot. Every
+ * request is bounded: bodies by size, requests by time, watches by their timeout and the
+ * server's limit.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import type { ApiContext } from '../api/context.js';
 import { aggregatedAsked, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/discovery.js';
 import { ApiError, internalError, resourceNotFound, unauthorized } from '../api/errors.js';
@@ -16,9 +15,10 @@ import { parseResourceVersion } from '../api/read.js';
 import { parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Faults } from '../faults.js';
 import { readBody } from './body.js';
+import { LoopbackListener } from './listener.js';
 import { handleResource, type Reply, type ResourceRequest } from './handlers.js';
 import { routeOf, type Route } from './routes.js';
-import { asTable, tableEventLine, wantsTable } from './table.js';
+import { asTable, includeObjectOf, tableEventLine, wantsTable } from './table.js';
 import type { TlsIdentity } from './self-signed.js';
 import { serveWatch, watchParams, type WatchLimits } from './watch-stream.js';
 
@@ -84,13 +84,8 @@ function verbOf(method: string, route: Route, query: URLSearchParams): string {
 
 const PUBLIC: ReadonlySet<Route['type']> = new Set(['version', 'health']);
 
-/**
- * The server speaks HTTPS only: kubectl sends no credentials to http:// servers, so a sandbox
- * that requires its token must use TLS (with a certificate made at start).
- */
 export class ApiHttpServer {
-  private readonly server: https.Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly listener: LoopbackListener;
   /** Requests a silent (unresponsive) cluster is holding, dropped when it answers again. */
   private readonly held = new Set<ServerResponse>();
 
@@ -98,20 +93,7 @@ export class ApiHttpServer {
     private readonly deps: ServerDeps,
     identity: TlsIdentity,
   ) {
-    this.server = https.createServer({ cert: identity.cert, key: identity.key }, (req, res) => this.onRequest(req, res));
-    this.server.requestTimeout = 60_000;
-    this.server.headersTimeout = 30_000;
-    this.server.keepAliveTimeout = 30_000;
-    // a connection that never finishes its handshake is not kept
-    this.server.setTimeout(120_000);
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    this.server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
-    });
+    this.listener = new LoopbackListener(identity, (req, res) => this.onRequest(req, res));
     deps.faults.onChange(() => {
       if (deps.faults.current.unresponsive) return;
       for (const res of this.held) res.destroy();
@@ -119,27 +101,21 @@ export class ApiHttpServer {
     });
   }
 
-  /** Listens on 127.0.0.1 (port 0: a free one); resolves to the port. */
+  /** How many requests a silent cluster is holding. */
+  get heldRequests(): number {
+    return this.held.size;
+  }
+
+  /** Listens on 127.0.0.1 (port 0: a free one), HTTPS and HTTP; resolves to the port. */
   listen(port = 0): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const onError = (e: Error) => reject(e);
-      this.server.once('error', onError);
-      this.server.listen(port, '127.0.0.1', () => {
-        this.server.off('error', onError);
-        resolve((this.server.address() as AddressInfo).port);
-      });
-    });
+    return this.listener.listen(port);
   }
 
   /** Stops listening and drops every connection, watches included. */
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      for (const res of this.held) res.destroy();
-      this.held.clear();
-      this.server.closeAllConnections();
-      for (const s of this.sockets) s.destroy();
-    });
+  async close(): Promise<void> {
+    for (const res of this.held) res.destroy();
+    this.held.clear();
+    await this.listener.close();
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -219,7 +195,7 @@ export class ApiHttpServer {
     if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
-      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now()) : undefined;
+      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query)) : undefined;
       return table ? send(res, reply.status, table) : this.reply(res, reply);
     }
     const r = route.resource;
@@ -227,7 +203,8 @@ export class ApiHttpServer {
     const filter = { resource: r, labels: parseLabelSelector(query.get('labelSelector') ?? undefined), fields: parseFieldSelector(fields, r.kind), ...(r.namespaced && route.namespace !== undefined ? { namespace: route.namespace } : {}) };
     const params = watchParams(query);
     const resume = parseResourceVersion(params.resourceVersion, ctx.store.resourceVersion);
-    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now()) : undefined;
+    const include = includeObjectOf(query);
+    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now(), include) : undefined;
     serveWatch(res, ctx.store, this.deps.faults, filter, params, resume, this.deps.watch, mapLine);
   }
 

@@ -5,7 +5,7 @@
  */
 import { getPath, isMap, type JsonMap } from '../json.js';
 import type { KubeObject } from '../api/object.js';
-import type { ResourceType } from '../api/resources.js';
+import { apiVersionOf, type ResourceType } from '../api/resources.js';
 import { columnsFor, type Column } from './table-columns.js';
 
 export function wantsTable(accept: string | undefined): boolean {
@@ -18,8 +18,20 @@ function partialMetadata(o: Record<string, unknown>): JsonMap {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: meta };
 }
 
-function row(o: Record<string, unknown>, columns: readonly Column[], now: number): JsonMap {
-  return { cells: columns.map((c) => c.cell(o as KubeObject, now)), object: partialMetadata(o) };
+/** What each row carries besides its cells (`?includeObject=`): metadata by default. */
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+function row(rt: ResourceType, o: Record<string, unknown>, columns: readonly Column[], now: number, include: IncludeObject): JsonMap {
+  const r: JsonMap = { cells: columns.map((c) => c.cell(o as KubeObject, now)) };
+  // list items come without kind and apiVersion; a row's object needs them to be decoded
+  if (include === 'Object') r.object = { apiVersion: apiVersionOf(rt), kind: rt.kind, ...o };
+  else if (include === 'Metadata') r.object = partialMetadata(o);
+  return r;
+}
+
+export function includeObjectOf(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
 function definitions(columns: readonly Column[]): JsonMap[] {
@@ -27,19 +39,19 @@ function definitions(columns: readonly Column[]): JsonMap[] {
 }
 
 /** A Table for a list or a single object; undefined for anything else (a Status, a Scale). */
-export function asTable(r: ResourceType, body: unknown, now: number): JsonMap | undefined {
+export function asTable(r: ResourceType, body: unknown, now: number, include: IncludeObject = 'Metadata'): JsonMap | undefined {
   if (!isMap(body)) return undefined;
   const columns = columnsFor(r.kind);
   const isList = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
   if (!isList && body.kind !== r.kind) return undefined;
   const items = isList ? (body.items as unknown[]).filter(isMap) : [body];
   const metadata = isList && isMap(body.metadata) ? body.metadata : { resourceVersion: getPath(body, ['metadata', 'resourceVersion']) };
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: definitions(columns), rows: items.map((o) => row(o, columns, now)) };
+  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: definitions(columns), rows: items.map((o) => row(r, o, columns, now, include)) };
 }
 
 /** A watch event's object as a Table of one row (what `kubectl get -w` asks for). */
-export function tableEventLine(r: ResourceType, line: string, now: number): string {
+export function tableEventLine(r: ResourceType, line: string, now: number, include: IncludeObject): string {
   const e = JSON.parse(line) as { type: string; object: unknown };
   if (e.type !== 'ADDED' && e.type !== 'MODIFIED' && e.type !== 'DELETED') return line;
-  return `${JSON.stringify({ type: e.type, object: asTable(r, e.object, now) ?? e.object })}\n`;
+  return `${JSON.stringify({ type: e.type, object: asTable(r, e.object, now, include) ?? e.object })}\n`;
 }

@@ -5,7 +5,7 @@
  * someone else still owns them.
  */
 import { ApiError } from '../api/errors.js';
-import { clone, deepEqual, isMap, type JsonMap } from '../json.js';
+import { clone, deepEqual, getPath, isMap, type JsonMap } from '../json.js';
 import type { ManagedFieldsEntry } from '../api/object.js';
 import { describePath, fieldPaths, isLeaf, removeAt, valueAt, type FieldPath, type Scope } from './fieldset.js';
 import { formatManagedFields, parseManagedFields, sameOwner, type Ownership } from './managed-fields.js';
@@ -30,12 +30,26 @@ export interface ApplyResult {
   managedFields: ManagedFieldsEntry[];
 }
 
-/** Explicit nulls in an apply configuration mean "not set by me". */
-function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutNulls);
+/**
+ * The configuration as it is merged: explicit nulls dropped (they mean "not set by me") and the
+ * defaulted key fields of keyed-list items filled in, so an item matches its live counterpart.
+ */
+function normalized(v: unknown, owner: SchemaCursor, field: string | undefined): unknown {
+  if (Array.isArray(v) && field !== undefined) {
+    const lk = listKind(owner, field);
+    if (lk.type !== 'map') return v.map((x) => normalized(x, fieldCursor(owner, field), undefined));
+    const ic = itemCursor(fieldCursor(owner, field), lk);
+    return v.map((item) => {
+      const n = normalized(item, ic, undefined);
+      if (!isMap(n)) return n;
+      for (const [k, d] of Object.entries(lk.keyDefaults ?? {})) if (n[k] === undefined) n[k] = d;
+      return n;
+    });
+  }
   if (!isMap(v)) return v;
+  const cur = field === undefined ? owner : fieldCursor(owner, field);
   const out: JsonMap = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = withoutNulls(x);
+  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) out[k] = normalized(x, cur, k);
   return out;
 }
 
@@ -84,8 +98,28 @@ function conflictError(conflicts: readonly Conflict[]): ApiError {
   });
 }
 
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The way from client-side to server-side apply: for the manager `kubectl`, a conflict over a
+ * field that the last client-side apply set, and that still holds that value, is no conflict.
+ */
+function upgradableFromClientSide(live: JsonMap, kind: string): Set<FieldPath> {
+  const text = getPath(live, ['metadata', 'annotations', LAST_APPLIED]);
+  if (typeof text !== 'string') return new Set();
+  let last: unknown;
+  try {
+    last = JSON.parse(text);
+  } catch {
+    return new Set();
+  }
+  if (!isMap(last)) return new Set();
+  const unchanged = [...fieldPaths(last, kind, 'main')].filter((p) => deepEqual(valueAt(last, p), valueAt(live, p)));
+  return new Set(unchanged);
+}
+
 export function serverSideApply(req: ApplyRequest): ApplyResult {
-  const config = withoutNulls(req.config) as JsonMap;
+  const config = normalized(req.config, rootCursor(req.kind), undefined) as JsonMap;
   const applied = fieldPaths(config, req.kind, req.scope);
   const mine = (o: Ownership) => sameOwner(o, req.manager, 'Apply', req.subresource);
   const fresh = (): Ownership => {
@@ -103,7 +137,11 @@ export function serverSideApply(req: ApplyRequest): ApplyResult {
       if (o.fields.has(p) && isLeaf(p) && !deepEqual(valueAt(req.live, p), valueAt(config, p))) conflicts.push({ owner: o, path: p });
     }
   }
-  if (conflicts.length > 0 && !req.force) throw conflictError(conflicts);
+  if (conflicts.length > 0 && !req.force) {
+    const allowed = req.manager === 'kubectl' ? upgradableFromClientSide(req.live, req.kind) : new Set<FieldPath>();
+    const remaining = conflicts.filter((c) => !allowed.has(c.path));
+    if (remaining.length > 0) throw conflictError(remaining);
+  }
   for (const c of conflicts) c.owner.fields.delete(c.path);
 
   const object = clone(req.live);

@@ -12,21 +12,21 @@ import { fieldCursor, itemCursor, listKind, rootCursor, type SchemaCursor } from
 export type FieldPath = string;
 export type FieldSet = Set<FieldPath>;
 
-const SEP = '\u0000';
+export const SEP = '\u0000';
 
 /** Which part of an object a write may touch: everything but status, or only status. */
 export type Scope = 'main' | 'status';
 
 /** Metadata fields a manager can own; the rest belong to the server. */
-const OWNABLE_META = new Set(['labels', 'annotations', 'ownerReferences', 'finalizers']);
+export const OWNABLE_META = new Set(['labels', 'annotations', 'ownerReferences', 'finalizers']);
 
-function keyToken(item: JsonMap, keys: readonly string[]): string {
+export function keyToken(item: JsonMap, keys: readonly string[]): string {
   const k: JsonMap = {};
   for (const name of [...keys].sort()) if (item[name] !== undefined) k[name] = item[name];
   return `k:${JSON.stringify(k)}`;
 }
 
-function walk(v: JsonMap, cur: SchemaCursor, prefix: string, out: FieldSet): void {
+export function walk(v: JsonMap, cur: SchemaCursor, prefix: string, out: FieldSet): void {
   for (const [key, value] of Object.entries(v)) {
     if (value === undefined) continue;
     const p = prefix + `f:${key}`;
@@ -34,7 +34,7 @@ function walk(v: JsonMap, cur: SchemaCursor, prefix: string, out: FieldSet): voi
   }
 }
 
-function walkValue(value: unknown, cur: SchemaCursor, key: string, p: string, out: FieldSet): void {
+export function walkValue(value: unknown, cur: SchemaCursor, key: string, p: string, out: FieldSet): void {
   if (isMap(value)) {
     if (Object.keys(value).length === 0) out.add(p);
     else walk(value, fieldCursor(cur, key), p + SEP, out);

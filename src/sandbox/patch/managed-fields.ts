@@ -3,9 +3,10 @@
  * gives its manager the fields it changed and takes them from everyone else; server-side apply
  * (`./apply.ts`) gives its manager exactly the fields of its configuration.
  */
-import { deepEqual, type JsonMap } from '../json.js';
+import type { JsonMap } from '../json.js';
 import type { ManagedFieldsEntry } from '../api/object.js';
-import { fieldPaths, fromFieldsV1, isLeaf, toFieldsV1, valueAt, type FieldSet, type Scope } from './fieldset.js';
+import { diffFields } from './field-diff.js';
+import { fromFieldsV1, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
 
 export interface Ownership {
   manager: string;
@@ -16,6 +17,7 @@ export interface Ownership {
   fields: FieldSet;
 }
 
+/** The ownership entries as field sets the caller may change. */
 export function parseManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Ownership[] {
   return (entries ?? []).map((e) => {
     const o: Ownership = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, time: e.time, fields: fromFieldsV1(e.fieldsV1) };
@@ -38,20 +40,6 @@ export function sameOwner(o: Ownership, manager: string, operation: 'Apply' | 'U
   return o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '');
 }
 
-/** The paths whose value differs between two states of an object (added, changed or removed). */
-export function changedPaths(before: JsonMap | undefined, after: JsonMap, kind: string, scope: Scope): { touched: FieldSet; removed: FieldSet } {
-  const oldPaths = before ? fieldPaths(before, kind, scope) : new Set<string>();
-  const newPaths = fieldPaths(after, kind, scope);
-  const touched: FieldSet = new Set();
-  const removed: FieldSet = new Set();
-  for (const p of newPaths) {
-    if (!oldPaths.has(p)) touched.add(p);
-    else if (isLeaf(p) && !deepEqual(valueAt(before, p), valueAt(after, p))) touched.add(p);
-  }
-  for (const p of oldPaths) if (!newPaths.has(p)) removed.add(p);
-  return { touched, removed };
-}
-
 export interface UpdateRecord {
   manager: string;
   apiVersion: string;
@@ -65,22 +53,29 @@ export interface UpdateRecord {
  * other manager loses them (and the fields that are gone).
  */
 export function recordUpdate(entries: readonly ManagedFieldsEntry[] | undefined, before: JsonMap | undefined, after: JsonMap, kind: string, rec: UpdateRecord): ManagedFieldsEntry[] {
-  const { touched, removed } = changedPaths(before, after, kind, rec.scope);
-  const owners = parseManagedFields(entries);
-  if (touched.size === 0 && removed.size === 0) return formatManagedFields(owners);
-  let mine = owners.find((o) => sameOwner(o, rec.manager, 'Update', rec.subresource));
-  if (!mine) {
-    mine = { manager: rec.manager, operation: 'Update', apiVersion: rec.apiVersion, time: rec.time, fields: new Set() };
-    if (rec.subresource) mine.subresource = rec.subresource;
-    owners.push(mine);
+  const list = entries ?? [];
+  const { touched, removed } = diffFields(before, after, kind, rec.scope);
+  if (touched.size === 0 && removed.size === 0) return [...list];
+  const mineAt = list.findIndex((e) => e.manager === rec.manager && e.operation === 'Update' && (e.subresource ?? '') === (rec.subresource ?? ''));
+  const out: ManagedFieldsEntry[] = [];
+  list.forEach((e, i) => {
+    if (i === mineAt) return;
+    const owned = fromFieldsV1(e.fieldsV1);
+    const lost = [...touched, ...removed].filter((p) => owned.has(p));
+    if (lost.length === 0) return void out.push(e);
+    // another manager loses what this write changed or removed; the entry goes once empty
+    const kept = new Set(owned);
+    for (const p of lost) kept.delete(p);
+    if (kept.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(kept) });
+  });
+  const mine = new Set(mineAt >= 0 ? fromFieldsV1(list[mineAt]!.fieldsV1) : []);
+  for (const p of removed) mine.delete(p);
+  for (const p of touched) mine.add(p);
+  if (mine.size > 0) {
+    const e: ManagedFieldsEntry = { manager: rec.manager, operation: 'Update', apiVersion: rec.apiVersion, time: rec.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(mine) };
+    if (rec.subresource) e.subresource = rec.subresource;
+    if (mineAt >= 0) out.splice(Math.min(mineAt, out.length), 0, e);
+    else out.push(e);
   }
-  for (const o of owners) {
-    for (const p of removed) o.fields.delete(p);
-    if (o === mine) continue;
-    for (const p of touched) o.fields.delete(p);
-  }
-  for (const p of touched) mine.fields.add(p);
-  mine.time = rec.time;
-  mine.apiVersion = rec.apiVersion;
-  return formatManagedFields(owners);
+  return out;
 }

@@ -9,15 +9,16 @@ import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
 import { healthFollower } from '../health/follow.js';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
-import { describeKey } from '../state/model.js';
+import type { CompiledStack } from '../konfig/compile.js';
+import { clusterOf } from '../konfig/spec.js';
 import { thisProcess } from '../state/local.js';
 import type { Lock } from '../state/backend.js';
 import { SilentExit, UserError } from '../user-error.js';
 import { executeChanges, type EngineEvent } from '../workflows/execute.js';
-import { operationMachine } from '../workflows/operation-machine.js';
+import { operationMachine, type OperationActor } from '../workflows/operation-machine.js';
 import { keyFor, planChanges, type ChangeSet } from '../workflows/plan.js';
 import { changeDetails, changeSummary, changeTable } from './change-output.js';
-import { globalFlags, ignoreList, openStack, withStackOptions, type StackFlags } from './stack-session.js';
+import { globalFlags, ignoreList, openStack, withStackOptions, type StackFlags, type StackSession } from './stack-session.js';
 
 type Operation = 'apply' | 'destroy';
 
@@ -99,106 +100,120 @@ export function operationCommand(operation: Operation): Command {
     const machine = operationMachine({
       compile: async () => compiled.spec,
       plan: (spec) => planChanges({ stack, spec, clusters: session.clusters, backend: session.backend, ignoreFields: ignoreList(flags), destroy: operation === 'destroy' }),
-      execute: async (changeSet, emit, signal) => {
-        const locks: Lock[] = [];
-        try {
-          for (const cluster of [...changeSet.states.keys()].sort()) {
-            const key = keyFor(stack, cluster);
-            locks.push(await session.backend.lock(key, thisProcess(operation, new Date().toISOString())));
-            const now = await session.backend.read(key);
-            if ((now?.serial ?? 0) !== (changeSet.states.get(cluster)?.serial ?? 0)) {
-              throw new UserError(`the state of ${describeKey(key)} changed since the preview (someone applied in between); run ${operation} again to see the current changes`, 1);
-            }
-          }
-          if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
-          return await executeChanges(
-            {
-              stack,
-              changeSet,
-              clusters: session.clusters,
-              backend: session.backend,
-              operation,
-              operator,
-              concurrency,
-              failFast: flags.failFast,
-              forceConflicts: flags.forceConflicts,
-              timeoutMs,
-              followHealth: operation === 'apply' && flags.watch ? healthFollower(session.clusterSet) : undefined,
-              signal,
-            },
-            emit,
-          );
-        } finally {
-          for (const l of locks.reverse()) await l.release();
-        }
+      execute: (changeSet, emit, signal) => {
+        if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
+        return executeChanges(
+          {
+            stack,
+            changeSet,
+            clusters: session.clusters,
+            backend: session.backend,
+            operation,
+            operator,
+            concurrency,
+            failFast: flags.failFast,
+            forceConflicts: flags.forceConflicts,
+            timeoutMs,
+            followHealth: operation === 'apply' && flags.watch ? healthFollower(session.clusterSet) : undefined,
+            signal,
+          },
+          emit,
+        );
       },
     });
-    // the machine waits for approval; the command gives it (or not) after showing the plan
-    const actor = createActor(machine, { input: { autoApprove: false } });
-    actor.start();
-    const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', { timeout: Infinity });
-    if (planned.value === 'failed') throw new UserError(planned.context.error ?? `${operation} failed while planning`, 1);
-    const changeSet = planned.context.changeSet!;
-    out(changeTable(changeSet));
-    out(changeSummary(changeSet));
-    if (planned.status === 'done') return;
-    if (flags.dryRun) {
-      actor.send({ type: 'REJECT' });
-      out(`\n${changeDetails(changeSet)}\nDry run: nothing was changed.\n`);
-      return;
+    // the stack's states are locked before planning, so the plan is made on a state nobody else
+    // is changing and a second operation on the stack is refused, naming this one
+    const locks = await lockStack(session, compiled, operation);
+    try {
+      await runOperation(newActor(machine), operation, flags, out);
+    } finally {
+      for (const l of locks.reverse()) await l.release();
     }
-    if (!flags.yes) {
-      if (!process.stdin.isTTY) {
-        actor.send({ type: 'REJECT' });
-        throw new UserError(`${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`);
-      }
-      if (!(await confirm(operation, changeSet))) {
-        actor.send({ type: 'REJECT' });
-        out(`${operation === 'apply' ? 'Apply' : 'Destroy'} cancelled: nothing was changed.\n`);
-        return;
-      }
-    }
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts === 1) {
-        out('\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n');
-        actor.send({ type: 'CANCEL' });
-      } else process.exit(130);
-    };
-    process.on('SIGINT', onSigint);
-    // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
-    const view = process.stdout.isTTY ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
-    let seen = 0;
-    if (!view) {
-      actor.subscribe((s) => {
-        for (const e of s.context.log.slice(seen)) {
-          const line = eventLine(e, operation);
-          if (line) out(`${line}\n`);
-        }
-        seen = s.context.log.length;
-      });
-    }
-    actor.send({ type: 'APPROVE' });
-    const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
-    process.off('SIGINT', onSigint);
-    if (view) {
-      view.unmount();
-      for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
-    }
-    const { result, error } = final.context;
-    if (final.value === 'failed' && error) throw new UserError(error, 1);
-    const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
-    const totals = operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
-    const Op = operation === 'apply' ? 'Apply' : 'Destroy';
-    if (final.value === 'done') {
-      out(`${Op} complete! Resources: ${totals}.\n`);
-      return;
-    }
-    if (final.value === 'interrupted') {
-      out(`${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`);
-      throw new SilentExit(130);
-    }
-    throw new UserError(`${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`, 1);
   });
+}
+
+/** Locks the state of every cluster the stack uses or used, in a fixed order. */
+async function lockStack(session: StackSession, compiled: CompiledStack, operation: Operation): Promise<Lock[]> {
+  const { stack } = compiled;
+  const clusters = new Set(compiled.spec.resources.map((r) => session.clusters.resolve(clusterOf(r, stack.cluster))));
+  for (const k of await session.backend.list()) if (k.project === stack.project.name && k.stack === stack.name) clusters.add(k.cluster);
+  const locks: Lock[] = [];
+  try {
+    for (const cluster of [...clusters].sort()) locks.push(await session.backend.lock(keyFor(stack, cluster), thisProcess(operation, new Date().toISOString())));
+  } catch (e) {
+    for (const l of locks.reverse()) await l.release();
+    throw e;
+  }
+  return locks;
+}
+
+const newActor = (machine: ReturnType<typeof operationMachine>) => createActor(machine, { input: { autoApprove: false } });
+
+async function runOperation(actor: OperationActor, operation: Operation, flags: OperationFlags, out: (text: string) => void): Promise<void> {
+  // the machine waits for approval; the command gives it (or not) after showing the plan
+  actor.start();
+  const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', { timeout: Infinity });
+  if (planned.value === 'failed') throw new UserError(planned.context.error ?? `${operation} failed while planning`, 1);
+  const changeSet = planned.context.changeSet!;
+  out(changeTable(changeSet));
+  out(changeSummary(changeSet));
+  if (planned.status === 'done') return;
+  if (flags.dryRun) {
+    actor.send({ type: 'REJECT' });
+    out(`\n${changeDetails(changeSet)}\nDry run: nothing was changed.\n`);
+    return;
+  }
+  if (!flags.yes) {
+    if (!process.stdin.isTTY) {
+      actor.send({ type: 'REJECT' });
+      throw new UserError(`${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`);
+    }
+    if (!(await confirm(operation, changeSet))) {
+      actor.send({ type: 'REJECT' });
+      out(`${operation === 'apply' ? 'Apply' : 'Destroy'} cancelled: nothing was changed.\n`);
+      return;
+    }
+  }
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      out('\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n');
+      actor.send({ type: 'CANCEL' });
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
+  const view = process.stdout.isTTY ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
+  let seen = 0;
+  if (!view) {
+    actor.subscribe((s) => {
+      for (const e of s.context.log.slice(seen)) {
+        const line = eventLine(e, operation);
+        if (line) out(`${line}\n`);
+      }
+      seen = s.context.log.length;
+    });
+  }
+  actor.send({ type: 'APPROVE' });
+  const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
+  process.off('SIGINT', onSigint);
+  if (view) {
+    view.unmount();
+    for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
+  }
+  const { result, error } = final.context;
+  if (final.value === 'failed' && error) throw new UserError(error, 1);
+  const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
+  const totals = operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
+  const Op = operation === 'apply' ? 'Apply' : 'Destroy';
+  if (final.value === 'done') {
+    out(`${Op} complete! Resources: ${totals}.\n`);
+    return;
+  }
+  if (final.value === 'interrupted') {
+    out(`${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`);
+    throw new SilentExit(130);
+  }
+  throw new UserError(`${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`, 1);
 }

@@ -76,22 +76,23 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-describe('kdeck apply, preview and destroy on the sample', async () => {
+describe('kdeck apply, preview and destroy on the sample', () => {
   it('applies every sample stack, all healthy, and an immediate preview shows nothing to do', async () => {
-    for (const s of stacks()) {
-      const r = await kdeck(['apply', '-y', '-w', s, '--timeout', '60s']);
+    // the stacks are independent (each its own namespace), so they go at once, as a team would
+    const applies = await Promise.all(stacks().map(async (s) => [s, await kdeck(['apply', '-y', '-w', s, '--timeout', '60s'])] as const));
+    for (const [s, r] of applies) {
       expect(r.stderr, s).toBe('');
       expect(r.code, `${s}\n${r.stdout}`).toBe(0);
       // stateful-app's stacks share the CRD of its crd/ folder: the second one adopts it
       expect(r.stdout).toMatch(/Apply complete! Resources: \d+ created, [01] updated, 0 deleted\./);
     }
     expect((await kubectl(['--context', 'sandbox-b', 'get', 'deploy', '-n', 'guestbook', 'frontend', '-o', 'jsonpath={.status.availableReplicas}'])).stdout).toBe('3');
-    for (const s of stacks()) {
-      const r = await kdeck(['preview', '-w', s]);
+    const previews = await Promise.all(stacks().map(async (s) => [s, await kdeck(['preview', '-w', s])] as const));
+    for (const [s, r] of previews) {
       expect(r.code).toBe(0);
       expect(r.stdout, s).toContain('All resources are reconciled. No diff found.');
     }
-  });
+  }, 300_000);
 
   it('shows one image change as exactly one update, rolls it out, and follows its health to Healthy', async () => {
     const main = path.join(copy, 'appops/nginx-example/dev/main.k');
@@ -134,7 +135,7 @@ describe('kdeck apply, preview and destroy on the sample', async () => {
   });
 });
 
-describe('kdeck apply under faults', async () => {
+describe('kdeck apply under faults', () => {
   it('succeeds while the cluster fails a fifth of its requests with 429 and 500', async () => {
     for (const c of sandbox.clusters) c.faults.set({ apiErrors: [{ status: 429, rate: 0.1, retryAfterSeconds: 0 }, { status: 500, rate: 0.1 }] });
     try {

@@ -22,8 +22,14 @@ function labelSelector(o: KubeObject): string | undefined {
 const same = (a: Health | undefined, b: Health) => a?.state === b.state && a?.reason === b.reason && a?.message === b.message;
 
 export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis): HealthFollower {
-  return (cluster, object, { signal, timeoutMs, onHealth }) =>
-    new Promise<Health>((resolve) => {
+  return (cluster, object, { signal, timeoutMs, onHealth }) => {
+    // most kinds are healthy once they exist: no watch is needed to say so
+    const first = assess(object);
+    if (first.state === 'Healthy' && !WORKLOADS.has(String(object.kind))) {
+      onHealth(first);
+      return Promise.resolve(first);
+    }
+    return new Promise<Health>((resolve) => {
       const client = clusters.client(cluster);
       const kc = clusters.config(cluster);
       const ref = refOf(object);
@@ -80,4 +86,5 @@ export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeo
       }
       evaluate();
     });
+  };
 }

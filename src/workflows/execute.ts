@@ -4,6 +4,7 @@
  * Degraded or out of time. A resource whose live object changed since the preview is compared
  * again and the difference reported before it is applied.
  */
+import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../cluster/objects.js';
 import { ResourceGraph } from '../graph/graph.js';
 import { resolveReferences } from '../graph/resolve.js';
@@ -59,6 +60,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent) => void): Promise<ExecuteResult> {
   const now = input.now ?? (() => new Date().toISOString());
+  // every resource in flight follows its health with a listener on the signal
+  setMaxListeners(input.concurrency * 2 + 10, input.signal);
   const { changeSet, clusters } = input;
   const recorder = new StateRecorder(input.backend, (c) => keyFor(input.stack, c), changeSet.states, input.operator, now);
   const byId = new Map(changeSet.changes.map((c) => [c.id, c]));

@@ -68,6 +68,23 @@ export interface PlanInput {
   destroy?: boolean;
 }
 
+/** Resources compared at once: the calls are independent reads and dry runs. */
+const PLAN_CONCURRENCY = 16;
+
+/** `fn` over `items` with at most `limit` calls at once, results in the order of `items`. */
+export async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export const keyFor = (stack: Stack, cluster: string): StateKey => ({ project: stack.project.name, stack: stack.name, cluster });
 
 function message(e: unknown): string {
@@ -88,8 +105,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const byId = new Map(resources.map((r) => [r.id, r]));
   /** What references resolve against during the preview: live objects, else their dry runs. */
   const known = new Map<string, unknown>();
-  const changes: ResourceChange[] = [];
-  for (const id of graph.order()) {
+  const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
     const client = clusters.client(cluster);
@@ -116,8 +132,12 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     const decision = decide({ prior: prior?.attributes, plan: resolved as Obj, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
     if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
     if (conflict) decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
-    changes.push({ id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) });
-  }
+    return { id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) };
+  };
+  // level by level, so that references resolve against what an earlier level found; within a
+  // level, several resources at once
+  const changes: ResourceChange[] = [];
+  for (const level of graph.levels()) changes.push(...(await mapBounded(level, PLAN_CONCURRENCY, planOne)));
 
   // deletes: what the state holds and the Spec no longer has, dependents first
   const leaving: { resource: StateResource; cluster: string }[] = [];
@@ -130,12 +150,13 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     leaving.map((l) => l.resource.id),
     leaving.flatMap((l) => (l.resource.dependsOn ?? []).filter((d) => leaving.some((x) => x.resource.id === d)).map((d) => ({ from: d, to: l.resource.id, kind: 'explicit' as const }))),
   );
-  for (const id of priorGraph.reversed().order()) {
+  const planDelete = async (id: string): Promise<ResourceChange> => {
     const { resource: prior, cluster } = leaving.find((l) => l.resource.id === id)!;
     const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
     const decision = decide({ prior: prior.attributes, live });
-    changes.push({ id, cluster, action: decision.action, decision, prior, live, unresolved: [] });
-  }
+    return { id, cluster, action: decision.action, decision, prior, live, unresolved: [] };
+  };
+  changes.push(...(await mapBounded(priorGraph.reversed().order(), PLAN_CONCURRENCY, planDelete)));
   return { project: stack.project.name, stack: stack.name, changes, graph, states };
 }
 

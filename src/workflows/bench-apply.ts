@@ -1,0 +1,135 @@
+/**
+ * The engine's part of `npm run bench`: a generated stack of about 500 resources (a namespace,
+ * then per app a ConfigMap, a Service and a Deployment that depends on both) applied to a
+ * sandbox cluster with readiness delay 0 at concurrency 16, health followed as `kdeck apply`
+ * does. Reported: the wall time, and its ratio to the lower bound no schedule can beat (the
+ * longest dependency chain of measured resource times, or all the work spread over 16 slots,
+ * whichever is longer); then a preview of the applied stack.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ClusterSet } from '../cluster/cluster-set.js';
+import { loadKubeconfig } from '../cluster/kubeconfig.js';
+import { healthFollower } from '../health/follow.js';
+import { compileStack } from '../konfig/compile.js';
+import { startSandbox } from '../sandbox/launcher.js';
+import { LocalStateBackend } from '../state/local.js';
+import { executeChanges } from './execute.js';
+import { planChanges, summarize, type ChangeSet } from './plan.js';
+
+const APPS = 166;
+const CONCURRENCY = 16;
+const TARGET_RATIO = 1.5;
+const TARGET_PREVIEW_MS = 2000;
+
+function generatedWorkspace(apps: number): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-apply-'));
+  const files: Record<string, string> = {
+    'kcl.mod': '[package]\nname = "bench"\n',
+    'apps/load/project.yaml': 'name: load\n',
+    'apps/load/many/stack.yaml': 'name: many\n',
+    'apps/load/many/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - main.k\n',
+    'apps/load/many/main.k': `
+_ns = "bench"
+_labels = lambda i: int -> {str:str} { {"app" = "app-\${i}"} }
+_cm = lambda i: int {
+    {id = "v1:ConfigMap:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "ConfigMap", metadata = {name = "app-\${i}", namespace = _ns}, data = {index = str(i)}}}
+}
+_svc = lambda i: int {
+    {id = "v1:Service:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "Service", metadata = {name = "app-\${i}", namespace = _ns}, spec = {selector = _labels(i), ports = [{port = 80, targetPort = 8080}]}}}
+}
+_deploy = lambda i: int {
+    {
+        id = "apps/v1:Deployment:\${_ns}:app-\${i}", type = "Kubernetes"
+        dependsOn = ["v1:Namespace:\${_ns}", "v1:ConfigMap:\${_ns}:app-\${i}", "v1:Service:\${_ns}:app-\${i}"]
+        attributes = {
+            apiVersion = "apps/v1", kind = "Deployment", metadata = {name = "app-\${i}", namespace = _ns}
+            spec = {replicas = 1, selector.matchLabels = _labels(i), template = {metadata.labels = _labels(i), spec.containers = [{name = "main", image = "registry.example/app:\${i}", envFrom = [{configMapRef.name = "app-\${i}"}]}]}}
+        }
+    }
+}
+resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}] + [r for i in range(${apps}) for r in [_cm(i), _svc(i), _deploy(i)]]
+`,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+/** The best any schedule could do with these resource times: the longest chain, or the work over the slots. */
+export function lowerBoundMs(changeSet: ChangeSet, durations: Map<string, number>, concurrency: number): number {
+  const finish = new Map<string, number>();
+  for (const id of changeSet.graph.order()) {
+    const start = Math.max(0, ...changeSet.graph.dependenciesOf(id).map((d) => finish.get(d) ?? 0));
+    finish.set(id, start + (durations.get(id) ?? 0));
+  }
+  const chain = Math.max(0, ...finish.values());
+  const work = [...durations.values()].reduce((a, b) => a + b, 0) / concurrency;
+  return Math.max(chain, work);
+}
+
+async function main(): Promise<number> {
+  const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+  const root = generatedWorkspace(APPS);
+  try {
+    const dir = path.join(root, 'apps/load/many');
+    const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+    const compiled = compileStack(dir);
+    const backend = new LocalStateBackend(root);
+    const ports = { resolve: (c: string | undefined) => clusters.resolve(c), client: (c: string) => clusters.client(c) };
+    const changeSet = await planChanges({ stack: compiled.stack, spec: compiled.spec, clusters: ports, backend });
+    const started = new Map<string, number>();
+    const durations = new Map<string, number>();
+    const t0 = performance.now();
+    const result = await executeChanges(
+      {
+        stack: compiled.stack,
+        changeSet,
+        clusters: ports,
+        backend,
+        operation: 'apply',
+        operator: 'bench@local',
+        concurrency: CONCURRENCY,
+        timeoutMs: 120_000,
+        followHealth: healthFollower(clusters),
+        signal: new AbortController().signal,
+      },
+      (e) => {
+        if (e.type === 'started') started.set(e.id, performance.now());
+        if (e.type === 'finished') durations.set(e.id, performance.now() - started.get(e.id)!);
+      },
+    );
+    const wall = performance.now() - t0;
+    if (result.failed.length || result.skipped.length) {
+      console.log(`  apply          FAILED: ${result.failed.length} failed, ${result.skipped.length} skipped`);
+      return 1;
+    }
+    const bound = lowerBoundMs(changeSet, durations, CONCURRENCY);
+    const ratio = wall / bound;
+    const p0 = performance.now();
+    const again = await planChanges({ stack: compiled.stack, spec: compiled.spec, clusters: ports, backend });
+    const previewMs = performance.now() - p0;
+    const unchanged = summarize(again.changes).UnChanged;
+    console.log('kdeck engine benchmark (one sandbox cluster, readiness delay 0)');
+    console.log(`  apply          ${changeSet.changes.length} resources at concurrency ${CONCURRENCY}: ${(wall / 1000).toFixed(2)} s, lower bound ${(bound / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`);
+    console.log(`  preview        the applied stack: ${previewMs.toFixed(0)} ms (${unchanged}/${again.changes.length} unchanged)`);
+    console.log('\ntargets');
+    console.log(`  ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}  apply wall / lower bound <= ${TARGET_RATIO}   ${ratio.toFixed(2)}`);
+    console.log(`  ${previewMs < TARGET_PREVIEW_MS ? 'PASS' : 'FAIL'}  preview < ${TARGET_PREVIEW_MS} ms               ${previewMs.toFixed(0)} ms`);
+    return 0;
+  } finally {
+    await sandbox.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exitCode = 2;
+  },
+);

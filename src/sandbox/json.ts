@@ -77,14 +77,6 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
 /** A copy without the named fields that are 0, as the API omits empty counters (`omitempty`). */
 export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T {
   const out = { ...v };

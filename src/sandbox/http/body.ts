@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import YAML from 'yaml';
 import { badRequest, requestTooLarge, unsupportedMediaType } from '../api/errors.js';
 
-export const BODY_LIMIT = 3 * 1024 * 1024;
+const BODY_LIMIT = 3 * 1024 * 1024;
 
 export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -48,7 +48,7 @@ export function parseBody(text: string, contentType: string | undefined): unknow
 }
 
 /** A JSON body; an empty one is `undefined` (DELETE may have none). */
-export function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

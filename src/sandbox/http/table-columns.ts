@@ -37,7 +37,7 @@ function templateColumns(path: string[]): Column[] {
 }
 
 /** The STATUS column of a pod, following kubectl's rules. */
-export function podStatusReason(o: KubeObject): string {
+function podStatusReason(o: KubeObject): string {
   let reason = str(getPath(o, ['status', 'reason']), str(getPath(o, ['status', 'phase']), 'Unknown'));
   let running = false;
   for (const [i, s] of list(o, ['status', 'initContainerStatuses']).entries()) {

@@ -208,3 +208,20 @@ describe('two contexts', () => {
     expect(new Set(cfg.users.map((u) => u.user.token)).size).toBe(2);
   });
 });
+
+describe('kubectl create, which sends protobuf', () => {
+  it('creates namespaces, config, secrets, workloads and services', async () => {
+    const ctx = 'sandbox-b';
+    expect(await ok(ctx, 'create', 'namespace', 'made')).toBe('namespace/made created\n');
+    await ok(ctx, '-n', 'made', 'create', 'configmap', 'settings', '--from-literal=mode=demo');
+    await ok(ctx, '-n', 'made', 'create', 'secret', 'generic', 'creds', '--from-literal=user=admin');
+    await ok(ctx, '-n', 'made', 'create', 'deployment', 'api', '--image=nginx:1.27', '--replicas=2', '--port=8080');
+    await ok(ctx, '-n', 'made', 'expose', 'deployment', 'api', '--port=80', '--target-port=8080');
+    await ok(ctx, '-n', 'made', 'create', 'job', 'once', '--image=busybox:1');
+    expect(await ok(ctx, '-n', 'made', 'get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode}')).toBe('demo');
+    expect(await ok(ctx, '-n', 'made', 'get', 'secret', 'creds', '-o', 'jsonpath={.data.user}')).toBe(Buffer.from('admin').toString('base64'));
+    expect(await ok(ctx, '-n', 'made', 'rollout', 'status', 'deployment/api', '--timeout=60s')).toContain('successfully rolled out');
+    expect(await ok(ctx, '-n', 'made', 'wait', '--for=condition=Complete', 'job/once', '--timeout=60s')).toBe('job.batch/once condition met\n');
+    await eventually('the Service to have two endpoints', async () => ((await ok(ctx, '-n', 'made', 'get', 'endpoints', 'api', '-o', 'jsonpath={.subsets[0].addresses[*].ip}')).split(' ').length === 2 ? true : undefined));
+  });
+});

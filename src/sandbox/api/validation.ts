@@ -73,7 +73,8 @@ function validateTemplated(o: KubeObject, errs: FieldError[], templatePath: stri
   if (typeof spec.replicas === 'number' && spec.replicas < 0) {
     errs.push({ type: 'FieldValueInvalid', field: 'spec.replicas', value: spec.replicas, detail: 'must be greater than or equal to 0' });
   }
-  if (o.kind === 'Job') return;
+  // Jobs get a selector from the server, and a CronJob's Jobs from the CronJob controller
+  if (o.kind === 'Job' || o.kind === 'CronJob') return;
   const sel = selectorFromObject(spec.selector);
   if (!sel) {
     errs.push({ type: 'FieldValueRequired', field: 'spec.selector', detail: '' });

@@ -24,7 +24,8 @@ export interface ResourceRequest {
   name?: string;
   subresource?: SubresourceName;
   query: URLSearchParams;
-  body: string;
+  /** The body as received (JSON, YAML or protobuf). */
+  body: Buffer;
   contentType?: string;
   userAgent?: string;
 }
@@ -153,11 +154,11 @@ function patch(ctx: ApiContext, req: ResourceRequest): Reply {
   if (req.name === undefined) throw methodNotAllowed();
   const type = patchTypeOf(req.contentType, r.crd !== undefined);
   const opts = writeOptions(req, 'PatchOptions');
-  if (req.subresource === 'scale') return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body, opts, r.scalePaths));
+  if (req.subresource === 'scale') return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body.toString('utf8'), opts, r.scalePaths));
   if (req.subresource !== undefined && req.subresource !== 'status') throw methodNotAllowed();
   const force = req.query.get('force');
   const fieldManager = req.query.get('fieldManager');
-  const result = patchObject(ctx, r, req.namespace ?? '', req.name, type, decodePatch(type, req.body), {
+  const result = patchObject(ctx, r, req.namespace ?? '', req.name, type, decodePatch(type, req.body.toString('utf8')), {
     ...opts,
     ...(fieldManager ? { fieldManager } : {}),
     force: force === 'true' || force === '1',

@@ -9,6 +9,7 @@ import { keyProblems, labelValueProblems, nameProblems, type NameRule } from './
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
 import { matchesLabels, selectorFromObject } from './selectors.js';
+import { parseSchedule } from '../cron.js';
 
 function nameRule(kind: string): NameRule {
   if (kind === 'Namespace') return 'label';
@@ -150,6 +151,18 @@ function immutableErrors(o: KubeObject, old: KubeObject | undefined, errs: Field
   }
 }
 
+function validateSchedule(schedule: unknown, errs: FieldError[]): void {
+  if (typeof schedule !== 'string' || schedule === '') {
+    errs.push({ type: 'FieldValueRequired', field: 'spec.schedule', detail: '' });
+    return;
+  }
+  try {
+    parseSchedule(schedule);
+  } catch (e) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.schedule', value: schedule, detail: e instanceof Error ? e.message : String(e) });
+  }
+}
+
 const TEMPLATE_PATH: Record<string, string[]> = {
   Deployment: ['spec', 'template'],
   ReplicaSet: ['spec', 'template'],
@@ -168,7 +181,7 @@ export function validate(o: KubeObject, r: ResourceType, old?: KubeObject, bindi
   if (o.kind === 'Pod') validateContainers(o.spec, 'spec', errs);
   if (o.kind === 'Service') validateService(o, errs);
   if (o.kind === 'Job') validateJob(o, errs);
-  if (o.kind === 'CronJob' && typeof getPath(o, ['spec', 'schedule']) !== 'string') errs.push({ type: 'FieldValueRequired', field: 'spec.schedule', detail: '' });
+  if (o.kind === 'CronJob') validateSchedule(getPath(o, ['spec', 'schedule']), errs);
   if (o.kind === 'Pod' && old && !binding) podUpdateErrors(o, old, errs);
   immutableErrors(o, old, errs);
   return errs;

@@ -152,6 +152,15 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Duration', cell: jobDuration },
     AGE,
   ],
+  CronJob: [
+    NAME,
+    { name: 'Schedule', cell: (o) => str(getPath(o, ['spec', 'schedule']), '') },
+    { name: 'Timezone', cell: (o) => str(getPath(o, ['spec', 'timeZone'])) },
+    { name: 'Suspend', cell: (o) => String(getPath(o, ['spec', 'suspend']) === true) },
+    { name: 'Active', type: 'integer', cell: (o) => list(o, ['status', 'active']).length },
+    { name: 'Last Schedule', cell: (o, now) => (getPath(o, ['status', 'lastScheduleTime']) ? humanAge(parseTime(getPath(o, ['status', 'lastScheduleTime'])), now) : '<none>') },
+    AGE,
+  ],
   Service: [
     NAME,
     { name: 'Type', cell: (o) => str(getPath(o, ['spec', 'type'])) },

@@ -178,6 +178,14 @@ describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
     expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}')).toBe('4 nginx:1.28');
   });
 
+  it('undoes the last rollout by reusing the previous ReplicaSet', async () => {
+    const before = (await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n');
+    expect(await ok(ctx, 'rollout', 'undo', 'deployment/web')).toBe('deployment.apps/web rolled back\n');
+    expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('successfully rolled out');
+    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe('nginx:1.27');
+    expect((await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n')).toEqual(before);
+  });
+
   it('drains a node, evicting its pods through the budget', async () => {
     const node = (await webPods(ctx))[0]!.node;
     const out = await ok(ctx, 'drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=60s');

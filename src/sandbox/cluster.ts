@@ -214,5 +214,16 @@ export class SandboxCluster {
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None', type: 'ClusterIP' },
     });
+    // the API server's own endpoints, as a real one publishes them
+    const apiServerIp = '10.0.0.2';
+    this.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets: [{ addresses: [{ ip: apiServerIp }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }] });
+    this.create({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [apiServerIp], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
+    });
   }
 }

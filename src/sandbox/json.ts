@@ -83,3 +83,15 @@ export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T
   for (const k of keys) if (out[k] === 0) delete out[k];
   return out;
 }
+
+/**
+ * The value with every null dropped from its maps, as the API server's typed decoding leaves a
+ * null field unset (Go writes `creationTimestamp: null` into templates it sends back).
+ */
+export function dropNulls<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(dropNulls) as T;
+  if (!isMap(v)) return v;
+  const out: JsonMap = {};
+  for (const k in v) if (v[k] !== null && v[k] !== undefined) out[k] = dropNulls(v[k]);
+  return out as T;
+}

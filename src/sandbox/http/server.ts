@@ -205,7 +205,7 @@ export class ApiHttpServer {
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
       const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query)) : undefined;
-      return table ? send(res, reply.status, table) : this.reply(res, reply);
+      return table ? send(res, reply.status, table, JSON_TYPE, reply.headers ?? {}) : this.reply(res, reply);
     }
     const r = route.resource;
     const fields = [query.get('fieldSelector') ?? '', route.name !== undefined ? `metadata.name=${route.name}` : ''].filter((s) => s !== '').join(',');

@@ -196,6 +196,28 @@ const COLUMNS: Record<string, Column[]> = {
     },
     AGE,
   ],
+  EndpointSlice: [
+    NAME,
+    { name: 'AddressType', cell: (o) => str(o.addressType, '') },
+    { name: 'Ports', cell: (o) => list(o, ['ports']).map((p) => String(p.port)).join(',') || '<unset>' },
+    { name: 'Endpoints', cell: (o) => list(o, ['endpoints']).flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])).join(',') || '<unset>' },
+    AGE,
+  ],
+  Ingress: [
+    NAME,
+    { name: 'Class', cell: (o) => str(getPath(o, ['spec', 'ingressClassName'])) },
+    { name: 'Hosts', cell: (o) => list(o, ['spec', 'rules']).map((r) => str(r.host, '*')).join(',') || '*' },
+    { name: 'Address', cell: () => '' },
+    { name: 'Ports', cell: (o) => (list(o, ['spec', 'tls']).length > 0 ? '80, 443' : '80') },
+    AGE,
+  ],
+  Lease: [NAME, { name: 'Holder', cell: (o) => str(getPath(o, ['spec', 'holderIdentity']), '') }, AGE],
+  ControllerRevision: [
+    NAME,
+    { name: 'Controller', cell: (o) => { const ref = o.metadata.ownerReferences?.find((r) => r.controller === true); return ref ? `${ref.kind.toLowerCase()}.apps/${ref.name}` : '<none>'; } },
+    { name: 'Revision', type: 'integer', cell: (o) => (typeof o.revision === 'number' ? o.revision : 0) },
+    AGE,
+  ],
   PodDisruptionBudget: [
     NAME,
     { name: 'Min Available', cell: (o) => String(getPath(o, ['spec', 'minAvailable']) ?? 'N/A') },

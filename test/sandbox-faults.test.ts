@@ -232,6 +232,16 @@ describe('on the wall clock', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('goes away (connections refused) and comes back on the same port with its objects', async () => {
+    const kc = kubeConfigFor(cluster);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'survives' } } });
+    await cluster.disconnect();
+    const e = (await failure(core.listNamespace())) as { code?: string; message: string };
+    expect(`${e.code ?? ''} ${e.message}`).toMatch(/ECONNREFUSED/);
+    await cluster.reconnect();
+    expect((await kc.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'default', name: 'survives' })).metadata?.name).toBe('survives');
+  });
+
   it('refuses connections once stopped', async () => {
     const gone = await SandboxCluster.start({ name: 'gone', timings: FAST });
     const c = kubeConfigFor(gone).makeApiClient(CoreV1Api);

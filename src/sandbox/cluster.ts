@@ -144,6 +144,19 @@ export class SandboxCluster {
     await this.server.close();
   }
 
+  /**
+   * Takes the cluster off the network (connections refused, watches cut) while it keeps running
+   * inside: a cluster that goes away, for as long as the caller likes.
+   */
+  async disconnect(): Promise<void> {
+    await this.server.close();
+  }
+
+  /** Brings a disconnected cluster back on the same port, with everything it holds. */
+  async reconnect(): Promise<void> {
+    await this.server.listen(this.listening);
+  }
+
   /** Resolves when the controllers have nothing left to do now. */
   settle(): Promise<void> {
     return this.controllers.settle();

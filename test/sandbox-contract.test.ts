@@ -204,6 +204,45 @@ describe('writes', () => {
   });
 });
 
+describe('custom resources', () => {
+  it('serves the kind a CRD defines, with its status subresource, and removes its objects with it', async () => {
+    const group = `${t.namespace}.example.com`;
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `widgets.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wdg'] },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }],
+      },
+    };
+    await t.objects.create(crd);
+    try {
+      await eventually('the CRD to be established', async () => {
+        const got = (await t.objects.read({ apiVersion: crd.apiVersion, kind: crd.kind, metadata: { name: crd.metadata.name } })) as { status?: { conditions?: { type: string; status: string }[] } };
+        return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+      });
+      const widget = { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1', namespace: t.namespace }, spec: { size: 3 } };
+      await eventually('the Widget kind to be served', () => t.objects.create(widget));
+      const listed = (await raw(t.kc, 'GET', `/apis/${group}/v1/namespaces/${t.namespace}/widgets`)).json();
+      expect(listed).toMatchObject({ kind: 'WidgetList', items: [{ kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } }] });
+      // status goes through the subresource only
+      const path = `/apis/${group}/v1/namespaces/${t.namespace}/widgets/w1`;
+      const ignored = (await raw(t.kc, 'PATCH', path, JSON.stringify({ status: { ready: true } }), { 'Content-Type': 'application/merge-patch+json' })).json();
+      expect(ignored.status).toBeUndefined();
+      const set = (await raw(t.kc, 'PATCH', `${path}/status`, JSON.stringify({ status: { ready: true } }), { 'Content-Type': 'application/merge-patch+json' })).json();
+      expect(set.status).toEqual({ ready: true });
+      const strategic = await raw(t.kc, 'PATCH', path, '{}', { 'Content-Type': 'application/strategic-merge-patch+json' });
+      expect(strategic.status).toBe(415);
+    } finally {
+      await t.objects.delete({ apiVersion: crd.apiVersion, kind: crd.kind, metadata: { name: crd.metadata.name } });
+    }
+    await eventually('the Widgets to go with their CRD', async () => ((await raw(t.kc, 'GET', `/apis/${group}/v1/namespaces/${t.namespace}/widgets`)).status === 404 ? true : undefined));
+  });
+});
+
 describe('malformed requests get the Status a real API server gives', () => {
   it('bad JSON → 400 BadRequest', async () => {
     const r = await raw(t.kc, 'POST', `/api/v1/namespaces/${t.namespace}/configmaps`, '{"metadata": {', { 'Content-Type': 'application/json' });

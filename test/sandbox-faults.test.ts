@@ -103,6 +103,23 @@ describe('on a manual clock', () => {
     expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({ status: 'True', reason: 'BackoffLimitExceeded' });
   });
 
+  it('starts a CronJob\'s Jobs when its schedule fires, and lists them as active', async () => {
+    const batch = kubeConfigFor(cluster).makeApiClient(BatchV1Api);
+    await batch.createNamespacedCronJob({
+      namespace: 'default',
+      body: { metadata: { name: 'tick' }, spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'run', image: 'tool:neverready' }] } } } } } },
+    });
+    const firstFiring = (Math.floor(clock.now() / 300_000) + 1) * 300_000;
+    await cluster.advance(firstFiring - clock.now() + 1000);
+    const cj = await batch.readNamespacedCronJob({ name: 'tick', namespace: 'default' });
+    expect(cj.status?.lastScheduleTime?.getTime()).toBe(firstFiring);
+    expect(cj.status?.active?.map((a) => a.name)).toEqual([`tick-${firstFiring / 60_000}`]);
+    const jobs = await batch.listNamespacedJob({ namespace: 'default' });
+    expect(jobs.items.find((j) => j.metadata?.name === `tick-${firstFiring / 60_000}`)?.metadata?.ownerReferences?.[0]?.kind).toBe('CronJob');
+    const bad = statusOf(await failure(batch.createNamespacedCronJob({ namespace: 'default', body: { metadata: { name: 'bad' }, spec: { schedule: '61 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'r', image: 'x:1' }] } } } } } } })));
+    expect(bad).toMatchObject({ code: 422, reason: 'Invalid' });
+  });
+
   it('takes a node away (NotReady, unreachable taint, pods not ready) and gives it back', async () => {
     const podOnNode = (await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=life' })).items[0]!;
     const node = podOnNode.spec!.nodeName!;
@@ -213,6 +230,16 @@ describe('on the wall clock', () => {
     expect((await core.listNamespace()).items.length).toBeGreaterThan(0);
     const bad = await raw(kc, 'PATCH', '/__sandbox/faults', JSON.stringify({ unresponsive: 'yes' }));
     expect(bad.status).toBe(422);
+  });
+
+  it('goes away (connections refused) and comes back on the same port with its objects', async () => {
+    const kc = kubeConfigFor(cluster);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'survives' } } });
+    await cluster.disconnect();
+    const e = (await failure(core.listNamespace())) as { code?: string; message: string };
+    expect(`${e.code ?? ''} ${e.message}`).toMatch(/ECONNREFUSED/);
+    await cluster.reconnect();
+    expect((await kc.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'default', name: 'survives' })).metadata?.name).toBe('survives');
   });
 
   it('refuses connections once stopped', async () => {

@@ -178,6 +178,14 @@ describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
     expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}')).toBe('4 nginx:1.28');
   });
 
+  it('undoes the last rollout by reusing the previous ReplicaSet', async () => {
+    const before = (await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n');
+    expect(await ok(ctx, 'rollout', 'undo', 'deployment/web')).toBe('deployment.apps/web rolled back\n');
+    expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('successfully rolled out');
+    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe('nginx:1.27');
+    expect((await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n')).toEqual(before);
+  });
+
   it('drains a node, evicting its pods through the budget', async () => {
     const node = (await webPods(ctx))[0]!.node;
     const out = await ok(ctx, 'drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=60s');
@@ -206,5 +214,22 @@ describe('two contexts', () => {
     expect(await ok('sandbox-b', 'get', 'nodes', '-o', 'name')).toBe('node/b-node-1\nnode/b-node-2\nnode/b-node-3\n');
     const cfg = YAML.parse(fs.readFileSync(sb.kubeconfigPath, 'utf8')) as { users: { name: string; user: { token: string } }[] };
     expect(new Set(cfg.users.map((u) => u.user.token)).size).toBe(2);
+  });
+});
+
+describe('kubectl create, which sends protobuf', () => {
+  it('creates namespaces, config, secrets, workloads and services', async () => {
+    const ctx = 'sandbox-b';
+    expect(await ok(ctx, 'create', 'namespace', 'made')).toBe('namespace/made created\n');
+    await ok(ctx, '-n', 'made', 'create', 'configmap', 'settings', '--from-literal=mode=demo');
+    await ok(ctx, '-n', 'made', 'create', 'secret', 'generic', 'creds', '--from-literal=user=admin');
+    await ok(ctx, '-n', 'made', 'create', 'deployment', 'api', '--image=nginx:1.27', '--replicas=2', '--port=8080');
+    await ok(ctx, '-n', 'made', 'expose', 'deployment', 'api', '--port=80', '--target-port=8080');
+    await ok(ctx, '-n', 'made', 'create', 'job', 'once', '--image=busybox:1');
+    expect(await ok(ctx, '-n', 'made', 'get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode}')).toBe('demo');
+    expect(await ok(ctx, '-n', 'made', 'get', 'secret', 'creds', '-o', 'jsonpath={.data.user}')).toBe(Buffer.from('admin').toString('base64'));
+    expect(await ok(ctx, '-n', 'made', 'rollout', 'status', 'deployment/api', '--timeout=60s')).toContain('successfully rolled out');
+    expect(await ok(ctx, '-n', 'made', 'wait', '--for=condition=Complete', 'job/once', '--timeout=60s')).toBe('job.batch/once condition met\n');
+    await eventually('the Service to have two endpoints', async () => ((await ok(ctx, '-n', 'made', 'get', 'endpoints', 'api', '-o', 'jsonpath={.subsets[0].addresses[*].ip}')).split(' ').length === 2 ? true : undefined));
   });
 });

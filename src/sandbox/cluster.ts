@@ -144,6 +144,19 @@ export class SandboxCluster {
     await this.server.close();
   }
 
+  /**
+   * Takes the cluster off the network (connections refused, watches cut) while it keeps running
+   * inside: a cluster that goes away, for as long as the caller likes.
+   */
+  async disconnect(): Promise<void> {
+    await this.server.close();
+  }
+
+  /** Brings a disconnected cluster back on the same port, with everything it holds. */
+  async reconnect(): Promise<void> {
+    await this.server.listen(this.listening);
+  }
+
   /** Resolves when the controllers have nothing left to do now. */
   settle(): Promise<void> {
     return this.controllers.settle();
@@ -213,6 +226,17 @@ export class SandboxCluster {
       kind: 'Service',
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None', type: 'ClusterIP' },
+    });
+    // the API server's own endpoints, as a real one publishes them
+    const apiServerIp = '10.0.0.2';
+    this.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets: [{ addresses: [{ ip: apiServerIp }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }] });
+    this.create({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [apiServerIp], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
     });
   }
 }

@@ -77,17 +77,21 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-export function asNumber(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
 /** A copy without the named fields that are 0, as the API omits empty counters (`omitempty`). */
 export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T {
   const out = { ...v };
   for (const k of keys) if (out[k] === 0) delete out[k];
   return out;
+}
+
+/**
+ * The value with every null dropped from its maps, as the API server's typed decoding leaves a
+ * null field unset (Go writes `creationTimestamp: null` into templates it sends back).
+ */
+export function dropNulls<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(dropNulls) as T;
+  if (!isMap(v)) return v;
+  const out: JsonMap = {};
+  for (const k in v) if (v[k] !== null && v[k] !== undefined) out[k] = dropNulls(v[k]);
+  return out as T;
 }

@@ -1,15 +1,10 @@
 /**
- * Timestamps as the API server writes them: metav1.Time with whole seconds, metav1.MicroTime
- * with six fractional digits, both in UTC.
+ * Timestamps as the API server writes them (metav1.Time: UTC, whole seconds), and ages as
+ * kubectl prints them.
  */
 
 export function rfc3339(ms: number): string {
   return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
-}
-
-export function microTime(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 23)}000Z`;
 }
 
 /** Milliseconds of an RFC3339 time, or undefined when it does not parse. */

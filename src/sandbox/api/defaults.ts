@@ -37,7 +37,7 @@ function defaultContainer(c: JsonMap): void {
 }
 
 /** PodSpec defaults; `pod` adds what admission sets on Pods only (not on templates). */
-export function defaultPodSpec(spec: JsonMap, pod: boolean): void {
+function defaultPodSpec(spec: JsonMap, pod: boolean): void {
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
   setDefault(spec, 'schedulerName', 'default-scheduler');

@@ -1,7 +1,6 @@
 /**
- * The shape every Kubernetes object shares, and the few typed accessors the sandbox needs on it.
- * Kind-specific fields stay `unknown` here; controllers narrow them through the views in
- * `../controllers/kinds.ts`.
+ * The shape every Kubernetes object shares. Kind-specific fields stay `unknown` here;
+ * controllers narrow them through the views in `../controllers/kinds.ts`.
  */
 import type { JsonMap } from '../json.js';
 
@@ -47,30 +46,6 @@ export interface KubeObject {
   kind: string;
   metadata: ObjectMeta;
   [key: string]: unknown;
-}
-
-export function nameOf(o: KubeObject): string {
-  return o.metadata.name ?? '';
-}
-
-export function namespaceOf(o: KubeObject): string {
-  return o.metadata.namespace ?? '';
-}
-
-export function uidOf(o: KubeObject): string {
-  return o.metadata.uid ?? '';
-}
-
-export function labelsOf(o: KubeObject): Record<string, string> {
-  return o.metadata.labels ?? {};
-}
-
-export function controllerOf(o: KubeObject): OwnerReference | undefined {
-  return o.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
-export function isDeleting(o: KubeObject): boolean {
-  return o.metadata.deletionTimestamp !== undefined;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the store's key. */

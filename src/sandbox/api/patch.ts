@@ -4,7 +4,7 @@
  * may also create the object.
  */
 import YAML from 'yaml';
-import { clone, isMap, type JsonMap } from '../json.js';
+import { clone, dropNulls, isMap, type JsonMap } from '../json.js';
 import { rfc3339 } from '../time.js';
 import { serverSideApply } from '../patch/apply.js';
 import { applyJsonPatch, parseJsonPatch } from '../patch/json-patch.js';
@@ -76,7 +76,7 @@ function applyPatch(type: Exclude<PatchType, 'apply'>, target: KubeObject, body:
 function asPatched(r: ResourceType, old: KubeObject, v: unknown): KubeObject {
   if (!isMap(v) || !isMap(v.metadata)) throw badRequest('the patch removed the object\'s metadata');
   checkShape(r, v);
-  const o = v as KubeObject;
+  const o = dropNulls(v) as KubeObject;
   if (o.metadata.name !== old.metadata.name) {
     throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${old.metadata.name ?? ''})`);
   }

@@ -69,7 +69,7 @@ function group(groupName: string, version: string, specs: Spec[]): ResourceType[
   });
 }
 
-export const BUILTIN_RESOURCES: readonly ResourceType[] = [
+const BUILTIN_RESOURCES: readonly ResourceType[] = [
   ...group('', 'v1', [
     { kind: 'ConfigMap', short: ['cm'] },
     { kind: 'Endpoints', plural: 'endpoints', short: ['ep'] },

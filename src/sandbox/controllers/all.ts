@@ -1,6 +1,7 @@
 /**
  * Every controller a sandbox cluster runs, in the order they are given events.
  */
+import { cronJobController } from './cronjob.js';
 import { daemonSetController } from './daemonset.js';
 import { deploymentController } from './deployment.js';
 import { disruptionController } from './disruption.js';
@@ -26,6 +27,7 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     statefulSetController(ctx),
     daemonSetController(ctx),
     jobController(ctx),
+    cronJobController(ctx),
     endpointsController(ctx),
     disruptionController(ctx),
     garbageCollector(ctx),

@@ -214,10 +214,6 @@ export interface PodDisruptionBudget extends KubeObject {
   status?: Record<string, unknown>;
 }
 
-export function podConditions(p: Pod): Condition[] {
-  return p.status?.conditions ?? [];
-}
-
 export function condition(conds: readonly Condition[] | undefined, type: string): Condition | undefined {
   return conds?.find((c) => c.type === type);
 }

@@ -35,7 +35,8 @@ export class ControllerManager {
   private scheduled = false;
   private stopped = false;
   private waiters: (() => void)[] = [];
-  private readonly cancels = new Set<() => void>();
+  /** One pending wake-up per controller and key: the earliest asked for. */
+  private readonly timers = new Map<string, { due: number; cancel: () => void }>();
   private unsubscribe: (() => void) | undefined;
   /** The last failure of a reconcile, kept for the admin endpoint and tests. */
   lastError: { controller: string; key: string; message: string } | undefined;
@@ -57,8 +58,8 @@ export class ControllerManager {
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();
-    for (const cancel of this.cancels) cancel();
-    this.cancels.clear();
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
     this.queue.clear();
     this.release();
   }
@@ -84,11 +85,17 @@ export class ControllerManager {
   enqueueAfter(c: Controller, key: string, delayMs: number): void {
     if (this.stopped) return;
     if (delayMs <= 0) return this.enqueue(c, key);
+    const id = `${c.name}\u0000${key}`;
+    const due = this.clock.now() + delayMs;
+    const pending = this.timers.get(id);
+    // a reconcile runs on every change, and often asks again for the same wake-up
+    if (pending && pending.due <= due) return;
+    pending?.cancel();
     const cancel = this.clock.after(delayMs, () => {
-      this.cancels.delete(cancel);
+      this.timers.delete(id);
       this.enqueue(c, key);
     });
-    this.cancels.add(cancel);
+    this.timers.set(id, { due, cancel });
   }
 
   private schedule(): void {

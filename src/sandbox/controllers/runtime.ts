@@ -41,7 +41,7 @@ export interface ControllerContext {
   cluster: string;
 }
 
-export const CONTROLLER_MANAGER = 'kube-controller-manager';
+const CONTROLLER_MANAGER = 'kube-controller-manager';
 
 export function typeOf(ctx: ControllerContext, group: string, plural: string): ResourceType {
   const r = ctx.api.resources.forResource(group, plural);
@@ -49,16 +49,12 @@ export function typeOf(ctx: ControllerContext, group: string, plural: string): R
   return r;
 }
 
-export function typeOfObject(ctx: ControllerContext, o: { apiVersion: string; kind: string }): ResourceType | undefined {
-  return ctx.api.resources.forKind(o.apiVersion, o.kind);
-}
-
 /** `namespace/name` keys; the namespace is empty for cluster-scoped objects. */
 export function keyOf(o: KubeObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 }
 
-export function splitKey(key: string): [string, string] {
+function splitKey(key: string): [string, string] {
   const i = key.indexOf('/');
   return [key.slice(0, i), key.slice(i + 1)];
 }

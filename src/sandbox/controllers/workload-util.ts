@@ -22,7 +22,7 @@ function fnv32a(text: string): number {
 }
 
 /** A pod template without the hash label its controller adds, for comparing templates. */
-export function withoutHash(t: PodTemplate): PodTemplate {
+function withoutHash(t: PodTemplate): PodTemplate {
   const copy = clone(t);
   if (copy.metadata?.labels) {
     delete copy.metadata.labels[POD_TEMPLATE_HASH];

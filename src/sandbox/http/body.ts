@@ -5,10 +5,11 @@
 import type { IncomingMessage } from 'node:http';
 import YAML from 'yaml';
 import { badRequest, requestTooLarge, unsupportedMediaType } from '../api/errors.js';
+import { decodeProtobuf } from './protobuf.js';
 
-export const BODY_LIMIT = 3 * 1024 * 1024;
+const BODY_LIMIT = 3 * 1024 * 1024;
 
-export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<string> {
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -22,19 +23,21 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<stri
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
-const ACCEPTED = ['application/json', 'application/yaml'];
+const ACCEPTED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /**
- * A request body in JSON, or YAML when the Content-Type says so; an empty one is `undefined`
- * (DELETE may have none). Protobuf and anything else is a 415.
+ * A request body in JSON, in YAML or in Kubernetes protobuf, as the Content-Type says; an empty
+ * one is `undefined` (DELETE may have none). Anything else is a 415.
  */
-export function parseBody(text: string, contentType: string | undefined): unknown {
+export function parseBody(raw: Buffer, contentType: string | undefined): unknown {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/vnd.kubernetes.protobuf') return raw.length === 0 ? undefined : decodeProtobuf(raw);
+  const text = raw.toString('utf8');
   if (type === 'application/yaml' || type === 'application/x-yaml') {
     if (text.trim() === '') return undefined;
     try {
@@ -48,7 +51,7 @@ export function parseBody(text: string, contentType: string | undefined): unknow
 }
 
 /** A JSON body; an empty one is `undefined` (DELETE may have none). */
-export function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

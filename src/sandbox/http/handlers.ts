@@ -2,7 +2,7 @@
  * The verbs on a resource route: HTTP method, path and query to the API operation, and its
  * result to a status code and body. Watches are handed back to the server, which streams them.
  */
-import { clone, getPath, isMap } from '../json.js';
+import { clone, dropNulls, getPath, isMap } from '../json.js';
 import type { ApiContext, WriteOptions } from '../api/context.js';
 import { deleteObject, deleteOptionsFrom } from '../api/delete.js';
 import { badRequest, invalid, methodNotAllowed, notFound } from '../api/errors.js';
@@ -24,7 +24,8 @@ export interface ResourceRequest {
   name?: string;
   subresource?: SubresourceName;
   query: URLSearchParams;
-  body: string;
+  /** The body as received (JSON, YAML or protobuf). */
+  body: Buffer;
   contentType?: string;
   userAgent?: string;
 }
@@ -66,7 +67,7 @@ function objectBody(req: ResourceRequest, r: ResourceType): KubeObject {
   if (body.apiVersion !== want) throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`);
   if (body.kind !== r.kind) throw badRequest(`${String(body.kind)} in version "${r.version}" cannot be handled as a ${r.kind}: the kind of the body does not match the URL`);
   checkShape(r, body);
-  const o = body as KubeObject;
+  const o = dropNulls(body) as KubeObject;
   o.metadata ??= {};
   const ns = req.namespace ?? '';
   if (r.namespaced) {
@@ -153,11 +154,11 @@ function patch(ctx: ApiContext, req: ResourceRequest): Reply {
   if (req.name === undefined) throw methodNotAllowed();
   const type = patchTypeOf(req.contentType, r.crd !== undefined);
   const opts = writeOptions(req, 'PatchOptions');
-  if (req.subresource === 'scale') return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body, opts, r.scalePaths));
+  if (req.subresource === 'scale') return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body.toString('utf8'), opts, r.scalePaths));
   if (req.subresource !== undefined && req.subresource !== 'status') throw methodNotAllowed();
   const force = req.query.get('force');
   const fieldManager = req.query.get('fieldManager');
-  const result = patchObject(ctx, r, req.namespace ?? '', req.name, type, decodePatch(type, req.body), {
+  const result = patchObject(ctx, r, req.namespace ?? '', req.name, type, decodePatch(type, req.body.toString('utf8')), {
     ...opts,
     ...(fieldManager ? { fieldManager } : {}),
     force: force === 'true' || force === '1',
@@ -178,7 +179,25 @@ function del(ctx: ApiContext, req: ResourceRequest): Reply {
   return ok({ apiVersion: apiVersionOf(r), kind: `${r.kind}List`, metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: gone });
 }
 
+/** The `Warning` headers the API server adds to some answers (kubectl prints them). */
+function warnings(req: ResourceRequest): string[] {
+  const out: string[] = [];
+  const r = req.resource;
+  if (r.group === '' && r.plural === 'endpoints') out.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
+  if (r.group === 'batch' && r.plural === 'jobs' && req.method === 'DELETE' && !req.query.has('propagationPolicy') && !req.body.toString('utf8').includes('propagationPolicy')) {
+    out.push('child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning');
+  }
+  return out;
+}
+
 export function handleResource(ctx: ApiContext, req: ResourceRequest): Reply {
+  const reply = verb(ctx, req);
+  const w = warnings(req);
+  if ('watch' in reply || w.length === 0) return reply;
+  return { ...reply, headers: { ...reply.headers, Warning: w.map((text) => `299 - "${text}"`).join(', ') } };
+}
+
+function verb(ctx: ApiContext, req: ResourceRequest): Reply {
   // a namespaced resource without a namespace in the path is only listed and watched
   if (req.resource.namespaced && req.namespace === undefined && req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
   switch (req.method) {

@@ -84,6 +84,9 @@ function verbOf(method: string, route: Route, query: URLSearchParams): string {
 
 const PUBLIC: ReadonlySet<Route['type']> = new Set(['version', 'health']);
 
+/** How long an unresponsive cluster holds a request before dropping the connection. */
+const MAX_HOLD_MS = 300_000;
+
 export class ApiHttpServer {
   private readonly listener: LoopbackListener;
   /** Requests a silent (unresponsive) cluster is holding, dropped when it answers again. */
@@ -128,7 +131,13 @@ export class ApiHttpServer {
     const route = routeOf(deps.ctx.resources, url.pathname);
     if (route.type !== 'admin' && deps.faults.current.unresponsive) {
       this.held.add(res);
-      res.on('close', () => this.held.delete(res));
+      // even a silent cluster lets go of a request in the end
+      const limit = setTimeout(() => res.destroy(), MAX_HOLD_MS);
+      limit.unref();
+      res.on('close', () => {
+        clearTimeout(limit);
+        this.held.delete(res);
+      });
       req.resume();
       return;
     }
@@ -144,9 +153,9 @@ export class ApiHttpServer {
         return sendError(res, injected);
       }
     }
-    const body = method === 'GET' || method === 'HEAD' ? (req.resume(), '') : await readBody(req);
+    const body = method === 'GET' || method === 'HEAD' ? (req.resume(), Buffer.alloc(0)) : await readBody(req);
     if (route.type === 'resource') return this.resource(req, res, route, url.searchParams, method, body);
-    if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body));
+    if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body.toString('utf8')));
     if (method !== 'GET' && method !== 'HEAD') return sendError(res, new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
     this.discovery(req, res, route);
   }
@@ -185,7 +194,7 @@ export class ApiHttpServer {
     }
   }
 
-  private resource(req: IncomingMessage, res: ServerResponse, route: Extract<Route, { type: 'resource' }>, query: URLSearchParams, method: string, body: string): void {
+  private resource(req: IncomingMessage, res: ServerResponse, route: Extract<Route, { type: 'resource' }>, query: URLSearchParams, method: string, body: Buffer): void {
     const { ctx } = this.deps;
     const rr: ResourceRequest = { method, resource: route.resource, query, body };
     if (route.namespace !== undefined) rr.namespace = route.namespace;
@@ -196,7 +205,7 @@ export class ApiHttpServer {
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
       const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query)) : undefined;
-      return table ? send(res, reply.status, table) : this.reply(res, reply);
+      return table ? send(res, reply.status, table, JSON_TYPE, reply.headers ?? {}) : this.reply(res, reply);
     }
     const r = route.resource;
     const fields = [query.get('fieldSelector') ?? '', route.name !== undefined ? `metadata.name=${route.name}` : ''].filter((s) => s !== '').join(',');

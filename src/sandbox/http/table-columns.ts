@@ -37,7 +37,7 @@ function templateColumns(path: string[]): Column[] {
 }
 
 /** The STATUS column of a pod, following kubectl's rules. */
-export function podStatusReason(o: KubeObject): string {
+function podStatusReason(o: KubeObject): string {
   let reason = str(getPath(o, ['status', 'reason']), str(getPath(o, ['status', 'phase']), 'Unknown'));
   let running = false;
   for (const [i, s] of list(o, ['status', 'initContainerStatuses']).entries()) {
@@ -152,6 +152,15 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Duration', cell: jobDuration },
     AGE,
   ],
+  CronJob: [
+    NAME,
+    { name: 'Schedule', cell: (o) => str(getPath(o, ['spec', 'schedule']), '') },
+    { name: 'Timezone', cell: (o) => str(getPath(o, ['spec', 'timeZone'])) },
+    { name: 'Suspend', cell: (o) => String(getPath(o, ['spec', 'suspend']) === true) },
+    { name: 'Active', type: 'integer', cell: (o) => list(o, ['status', 'active']).length },
+    { name: 'Last Schedule', cell: (o, now) => (getPath(o, ['status', 'lastScheduleTime']) ? humanAge(parseTime(getPath(o, ['status', 'lastScheduleTime'])), now) : '<none>') },
+    AGE,
+  ],
   Service: [
     NAME,
     { name: 'Type', cell: (o) => str(getPath(o, ['spec', 'type'])) },
@@ -185,6 +194,28 @@ const COLUMNS: Record<string, Column[]> = {
           })
           .join(',') || '<none>',
     },
+    AGE,
+  ],
+  EndpointSlice: [
+    NAME,
+    { name: 'AddressType', cell: (o) => str(o.addressType, '') },
+    { name: 'Ports', cell: (o) => list(o, ['ports']).map((p) => String(p.port)).join(',') || '<unset>' },
+    { name: 'Endpoints', cell: (o) => list(o, ['endpoints']).flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])).join(',') || '<unset>' },
+    AGE,
+  ],
+  Ingress: [
+    NAME,
+    { name: 'Class', cell: (o) => str(getPath(o, ['spec', 'ingressClassName'])) },
+    { name: 'Hosts', cell: (o) => list(o, ['spec', 'rules']).map((r) => str(r.host, '*')).join(',') || '*' },
+    { name: 'Address', cell: () => '' },
+    { name: 'Ports', cell: (o) => (list(o, ['spec', 'tls']).length > 0 ? '80, 443' : '80') },
+    AGE,
+  ],
+  Lease: [NAME, { name: 'Holder', cell: (o) => str(getPath(o, ['spec', 'holderIdentity']), '') }, AGE],
+  ControllerRevision: [
+    NAME,
+    { name: 'Controller', cell: (o) => { const ref = o.metadata.ownerReferences?.find((r) => r.controller === true); return ref ? `${ref.kind.toLowerCase()}.apps/${ref.name}` : '<none>'; } },
+    { name: 'Revision', type: 'integer', cell: (o) => (typeof o.revision === 'number' ? o.revision : 0) },
     AGE,
   ],
   PodDisruptionBudget: [

@@ -80,7 +80,7 @@ export function fieldPaths(obj: JsonMap, kind: string, scope: Scope): FieldSet {
   return out;
 }
 
-export function tokensOf(p: FieldPath): string[] {
+function tokensOf(p: FieldPath): string[] {
   return p.split(SEP);
 }
 

@@ -132,5 +132,6 @@ export function sandboxCommand(): Command {
     .option('--seed <file>', 'YAML or JSON objects every cluster starts with')
     .option('--state <file>', 'keep the clusters\' objects in this file across restarts')
     .option('--readiness-delay <ms>', 'how long a started container takes to become ready', milliseconds, 1000)
-    .action((flags: SandboxFlags) => run(flags));
+    // `--kubeconfig` is also kdeck's global flag, which commander hands to the root command
+    .action((flags: SandboxFlags, command: Command) => run({ ...flags, kubeconfig: command.optsWithGlobals<SandboxFlags>().kubeconfig }));
 }

@@ -12,7 +12,7 @@ import { describeHolder } from '../state/backend.js';
 import { LocalStateBackend } from '../state/local.js';
 import type { State } from '../state/model.js';
 import { UserError } from '../user-error.js';
-import { globalFlags } from './stack-session.js';
+import { globalFlags } from './command-flags.js';
 
 function masked(state: State, showSecrets: boolean): State {
   return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Obj) })) };

@@ -1,0 +1,195 @@
+/**
+ * What `kdeck apply` and `kdeck destroy` do: lock the stack, preview, confirm, then run the
+ * operation machine, printing a line per resource and per health change (or a live view on a
+ * terminal), and a closing summary like kusion's.
+ */
+import readline from 'node:readline/promises';
+import type { Command } from 'commander';
+import { render } from 'ink';
+import { createElement } from 'react';
+import { createActor, waitFor } from 'xstate';
+import { healthFollower } from '../health/follow.js';
+import { LiveOperation } from '../ui/components/LiveOperation.js';
+import type { CompiledStack } from '../konfig/compile.js';
+import { clusterOf } from '../konfig/spec.js';
+import { thisProcess } from '../state/local.js';
+import type { Lock } from '../state/backend.js';
+import { SilentExit, UserError } from '../user-error.js';
+import { executeChanges, type EngineEvent } from '../workflows/execute.js';
+import { operationMachine, type OperationActor } from '../workflows/operation-machine.js';
+import { keyFor, planChanges, type ChangeSet } from '../workflows/plan.js';
+import { changeDetails, changeSummary, changeTable } from './change-output.js';
+import type { Operation, OperationFlags } from './apply.js';
+import { globalFlags, ignoreList } from './command-flags.js';
+import { openStack, type StackSession } from './stack-session.js';
+
+/** `90s`, `5m`, `1h` or plain seconds. */
+function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new UserError(`--timeout ${text} is not a duration; write it like 90s, 5m or 1h`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
+  return Math.round(Number(m[1]) * unit);
+}
+
+function eventLine(e: EngineEvent, operation: Operation): string | undefined {
+  switch (e.type) {
+    case 'finished':
+      return e.outcome === 'succeeded' ? `✓ ${e.id} (${e.cluster})` : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+    case 'skipped':
+      return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
+    case 'health':
+      return `  ${e.id}: ${e.health.state}${e.health.reason ? ` (${e.health.reason})` : ''}: ${e.health.message}`;
+    case 'changed-since-preview':
+      return `! ${e.id}: ${e.message}`;
+    case 'applied':
+      return operation === 'apply' ? `  ${e.id}: applied` : undefined;
+    case 'started':
+      return undefined;
+  }
+}
+
+async function confirm(operation: Operation, changeSet: ChangeSet): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    for (;;) {
+      const answer = (await rl.question(`Do you want to ${operation} these changes? [yes/details/no] `)).trim().toLowerCase();
+      if (answer === 'yes' || answer === 'y') return true;
+      if (answer === 'no' || answer === 'n' || answer === '') return false;
+      if (answer === 'details' || answer === 'd') process.stdout.write(`\n${changeDetails(changeSet)}\n`);
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+export async function runOperationCommand(operation: Operation, flags: OperationFlags, command: Command): Promise<void> {
+  const global = globalFlags(command);
+  if (global.readOnly) throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
+  const timeoutMs = parseDuration(flags.timeout);
+  const concurrency = Number(flags.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
+  const session = openStack(flags, global);
+  const compiled = session.compile();
+  const { stack } = compiled;
+  const out = (text: string) => process.stdout.write(text);
+  const operator = `${thisProcess(operation, '').user}@${thisProcess(operation, '').host}`;
+
+  const machine = operationMachine({
+    compile: async () => compiled.spec,
+    plan: (spec) => planChanges({ stack, spec, clusters: session.clusters, backend: session.backend, ignoreFields: ignoreList(flags), destroy: operation === 'destroy' }),
+    execute: (changeSet, emit, signal) => {
+      if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
+      return executeChanges(
+        {
+          stack,
+          changeSet,
+          clusters: session.clusters,
+          backend: session.backend,
+          operation,
+          operator,
+          concurrency,
+          failFast: flags.failFast,
+          forceConflicts: flags.forceConflicts,
+          timeoutMs,
+          followHealth: operation === 'apply' && flags.watch ? healthFollower(session.clusterSet) : undefined,
+          signal,
+        },
+        emit,
+      );
+    },
+  });
+  // the stack's states are locked before planning, so the plan is made on a state nobody else
+  // is changing and a second operation on the stack is refused, naming this one
+  const locks = await lockStack(session, compiled, operation);
+  try {
+    await runOperation(newActor(machine), operation, flags, out);
+  } finally {
+    for (const l of locks.reverse()) await l.release();
+  }
+}
+
+/** Locks the state of every cluster the stack uses or used, in a fixed order. */
+async function lockStack(session: StackSession, compiled: CompiledStack, operation: Operation): Promise<Lock[]> {
+  const { stack } = compiled;
+  const clusters = new Set(compiled.spec.resources.map((r) => session.clusters.resolve(clusterOf(r, stack.cluster))));
+  for (const k of await session.backend.list()) if (k.project === stack.project.name && k.stack === stack.name) clusters.add(k.cluster);
+  const locks: Lock[] = [];
+  try {
+    for (const cluster of [...clusters].sort()) locks.push(await session.backend.lock(keyFor(stack, cluster), thisProcess(operation, new Date().toISOString())));
+  } catch (e) {
+    for (const l of locks.reverse()) await l.release();
+    throw e;
+  }
+  return locks;
+}
+
+const newActor = (machine: ReturnType<typeof operationMachine>) => createActor(machine, { input: { autoApprove: false } });
+
+async function runOperation(actor: OperationActor, operation: Operation, flags: OperationFlags, out: (text: string) => void): Promise<void> {
+  // the machine waits for approval; the command gives it (or not) after showing the plan
+  actor.start();
+  const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', { timeout: Infinity });
+  if (planned.value === 'failed') throw new UserError(planned.context.error ?? `${operation} failed while planning`, 1);
+  const changeSet = planned.context.changeSet!;
+  out(changeTable(changeSet));
+  out(changeSummary(changeSet));
+  if (planned.status === 'done') return;
+  if (flags.dryRun) {
+    actor.send({ type: 'REJECT' });
+    out(`\n${changeDetails(changeSet)}\nDry run: nothing was changed.\n`);
+    return;
+  }
+  if (!flags.yes) {
+    if (!process.stdin.isTTY) {
+      actor.send({ type: 'REJECT' });
+      throw new UserError(`${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`);
+    }
+    if (!(await confirm(operation, changeSet))) {
+      actor.send({ type: 'REJECT' });
+      out(`${operation === 'apply' ? 'Apply' : 'Destroy'} cancelled: nothing was changed.\n`);
+      return;
+    }
+  }
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      out('\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n');
+      actor.send({ type: 'CANCEL' });
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
+  const view = process.stdout.isTTY ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
+  let seen = 0;
+  if (!view) {
+    actor.subscribe((s) => {
+      for (const e of s.context.log.slice(seen)) {
+        const line = eventLine(e, operation);
+        if (line) out(`${line}\n`);
+      }
+      seen = s.context.log.length;
+    });
+  }
+  actor.send({ type: 'APPROVE' });
+  const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
+  process.off('SIGINT', onSigint);
+  if (view) {
+    view.unmount();
+    for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
+  }
+  const { result, error } = final.context;
+  if (final.value === 'failed' && error) throw new UserError(error, 1);
+  const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
+  const totals = operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
+  const Op = operation === 'apply' ? 'Apply' : 'Destroy';
+  if (final.value === 'done') {
+    out(`${Op} complete! Resources: ${totals}.\n`);
+    return;
+  }
+  if (final.value === 'interrupted') {
+    out(`${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`);
+    throw new SilentExit(130);
+  }
+  throw new UserError(`${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`, 1);
+}

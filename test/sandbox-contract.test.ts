@@ -141,6 +141,15 @@ describe('writes', () => {
     expect(taken).toMatchObject({ code: 409, reason: 'AlreadyExists', details: { name: 'cm-a', kind: 'configmaps' } });
   });
 
+  it('deletes a collection by selector, and keeps an immutable ConfigMap unchanged', async () => {
+    for (const n of ['dc-1', 'dc-2']) await t.core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: n, labels: { sweep: 'yes' } } } });
+    await t.core.deleteCollectionNamespacedConfigMap({ namespace: t.namespace, labelSelector: 'sweep=yes' });
+    expect((await t.core.listNamespacedConfigMap({ namespace: t.namespace, labelSelector: 'sweep=yes' })).items).toEqual([]);
+    const frozen = await t.core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: 'frozen' }, data: { a: '1' }, immutable: true } });
+    const refused = statusOf(await failure(t.core.replaceNamespacedConfigMap({ namespace: t.namespace, name: 'frozen', body: { ...frozen, data: { a: '2' } } })));
+    expect(refused).toMatchObject({ code: 422, reason: 'Invalid' });
+  });
+
   it('stores nothing on dryRun=All but answers as if it had', async () => {
     const made = await t.core.createNamespacedConfigMap({ namespace: t.namespace, dryRun: 'All', body: { metadata: { name: 'dry' }, data: { a: '1' } } });
     expect(made.metadata?.uid).toBeTruthy();

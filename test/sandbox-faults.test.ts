@@ -59,6 +59,25 @@ describe('on a manual clock', () => {
     expect(ready.containerStatuses?.[0]).toMatchObject({ ready: true, started: true, restartCount: 0 });
   });
 
+  it('slows readiness down, for one pod by annotation or for all by fault, and never readies :neverready', async () => {
+    const slow = pod('slow-one', 'nginx:1.27');
+    slow.metadata!.annotations = { 'sandbox.kdeck.dev/readiness-delay': '30s' };
+    await core.createNamespacedPod({ namespace: 'default', body: slow });
+    await core.createNamespacedPod({ namespace: 'default', body: pod('never', 'app:neverready') });
+    const ready = async (name: string) => (await status(name)).conditions?.find((c) => c.type === 'Ready')?.status;
+    await cluster.advance(1000 + 2000);
+    expect([await ready('slow-one'), await ready('never')]).toEqual(['False', 'False']);
+    await cluster.advance(28_000);
+    expect([await ready('slow-one'), await ready('never')]).toEqual(['True', 'False']);
+    cluster.faults.set({ readinessDelayMs: 60_000 });
+    await core.createNamespacedPod({ namespace: 'default', body: pod('slow-all', 'nginx:1.27') });
+    await cluster.advance(1000 + 30_000);
+    expect(await ready('slow-all')).toBe('False');
+    await cluster.advance(30_000);
+    expect(await ready('slow-all')).toBe('True');
+    cluster.faults.clear();
+  });
+
   it('never pulls a :nopull image (ErrImagePull, then ImagePullBackOff)', async () => {
     await core.createNamespacedPod({ namespace: 'default', body: pod('nopull', 'registry.example/app:nopull') });
     await cluster.advance(1000);

@@ -6,7 +6,7 @@
  */
 import https from 'node:https';
 import { AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, PolicyV1Api } from '@kubernetes/client-node';
-import { startSandbox, type Sandbox } from '../../src/sandbox/launcher.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { SandboxCluster } from '../../src/sandbox/cluster.js';
 import { kubeconfigYaml } from '../../src/sandbox/kubeconfig.js';
 

@@ -10,6 +10,8 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import type { TlsIdentity } from './self-signed.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+/** What to say to a request for a protocol upgrade (exec, attach, port-forward), as raw HTTP. */
+type UpgradeAnswer = (req: IncomingMessage) => string;
 
 const TLS_HANDSHAKE = 0x16;
 
@@ -19,10 +21,11 @@ export class LoopbackListener {
   private readonly secure: https.Server;
   private readonly sockets = new Set<Socket>();
 
-  constructor(identity: TlsIdentity, handler: Handler) {
+  constructor(identity: TlsIdentity, handler: Handler, upgrade: UpgradeAnswer) {
     this.plain = http.createServer(handler);
     this.secure = https.createServer({ cert: identity.cert, key: identity.key }, handler);
     for (const s of [this.plain, this.secure]) {
+      s.on('upgrade', (req: IncomingMessage, socket: Socket) => socket.end(upgrade(req)));
       s.requestTimeout = 60_000;
       s.headersTimeout = 30_000;
       s.keepAliveTimeout = 30_000;

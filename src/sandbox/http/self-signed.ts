@@ -32,9 +32,13 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(bytes));
 }
 
+/** A non-negative DER INTEGER, minimally encoded (OpenSSL and Go refuse padded ones). */
 function integer(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const digits = bytes.subarray(start);
   // a leading 1 bit would make it negative
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  return tlv(0x02, digits[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), digits]) : digits);
 }
 
 function utcTime(d: Date): Buffer {
@@ -62,12 +66,10 @@ export interface TlsIdentity {
 }
 
 /** A certificate for 127.0.0.1 and localhost, valid from an hour ago for a year. */
-export function selfSignedCertificate(commonName = 'kdeck-sandbox'): TlsIdentity {
+export function selfSignedCertificate(commonName = 'kdeck-sandbox', serial: Buffer = randomBytes(16)): TlsIdentity {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const now = Date.now();
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
   const san = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost', 'ascii')));
   const extensions = seq(
     extension('2.5.29.19', true, seq(tlv(0x01, Buffer.from([0xff])))),

@@ -84,6 +84,14 @@ function verbOf(method: string, route: Route, query: URLSearchParams): string {
 
 const PUBLIC: ReadonlySet<Route['type']> = new Set(['version', 'health']);
 
+/** The answer to exec, attach and port-forward, which need containers the sandbox does not run. */
+function noUpgrade(): string {
+  const body = JSON.stringify(
+    new ApiError(400, 'BadRequest', 'the kdeck sandbox runs no containers: exec, attach and port-forward are not available').toStatus(),
+  );
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /** How long an unresponsive cluster holds a request before dropping the connection. */
 const MAX_HOLD_MS = 300_000;
 
@@ -96,7 +104,7 @@ export class ApiHttpServer {
     private readonly deps: ServerDeps,
     identity: TlsIdentity,
   ) {
-    this.listener = new LoopbackListener(identity, (req, res) => this.onRequest(req, res));
+    this.listener = new LoopbackListener(identity, (req, res) => this.onRequest(req, res), () => noUpgrade());
     deps.faults.onChange(() => {
       if (deps.faults.current.unresponsive) return;
       for (const res of this.held) res.destroy();

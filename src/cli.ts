@@ -26,7 +26,8 @@ function program(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context)')
-    .option('--read-only', 'refuse every action that changes a cluster or a state');
+    .option('--read-only', 'refuse every action that changes a cluster or a state')
+    .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig");
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
   root.addCommand(compileCommand());
   root.addCommand(lsCommand());

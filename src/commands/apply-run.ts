@@ -68,7 +68,15 @@ export async function runOperationCommand(operation: Operation, flags: Operation
   const timeoutMs = parseDuration(flags.timeout);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
-  const session = openStack(flags, global);
+  const session = await openStack(flags, global);
+  try {
+    await operate(session, operation, flags, timeoutMs, concurrency);
+  } finally {
+    await session.close();
+  }
+}
+
+async function operate(session: StackSession, operation: Operation, flags: OperationFlags, timeoutMs: number, concurrency: number): Promise<void> {
   const compiled = session.compile();
   const { stack } = compiled;
   const out = (text: string) => process.stdout.write(text);

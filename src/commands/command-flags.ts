@@ -8,6 +8,7 @@ export interface GlobalFlags {
   kubeconfig?: string;
   context?: string;
   readOnly?: boolean;
+  sandbox?: boolean;
 }
 
 export interface StackFlags {

@@ -8,10 +8,18 @@ import { planChanges } from '../workflows/plan.js';
 import { changeDetails, changeJson, changeSummary, changeTable } from './change-output.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import type { PreviewFlags } from './preview.js';
-import { openStack } from './stack-session.js';
+import { openStack, type StackSession } from './stack-session.js';
 
 export async function runPreview(flags: PreviewFlags, command: Command): Promise<void> {
-  const { compile, clusters, backend } = openStack(flags, globalFlags(command));
+  const session = await openStack(flags, globalFlags(command));
+  try {
+    await preview(session, flags);
+  } finally {
+    await session.close();
+  }
+}
+
+async function preview({ compile, clusters, backend }: StackSession, flags: PreviewFlags): Promise<void> {
   const compiled = compile();
   const changeSet = await planChanges({ stack: compiled.stack, spec: compiled.spec, clusters, backend, ignoreFields: ignoreList(flags), showSecrets: flags.showSecrets });
   if (flags.output === 'json') {

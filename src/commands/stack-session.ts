@@ -2,6 +2,7 @@
  * What preview, apply and destroy share: the stack compiled from its
  * folder, its clusters from the kubeconfig, and its state backend.
  */
+import path from 'node:path';
 import { ClusterSet } from '../cluster/cluster-set.js';
 import { loadKubeconfig } from '../cluster/kubeconfig.js';
 import { compileStack, type CompiledStack } from '../konfig/compile.js';
@@ -9,6 +10,7 @@ import { loadStack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import type { StateBackend } from '../state/backend.js';
 import type { Clusters } from '../workflows/plan.js';
+import { UserError } from '../user-error.js';
 import type { GlobalFlags, StackFlags } from './command-flags.js';
 
 /** ClusterSet with `--context` as the default for stacks that name no cluster. */
@@ -34,19 +36,39 @@ export interface StackSession {
   clusterSet: ClusterSet;
   clusters: Clusters;
   backend: StateBackend;
+  /** Ends the session: stops the embedded sandbox, which keeps its objects for the next one. */
+  close(): Promise<void>;
 }
 
-export function openStack(flags: StackFlags, global: GlobalFlags): StackSession {
+/** Where `--sandbox` keeps the workspace's embedded clusters between commands. */
+export const SANDBOX_DIR = path.join('.kdeck', 'sandbox');
+
+export async function openStack(flags: StackFlags, global: GlobalFlags): Promise<StackSession> {
   const dir = flags.workdir ?? process.cwd();
   const { root } = loadStack(dir);
-  const clusterSet = new ClusterSet(loadKubeconfig(global.kubeconfig));
-  if (global.context) clusterSet.config(global.context);
-  return {
-    compile: () => compileStack(dir, { settings: flags.setting, arguments: flags.argument, overrides: flags.overrides }),
-    root,
-    clusterSet,
-    clusters: new DefaultedClusters(clusterSet, global.context),
-    backend: new LocalStateBackend(root),
-  };
+  if (global.sandbox && global.kubeconfig) throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
+  // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) whose objects, ports and
+  // tokens persist in the workspace, so that apply, preview and destroy see the same clusters
+  const sandbox = global.sandbox
+    ? await (await import('../sandbox/index.js')).startSandbox({
+        clusters: 2,
+        statePath: path.join(root, SANDBOX_DIR, 'state.json'),
+        kubeconfig: path.join(root, SANDBOX_DIR, 'kubeconfig'),
+      })
+    : undefined;
+  try {
+    const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? global.kubeconfig));
+    if (global.context) clusterSet.config(global.context);
+    return {
+      compile: () => compileStack(dir, { settings: flags.setting, arguments: flags.argument, overrides: flags.overrides }),
+      root,
+      clusterSet,
+      clusters: new DefaultedClusters(clusterSet, global.context),
+      backend: new LocalStateBackend(root),
+      close: async () => sandbox?.stop(),
+    };
+  } catch (e) {
+    await sandbox?.stop();
+    throw e;
+  }
 }
-

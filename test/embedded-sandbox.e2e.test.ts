@@ -1,0 +1,46 @@
+/**
+ * `--sandbox`: the workspace's embedded clusters, started by each command and kept in
+ * .kdeck/sandbox between commands, so apply, preview and destroy see the same clusters.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.join(HERE, '..', 'dist', 'cli.js');
+
+function kdeck(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('kdeck --sandbox', () => {
+  it('applies to the embedded clusters, which keep the objects for the next command', async () => {
+    const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-embedded-'));
+    fs.cpSync(path.join(HERE, '..', 'konfig-sample'), copy, { recursive: true });
+    const stack = ['-w', 'appops/nginx-example/prod'];
+    const apply = await kdeck(['--sandbox', 'apply', '-y', ...stack], copy);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(apply.stdout).toMatch(/v1:Namespace:nginx-example +sandbox-b +Create/);
+    expect(fs.existsSync(path.join(copy, '.kdeck', 'sandbox', 'state.json'))).toBe(true);
+    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toContain('All resources are reconciled. No diff found.');
+    const destroy = await kdeck(['--sandbox', 'destroy', '-y', ...stack], copy);
+    expect(destroy.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
+    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete, 0 unchanged\./);
+    const both = await kdeck(['--sandbox', '--kubeconfig', 'x', 'preview', ...stack], copy);
+    expect(both).toMatchObject({ code: 2, stderr: 'kdeck: --sandbox and --kubeconfig both say which clusters to use; give one of them\n' });
+  }, 300_000);
+});

@@ -11,6 +11,7 @@ import { summarize, type ChangeSet, type ResourceChange } from '../workflows/pla
 const VERB: Record<ResourceChange['action'], string> = { Create: 'Creating', Update: 'Updating', Delete: 'Deleting', UnChanged: 'Unchanged', Import: 'Importing' };
 
 function actionText(c: ResourceChange): string {
+  if (c.sharedWith) return `Forget (kept: also applied by ${c.sharedWith.join(', ')})`;
   const extra = [c.decision.drift && c.action !== 'Create' ? 'drift' : '', c.unresolved.length ? `${c.unresolved.length} value${c.unresolved.length > 1 ? 's' : ''} known after apply` : ''].filter(Boolean);
   return extra.length ? `${c.action} (${extra.join(', ')})` : c.action;
 }

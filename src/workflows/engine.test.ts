@@ -114,4 +114,19 @@ describe('preview and apply', () => {
     expect((await backend.list()).map((k) => k.cluster)).toEqual(['a', 'b']);
     expect((await backend.read({ ...key, cluster: 'b' }))!.resources.map((r) => r.id)).toEqual([svc.id]);
   });
+
+  it('keeps an object another stack also applied when destroying, and only forgets it', async () => {
+    const { execute, backend, clusters, plan } = setup();
+    await execute({ resources: [ns, svc] });
+    const other: Stack = { ...stack, name: 'canary', path: 'appops/shop/canary' };
+    const otherPlan = await planChanges({ stack: other, spec: { resources: [ns] }, clusters, backend });
+    await executeChanges({ stack: other, changeSet: otherPlan, clusters, backend, operation: 'apply', operator: 'sre@laptop', concurrency: 4, timeoutMs: 1000, signal: new AbortController().signal }, () => {});
+    const destroy = (await plan({ resources: [] }, true)).changes;
+    expect(destroy.find((c) => c.id === ns.id)).toMatchObject({ action: 'Delete', sharedWith: ['shop/canary'] });
+    const { result } = await execute({ resources: [] }, { destroy: true });
+    expect(result.counts.deleted).toBe(1);
+    expect(await clusters.client('a').get({ apiVersion: 'v1', kind: 'Namespace', name: 'shop' })).toBeDefined();
+    expect((await backend.read(key))!.resources).toEqual([]);
+    expect((await backend.read({ ...key, stack: 'canary' }))!.resources.map((r) => r.id)).toEqual([ns.id]);
+  });
 });

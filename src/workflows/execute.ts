@@ -111,6 +111,10 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   };
 
   const deleteOne = async (c: ResourceChange): Promise<Outcome> => {
+    if (c.sharedWith) {
+      await recorder.forget(c.cluster, c.id);
+      return 'succeeded';
+    }
     const client = clusters.client(c.cluster);
     const ref = refOf(c.prior!.attributes as KubeObject);
     await client.delete(ref, 'Background');

@@ -45,6 +45,8 @@ export interface ResourceChange {
   unresolved: Reference[];
   /** The server refused the dry run; the decision falls back to comparing the fields the plan sets. */
   dryRunError?: string;
+  /** For a delete: the other stacks (project/stack) whose state also holds the object, which stays. */
+  sharedWith?: string[];
 }
 
 export interface ChangeSet {
@@ -150,14 +152,32 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     leaving.map((l) => l.resource.id),
     leaving.flatMap((l) => (l.resource.dependsOn ?? []).filter((d) => leaving.some((x) => x.resource.id === d)).map((d) => ({ from: d, to: l.resource.id, kind: 'explicit' as const }))),
   );
+  // an object another stack on the same cluster also applied (a shared CRD, a shared namespace)
+  // is only forgotten by this stack: deleting it would break the other one
+  const others = leaving.length ? await otherStacksOn(backend, stack) : new Map<string, string[]>();
   const planDelete = async (id: string): Promise<ResourceChange> => {
     const { resource: prior, cluster } = leaving.find((l) => l.resource.id === id)!;
     const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
     const decision = decide({ prior: prior.attributes, live });
-    return { id, cluster, action: decision.action, decision, prior, live, unresolved: [] };
+    const sharedWith = others.get(`${cluster}\u0000${id}`);
+    if (sharedWith) decision.note = `also applied by ${sharedWith.join(', ')}: kept in the cluster, only forgotten by this stack`;
+    return { id, cluster, action: decision.action, decision, prior, live, unresolved: [], ...(sharedWith ? { sharedWith } : {}) };
   };
   changes.push(...(await mapBounded(priorGraph.reversed().order(), PLAN_CONCURRENCY, planDelete)));
   return { project: stack.project.name, stack: stack.name, changes, graph, states };
+}
+
+/** For every (cluster, id) the states of other stacks hold: those stacks, as project/stack. */
+async function otherStacksOn(backend: StateBackend, stack: Stack): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (const key of await backend.list()) {
+    if (key.project === stack.project.name && key.stack === stack.name) continue;
+    for (const r of (await backend.read(key))?.resources ?? []) {
+      const k = `${key.cluster}\u0000${r.id}`;
+      found.set(k, [...(found.get(k) ?? []), `${key.project}/${key.stack}`]);
+    }
+  }
+  return found;
 }
 
 export function summarize(changes: ResourceChange[]): Record<Action, number> {

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ClusterSet } from '../cluster/cluster-set.js';
+import { loadKubeconfig } from '../cluster/kubeconfig.js';
+import { startSandbox } from '../sandbox/index.js';
+import { healthFollower } from './follow.js';
+import type { Health } from './rules.js';
+
+const deployment = (image: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image }] } } },
+});
+
+/** Timers the test fires by hand: the follower's deadline passes when the test says so. */
+function manualTimers() {
+  const pending: (() => void)[] = [];
+  const timers = {
+    setTimeout: ((fn: () => void) => {
+      pending.push(fn);
+      return 0 as unknown as NodeJS.Timeout;
+    }) as unknown as typeof setTimeout,
+    clearTimeout: (() => undefined) as typeof clearTimeout,
+  };
+  return { timers, expire: () => pending.splice(0).forEach((fn) => fn()) };
+}
+
+describe('health follower', () => {
+  it('follows a rollout to Healthy, and turns a stuck one Degraded with its reason when the deadline passes', async () => {
+    const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+    try {
+      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+      const client = clusters.client('sandbox-a');
+      const follow = (image: string, timers: ReturnType<typeof manualTimers>['timers']) => {
+        const seen: Health[] = [];
+        return {
+          seen,
+          done: client.apply(deployment(image), { force: true }).then((o) =>
+            healthFollower(clusters, timers)('sandbox-a', o, { signal: new AbortController().signal, timeoutMs: 60_000, onHealth: (h) => seen.push(h) }),
+          ),
+        };
+      };
+      const good = follow('registry.example/web:1', manualTimers().timers);
+      expect(await good.done).toMatchObject({ state: 'Healthy' });
+      expect(good.seen[0].state).toBe('Progressing');
+
+      const clock = manualTimers();
+      const stuck = follow('registry.example/web:nopull', clock.timers);
+      // wait (bounded) until the pods say why, then let the deadline pass
+      for (let i = 0; i < 200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++) await new Promise((r) => setTimeout(r, 25));
+      clock.expire();
+      const verdict = await stuck.done;
+      expect(verdict).toMatchObject({ state: 'Degraded', reason: 'ImagePullBackOff' });
+      expect(verdict.message).toMatch(/^not healthy after 60 s \(ImagePullBackOff: pod web-\S+: container main ImagePullBackOff/);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

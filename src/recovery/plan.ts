@@ -1,0 +1,138 @@
+/**
+ * A recovery runbook's compiled output to a RecoveryPlan: the targets grouped by cluster, cut
+ * into batches that never take more than `maxUnavailable` replicas of one workload at once, the
+ * blast radius per workload, and the kubectl commands that would do the same by hand. Pure.
+ */
+import { UserError } from '../user-error.js';
+
+export type RecoveryAction = 'delete' | 'evict' | 'rollout-restart';
+export type OnFailure = 'pause' | 'abort' | 'continue';
+
+export interface RecoveryTarget {
+  cluster: string;
+  namespace: string;
+  /** Pod for delete and evict; Deployment, StatefulSet or DaemonSet for a rollout restart. */
+  kind: string;
+  name: string;
+  /** The hostname that led to it, when it came from the CMDB. */
+  hostname?: string;
+  owner?: { kind: string; name: string };
+}
+
+export interface RecoveryStrategy {
+  batchSize: number;
+  maxUnavailable: number;
+  clusterConcurrency: number;
+  healthTimeout: string;
+  onFailure: OnFailure;
+}
+
+export interface Runbook {
+  name: string;
+  action: RecoveryAction;
+  strategy: RecoveryStrategy;
+  targets: RecoveryTarget[];
+  unresolved: string[];
+}
+
+export interface Batch {
+  cluster: string;
+  /** 1-based within its cluster. */
+  index: number;
+  targets: RecoveryTarget[];
+}
+
+export interface RecoveryPlan {
+  runbook: Runbook;
+  batches: Batch[];
+  /** Per owning workload (cluster/namespace/kind/name): its targets and the most touched at once. */
+  blastRadius: { workload: string; targets: number; atOnce: number }[];
+}
+
+const obj = (x: unknown): Record<string, unknown> => (typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
+
+function str(o: Record<string, unknown>, key: string, where: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v === '') throw new UserError(`the runbook output has no ${where}.${key}; a runbook is a recovery.PodRecovery or recovery.WorkloadRestart`);
+  return v;
+}
+
+/** Reads the `runbook` value a runbook file outputs. */
+export function runbookOf(output: unknown): Runbook {
+  const rb = obj(obj(output).runbook);
+  if (Object.keys(rb).length === 0) throw new UserError('the runbook file outputs no `runbook`: assign a recovery.PodRecovery or recovery.WorkloadRestart to `runbook`');
+  const s = obj(rb.strategy);
+  const action = str(rb, 'action', 'runbook') as RecoveryAction;
+  const targets = (Array.isArray(rb.targets) ? rb.targets : []).map((t, i) => {
+    const o = obj(t);
+    const where = `runbook.targets[${i}]`;
+    const owner = obj(o.owner);
+    return {
+      cluster: str(o, 'cluster', where),
+      namespace: str(o, 'namespace', where),
+      kind: str(o, 'kind', where),
+      name: str(o, 'name', where),
+      ...(typeof o.hostname === 'string' ? { hostname: o.hostname } : {}),
+      ...(typeof owner.kind === 'string' && typeof owner.name === 'string' ? { owner: { kind: owner.kind, name: owner.name } } : {}),
+    };
+  });
+  return {
+    name: str(rb, 'name', 'runbook'),
+    action,
+    strategy: {
+      batchSize: Number(s.batchSize ?? 1),
+      maxUnavailable: Number(s.maxUnavailable ?? 1),
+      clusterConcurrency: Number(s.clusterConcurrency ?? 2),
+      healthTimeout: String(s.healthTimeout ?? '5m'),
+      onFailure: (s.onFailure ?? 'pause') as OnFailure,
+    },
+    targets,
+    unresolved: Array.isArray(rb.unresolved) ? rb.unresolved.map(String) : [],
+  };
+}
+
+const workloadOf = (t: RecoveryTarget) => `${t.cluster}/${t.namespace}/${t.owner ? `${t.owner.kind}/${t.owner.name}` : `${t.kind}/${t.name}`}`;
+
+/**
+ * Batches per cluster, in target order: a batch takes up to `batchSize` targets, and no more
+ * than `maxUnavailable` of one workload; a target that does not fit waits for a later batch.
+ */
+export function planRecovery(runbook: Runbook): RecoveryPlan {
+  const { batchSize, maxUnavailable } = runbook.strategy;
+  const batches: Batch[] = [];
+  const atOnce = new Map<string, number>();
+  const clusters = [...new Set(runbook.targets.map((t) => t.cluster))].sort();
+  for (const cluster of clusters) {
+    let waiting = runbook.targets.filter((t) => t.cluster === cluster);
+    for (let index = 1; waiting.length; index++) {
+      const taken: RecoveryTarget[] = [];
+      const perWorkload = new Map<string, number>();
+      const left: RecoveryTarget[] = [];
+      for (const t of waiting) {
+        const w = workloadOf(t);
+        if (taken.length < batchSize && (perWorkload.get(w) ?? 0) < maxUnavailable) {
+          taken.push(t);
+          perWorkload.set(w, (perWorkload.get(w) ?? 0) + 1);
+        } else left.push(t);
+      }
+      for (const [w, n] of perWorkload) atOnce.set(w, Math.max(atOnce.get(w) ?? 0, n));
+      batches.push({ cluster, index, targets: taken });
+      waiting = left;
+    }
+  }
+  const blastRadius = [...atOnce].map(([workload, n]) => ({ workload, targets: runbook.targets.filter((t) => workloadOf(t) === workload).length, atOnce: n })).sort((a, b) => (a.workload < b.workload ? -1 : 1));
+  return { runbook, batches, blastRadius };
+}
+
+/** What an operator would type to do one step by hand. */
+export function kubectlCommand(action: RecoveryAction, t: RecoveryTarget): string {
+  const base = `kubectl --context ${t.cluster} -n ${t.namespace}`;
+  switch (action) {
+    case 'delete':
+      return `${base} delete pod ${t.name} --wait=false`;
+    case 'evict':
+      return `${base} create --raw /api/v1/namespaces/${t.namespace}/pods/${t.name}/eviction -f - <<< '{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"${t.name}","namespace":"${t.namespace}"}}'`;
+    case 'rollout-restart':
+      return `${base} rollout restart ${t.kind.toLowerCase()}/${t.name}`;
+  }
+}

@@ -11,6 +11,7 @@ import { kclRunCommand } from './commands/kcl-run.js';
 import { lsCommand } from './commands/ls.js';
 import { operationCommand } from './commands/apply.js';
 import { previewCommand } from './commands/preview.js';
+import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
@@ -35,6 +36,7 @@ function program(): Command {
   root.addCommand(operationCommand('apply'));
   root.addCommand(operationCommand('destroy'));
   root.addCommand(stateCommand());
+  root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
   // the console is the default command once it exists; until then a bare `kdeck` shows the help
   root.action(() => root.outputHelp());

@@ -1,0 +1,89 @@
+/**
+ * `kdeck recover --plan` as an on-call engineer runs it: the sample's runbooks, hostnames
+ * resolved through a two-cluster sandbox or a CMDB file, and a runbook with a mistake.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.join(HERE, '..', 'dist', 'cli.js');
+const SAMPLE = path.join(HERE, '..', 'konfig-sample');
+let sandbox: Sandbox;
+
+function kdeck(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: SAMPLE });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const web = (replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'registry.example/web:1' }] } } },
+});
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ clusters: 2, nodes: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+  const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+  await clusters.client('sandbox-a').apply(web(3));
+  await clusters.client('sandbox-b').apply(web(1));
+  for (const c of ['sandbox-a', 'sandbox-b']) {
+    for (let i = 0; i < 200; i++) {
+      const pods = (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items;
+      if (pods.length > 0 && pods.every((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName)) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}, 60_000);
+afterAll(async () => sandbox?.stop());
+
+describe('kdeck recover --plan', () => {
+  it('resolves hostnames to pods across the clusters and batches them, one replica of a workload at a time', async () => {
+    const r = await kdeck(['--kubeconfig', sandbox.kubeconfigPath, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=a-node-1,b-node-1,db-9.prod', '--plan']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Runbook app-recovery: delete 4 targets in 2 clusters');
+    expect(r.stdout).toContain('Unresolved hostnames (no pod found): db-9.prod');
+    // web has 3 replicas on sandbox-a: one per batch
+    expect(r.stdout.match(/ {2}batch \d+:/g)).toHaveLength(4);
+    expect(r.stdout).toContain('  sandbox-a/default/Deployment/web: 3, 1 at once');
+    expect(r.stdout).toMatch(/\$ kubectl --context sandbox-a -n default delete pod web-\S+ --wait=false/);
+    expect(r.stdout).toContain('Plan only: nothing was changed.');
+    const json = JSON.parse((await kdeck(['--kubeconfig', sandbox.kubeconfigPath, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=b-node-1', '--plan', '-o', 'json'])).stdout) as { batches: { cluster: string }[] };
+    expect(json.batches.map((b) => b.cluster)).toEqual(['sandbox-b']);
+  });
+
+  it('reads hostnames from a CMDB file, and reports a runbook mistake as a diagnostic without acting', async () => {
+    const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-recover-'));
+    const cmdb = path.join(dir, 'cmdb.csv');
+    fs.writeFileSync(cmdb, 'hostname,cluster,namespace,pod\nweb-1.prod,sandbox-a,shop,web-abc\n');
+    const r = await kdeck(['recover', 'runbooks/AppRecovery.k', '-D', 'hosts=web-1.prod', '--cmdb', cmdb, '--plan']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('shop/web-abc  (host web-1.prod)');
+    const broken = path.join(dir, 'Broken.k');
+    fs.writeFileSync(broken, 'import base.pkg.models.recovery\n\nrunbook = recovery.PodRecovery {\n    name = "x"\n    hosts = ["h"]\n    targets = []\n    strategy.batchSize = 0\n}\n');
+    fs.copyFileSync(path.join(SAMPLE, 'kcl.mod'), path.join(dir, 'kcl.mod'));
+    fs.cpSync(path.join(SAMPLE, 'base'), path.join(dir, 'base'), { recursive: true });
+    const bad = await kdeck(['recover', broken, '--plan']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('strategy.batchSize must be at least 1');
+    expect(bad.stdout).toBe('');
+  });
+});

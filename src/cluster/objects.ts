@@ -66,15 +66,18 @@ export class ObjectClient {
     }
   }
 
-  /** The REST path of an object (or of its collection, without a name). */
-  async pathOf(ref: Omit<ObjectRef, 'name'> & { name?: string }): Promise<string> {
+  /**
+   * The REST path of an object (or of its collection, without a name). A namespaced object that
+   * names no namespace is in the context's; `allNamespaces` asks for the collection across all.
+   */
+  async pathOf(ref: Omit<ObjectRef, 'name'> & { name?: string }, allNamespaces = false): Promise<string> {
     let resource = (await this.resources(ref.apiVersion, false)).find((r) => r.kind === ref.kind);
     resource ??= (await this.resources(ref.apiVersion, true)).find((r) => r.kind === ref.kind);
     if (!resource) {
       throw new ApiError(this.cluster, 404, 'NotFound', `the cluster does not serve kind ${ref.kind} in ${ref.apiVersion} (if it is a custom resource, is its CRD applied?)`, `discovery of ${ref.apiVersion}`);
     }
     const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
-    const ns = resource.namespaced ? `/namespaces/${encodeURIComponent(ref.namespace ?? this.defaultNamespace)}` : '';
+    const ns = resource.namespaced && !(allNamespaces && ref.namespace === undefined) ? `/namespaces/${encodeURIComponent(ref.namespace ?? this.defaultNamespace)}` : '';
     return `${base}${ns}/${resource.name}${ref.name !== undefined ? `/${encodeURIComponent(ref.name)}` : ''}`;
   }
 
@@ -88,8 +91,9 @@ export class ObjectClient {
     }
   }
 
+  /** The objects of a kind: in `ref.namespace`, or in every namespace when it names none. */
   async list(ref: Omit<ObjectRef, 'name'>, selectors: { labelSelector?: string; fieldSelector?: string } = {}): Promise<{ items: KubeObject[]; resourceVersion: string }> {
-    const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref), query: selectors })).body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
+    const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref, true), query: selectors })).body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
     return { items: body?.items ?? [], resourceVersion: body?.metadata?.resourceVersion ?? '' };
   }
 

@@ -32,7 +32,7 @@ const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.res
 /** Streams events for `target` until `signal` aborts; the current objects come first as ADDED. */
 export async function watchObjects(client: ObjectClient, kc: KubeConfig, target: WatchTarget, onEvent: (e: WatchEvent) => void, options: WatchOptions): Promise<void> {
   const retry = options.retry ?? DEFAULT_RETRY;
-  const path = await client.pathOf(target);
+  const path = await client.pathOf(target, true);
   const selectors = { labelSelector: target.labelSelector, fieldSelector: target.fieldSelector };
   let resourceVersion = '';
   let failures = 0;

@@ -5,8 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import YAML from 'yaml';
-import { ClusterSet } from '../cluster/cluster-set.js';
-import { loadKubeconfig } from '../cluster/kubeconfig.js';
+import { findWorkspaceRoot } from '../konfig/workspace.js';
 import { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
@@ -14,13 +13,18 @@ import { kubectlCommand, planRecovery, runbookOf, type RecoveryPlan } from '../r
 import { UserError } from '../user-error.js';
 import { globalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
+import { openClusters } from './stack-session.js';
 
-async function hostTable(hosts: string[], flags: RecoverFlags, command: Command): Promise<HostTable> {
+async function hostTable(file: string, hosts: string[], flags: RecoverFlags, command: Command): Promise<HostTable> {
   if (flags.cmdb) return resolveFromFile(hosts, path.resolve(flags.cmdb));
   if (hosts.length === 0) return { records: [], unresolved: [] };
-  const clusters = new ClusterSet(loadKubeconfig(globalFlags(command).kubeconfig));
-  const sources = new Map<string, PodSource>(clusters.contexts.map((c) => [c.name, clusters.client(c.name)]));
-  return resolveFromClusters(hosts, sources);
+  const { clusterSet, close } = await openClusters(globalFlags(command), findWorkspaceRoot(path.dirname(path.resolve(file))));
+  try {
+    const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
+    return await resolveFromClusters(hosts, sources);
+  } finally {
+    await close();
+  }
 }
 
 function planText(plan: RecoveryPlan): string {
@@ -58,7 +62,7 @@ export async function runRecover(file: string, flags: RecoverFlags, command: Com
   }
   const options = flags.argument.map(parseOptionArg);
   const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
-  const table = await hostTable(hosts, flags, command);
+  const table = await hostTable(file, hosts, flags, command);
   const result = runKcl({ files: [path.resolve(file)], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
   const plan = planRecovery(runbookOf(YAML.parse(result.yaml)));
   if (result.printed) process.stderr.write(result.printed);

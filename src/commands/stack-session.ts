@@ -43,12 +43,11 @@ export interface StackSession {
 /** Where `--sandbox` keeps the workspace's embedded clusters between commands. */
 export const SANDBOX_DIR = path.join('.kdeck', 'sandbox');
 
-export async function openStack(flags: StackFlags, global: GlobalFlags): Promise<StackSession> {
-  const dir = flags.workdir ?? process.cwd();
-  const { root } = loadStack(dir);
+/** The clusters of a command: the kubeconfig's contexts, or the workspace's embedded sandbox. */
+export async function openClusters(global: GlobalFlags, root: string): Promise<{ clusterSet: ClusterSet; close: () => Promise<void> }> {
   if (global.sandbox && global.kubeconfig) throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
   // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) whose objects, ports and
-  // tokens persist in the workspace, so that apply, preview and destroy see the same clusters
+  // tokens persist in the workspace, so that successive commands see the same clusters
   const sandbox = global.sandbox
     ? await (await import('../sandbox/index.js')).startSandbox({
         clusters: 2,
@@ -59,16 +58,23 @@ export async function openStack(flags: StackFlags, global: GlobalFlags): Promise
   try {
     const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? global.kubeconfig));
     if (global.context) clusterSet.config(global.context);
-    return {
-      compile: () => compileStack(dir, { settings: flags.setting, arguments: flags.argument, overrides: flags.overrides }),
-      root,
-      clusterSet,
-      clusters: new DefaultedClusters(clusterSet, global.context),
-      backend: new LocalStateBackend(root),
-      close: async () => sandbox?.stop(),
-    };
+    return { clusterSet, close: async () => sandbox?.stop() };
   } catch (e) {
     await sandbox?.stop();
     throw e;
   }
+}
+
+export async function openStack(flags: StackFlags, global: GlobalFlags): Promise<StackSession> {
+  const dir = flags.workdir ?? process.cwd();
+  const { root } = loadStack(dir);
+  const { clusterSet, close } = await openClusters(global, root);
+  return {
+    compile: () => compileStack(dir, { settings: flags.setting, arguments: flags.argument, overrides: flags.overrides }),
+    root,
+    clusterSet,
+    clusters: new DefaultedClusters(clusterSet, global.context),
+    backend: new LocalStateBackend(root),
+    close,
+  };
 }

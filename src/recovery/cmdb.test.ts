@@ -9,10 +9,10 @@ import { runKcl } from '../kcl/run.js';
 import { startSandbox } from '../sandbox/index.js';
 import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, resolveFromFile, type PodSource } from './cmdb.js';
 
-const deployment = (name: string, replicas: number) => ({
+const deployment = (name: string, replicas: number, namespace = 'default') => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
-  metadata: { name, namespace: 'default' },
+  metadata: { name, namespace },
   spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: `registry.example/${name}:1` }] } } },
 });
 
@@ -22,9 +22,11 @@ describe('cmdb look-up', () => {
     try {
       const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
       await clusters.client('sandbox-a').apply(deployment('web', 2));
-      await clusters.client('sandbox-b').apply(deployment('api', 1));
+      // in a namespace of its own: the look-up searches every namespace
+      await clusters.client('sandbox-b').apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+      await clusters.client('sandbox-b').apply(deployment('api', 1, 'shop'));
       const sources = new Map<string, PodSource>(['sandbox-a', 'sandbox-b'].map((c) => [c, clusters.client(c)]));
-      const podsOf = async (c: string) => (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items;
+      const podsOf = async (c: string) => (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop' })).items;
       let apiPods = await podsOf('sandbox-b');
       for (let i = 0; i < 200 && (apiPods.length === 0 || !apiPods[0].spec || !(apiPods[0].spec as { nodeName?: string }).nodeName); i++) {
         await new Promise((r) => setTimeout(r, 25));
@@ -34,7 +36,7 @@ describe('cmdb look-up', () => {
       const node = String((apiPods[0].spec as { nodeName: string }).nodeName);
       const table = await resolveFromClusters([apiPod, 'a-node-404', node], sources);
       expect(table.unresolved).toEqual(['a-node-404']);
-      expect(table.records.filter((r) => r.hostname === apiPod)).toEqual([{ hostname: apiPod, cluster: 'sandbox-b', namespace: 'default', pod: apiPod, node, owner: { kind: 'Deployment', name: 'api' } }]);
+      expect(table.records.filter((r) => r.hostname === apiPod)).toEqual([{ hostname: apiPod, cluster: 'sandbox-b', namespace: 'shop', pod: apiPod, node, owner: { kind: 'Deployment', name: 'api' } }]);
       expect(table.records.filter((r) => r.hostname === node).map((r) => r.pod)).toContain(apiPod);
       expect(table.records.every((r) => r.hostname !== node || r.cluster === 'sandbox-b')).toBe(true);
     } finally {

@@ -45,7 +45,7 @@ beforeAll(async () => {
   await clusters.client('sandbox-a').apply(web(3));
   await clusters.client('sandbox-b').apply(web(1));
   for (const c of ['sandbox-a', 'sandbox-b']) {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 1200; i++) {
       const pods = (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items;
       if (pods.length > 0 && pods.every((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName)) break;
       await new Promise((r) => setTimeout(r, 25));

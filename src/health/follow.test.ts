@@ -47,7 +47,7 @@ describe('health follower', () => {
       const clock = manualTimers();
       const stuck = follow('registry.example/web:nopull', clock.timers);
       // wait (bounded) until the pods say why, then let the deadline pass
-      for (let i = 0; i < 200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 1200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++) await new Promise((r) => setTimeout(r, 25));
       clock.expire();
       const verdict = await stuck.done;
       expect(verdict).toMatchObject({ state: 'Degraded', reason: 'ImagePullBackOff' });

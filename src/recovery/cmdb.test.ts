@@ -28,7 +28,7 @@ describe('cmdb look-up', () => {
       const sources = new Map<string, PodSource>(['sandbox-a', 'sandbox-b'].map((c) => [c, clusters.client(c)]));
       const podsOf = async (c: string) => (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'shop' })).items;
       let apiPods = await podsOf('sandbox-b');
-      for (let i = 0; i < 200 && (apiPods.length === 0 || !apiPods[0].spec || !(apiPods[0].spec as { nodeName?: string }).nodeName); i++) {
+      for (let i = 0; i < 1200 && (apiPods.length === 0 || !apiPods[0].spec || !(apiPods[0].spec as { nodeName?: string }).nodeName); i++) {
         await new Promise((r) => setTimeout(r, 25));
         apiPods = await podsOf('sandbox-b');
       }

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { KclError } from '../kcl/diagnostics.js';
-import { firstDifference, loadDocuments } from '../kcl/document-diff.js';
+import { firstDifference, loadDocuments } from './document-diff.js';
 import { runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { compileStack } from './compile.js';

@@ -46,7 +46,7 @@ export interface State extends StateKey {
   history: OperationRecord[];
 }
 
-export function keyOf(k: StateKey): StateKey {
+function keyOf(k: StateKey): StateKey {
   return { project: k.project, stack: k.stack, cluster: k.cluster };
 }
 

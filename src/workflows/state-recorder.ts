@@ -49,8 +49,4 @@ export class StateRecorder {
   operation(cluster: string, op: OperationRecord): Promise<State> {
     return this.update(cluster, (s) => withOperation(s, op));
   }
-
-  clusters(): string[] {
-    return [...this.states.keys()];
-  }
 }

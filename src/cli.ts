@@ -15,7 +15,7 @@ import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
-import { SilentExit, UserError } from './user-error.js';
+import { errorMessage, SilentExit, UserError } from './user-error.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -72,9 +72,8 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) {
       return e.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(
-      `kdeck: internal error: ${message}\nThis is a bug in kdeck, not in your input; please report it with the command you ran.\n`,
+      `kdeck: internal error: ${errorMessage(e)}\nThis is a bug in kdeck, not in your input; please report it with the command you ran.\n`,
     );
     if (process.env.KDECK_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     return EXIT_FAILED;

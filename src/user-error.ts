@@ -13,6 +13,11 @@ export class UserError extends Error {
   }
 }
 
+/** The text of anything thrown: an Error's message, or the value itself. */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** Ends a command with an exit code after it has said everything it had to say. */
 export class SilentExit extends Error {
   constructor(readonly exitCode: number) {

@@ -12,7 +12,7 @@ import { KclError } from '../src/kcl/diagnostics.js';
 import { runKcl } from '../src/kcl/run.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { compileSnapshots, snapshotDrift } from '../src/konfig/snapshots.js';
-import { isObject, type Attributes, type Resource } from '../src/konfig/spec.js';
+import { asObject, type Attributes, type Resource } from '../src/konfig/spec.js';
 import { loadWorkspace } from '../src/konfig/workspace.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -91,7 +91,7 @@ describe('hack/mistakes', () => {
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition']);
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job', 'CronJob']);
 
-const obj = (x: unknown): Attributes => (isObject(x) ? x : {});
+const obj = asObject;
 const list = (x: unknown): Attributes[] => (Array.isArray(x) ? x.map(obj) : []);
 
 function podTemplate(a: Attributes): Attributes {

@@ -6,6 +6,7 @@
  */
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, ObjectClient, ObjectRef } from './objects.js';
+import { errorMessage } from '../user-error.js';
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from './rest.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -44,7 +45,7 @@ export async function watchObjects(client: ObjectClient, kc: KubeConfig, target:
         resourceVersion = list.resourceVersion;
         failures = 0;
       } catch (e) {
-        options.onReconnect?.(`list failed: ${e instanceof Error ? e.message : String(e)}`);
+        options.onReconnect?.(`list failed: ${errorMessage(e)}`);
         await retry.sleep(retryDelay(failures++, undefined, retry));
         continue;
       }

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../cluster/objects.js';
 import { maskSecret } from '../diff/fields.js';
-import type { Obj } from '../diff/normalize.js';
+import type { Attributes } from '../konfig/spec.js';
 import { renderFieldChanges } from '../diff/render.js';
 import { summarize, type ChangeSet, type ResourceChange } from '../workflows/plan.js';
 
@@ -51,7 +51,7 @@ export function changeDetails(cs: ChangeSet): string {
     .join('\n');
 }
 
-const masked = (o: KubeObject | Obj | undefined) => (o ? maskSecret(o as Obj) : null);
+const masked = (o: KubeObject | Attributes | undefined) => (o ? maskSecret(o as Attributes) : null);
 
 /** kusion's `preview -o json` shape, with the cluster of each step. */
 export function changeJson(cs: ChangeSet): string {
@@ -63,7 +63,7 @@ export function changeJson(cs: ChangeSet): string {
         cluster: c.cluster,
         action: c.action,
         from: masked(c.live),
-        to: c.action === 'Delete' ? null : masked(c.dryRun ?? (c.resource?.attributes as Obj | undefined)),
+        to: c.action === 'Delete' ? null : masked(c.dryRun ?? (c.resource?.attributes as Attributes | undefined)),
       },
     ]),
   );

@@ -6,7 +6,7 @@ import readline from 'node:readline/promises';
 import { Command } from 'commander';
 import YAML from 'yaml';
 import { maskSecret } from '../diff/fields.js';
-import type { Obj } from '../diff/normalize.js';
+import type { Attributes } from '../konfig/spec.js';
 import { findWorkspaceRoot, loadStack } from '../konfig/workspace.js';
 import { describeHolder } from '../state/backend.js';
 import { LocalStateBackend } from '../state/local.js';
@@ -15,7 +15,7 @@ import { UserError } from '../user-error.js';
 import { globalFlags } from './command-flags.js';
 
 function masked(state: State, showSecrets: boolean): State {
-  return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Obj) })) };
+  return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Attributes) })) };
 }
 
 /** The stack of `dir` and the clusters it has states on (all, or the one asked for). */

@@ -4,7 +4,8 @@
  * compared is normalised, so an apply followed by a preview shows nothing to do.
  */
 import { fieldChanges, type FieldChange } from './fields.js';
-import { normalize, projectOnto, type Obj } from './normalize.js';
+import type { Attributes } from '../konfig/spec.js';
+import { normalize, projectOnto } from './normalize.js';
 
 export type Action = 'Create' | 'Update' | 'Delete' | 'UnChanged' | 'Import';
 
@@ -22,20 +23,20 @@ export interface Decision {
 
 export interface ThreeWay {
   /** The attributes kdeck last applied, from the state. */
-  prior?: Obj;
+  prior?: Attributes;
   /** The attributes of the Spec. */
-  plan?: Obj;
-  live?: Obj;
+  plan?: Attributes;
+  live?: Attributes;
   /** The server's answer to a dry-run apply of the plan; undefined when it could not be asked. */
-  dryRun?: Obj;
+  dryRun?: Attributes;
   ignoreFields?: string[];
   showSecrets?: boolean;
 }
 
 /** Live against the last applied state, on the fields the state sets. */
-function driftOf(prior: Obj, live: Obj, ignore: string[], showSecrets: boolean): FieldChange[] {
+function driftOf(prior: Attributes, live: Attributes, ignore: string[], showSecrets: boolean): FieldChange[] {
   const before = normalize(prior, ignore);
-  return fieldChanges(before, projectOnto(normalize(live, ignore), before) as Obj, { showSecrets });
+  return fieldChanges(before, projectOnto(normalize(live, ignore), before) as Attributes, { showSecrets });
 }
 
 export function decide(t: ThreeWay): Decision {
@@ -54,7 +55,7 @@ export function decide(t: ThreeWay): Decision {
   // without a dry run (the server refused it, or the kind is not known yet) the plan is compared
   // with the live fields it sets, which cannot see defaults the plan would reset
   const after = t.dryRun ? normalize(t.dryRun, ignore) : normalize(t.plan, ignore);
-  const before = t.dryRun ? live : (projectOnto(live, after) as Obj);
+  const before = t.dryRun ? live : (projectOnto(live, after) as Attributes);
   const fields = fieldChanges(before, after, { showSecrets });
   if (!t.prior) {
     return { action: 'Import', fields, drift: false, driftFields: [], note: fields.length ? 'exists in the cluster but not in the state: kdeck adopts it and applies the changes' : 'exists in the cluster but not in the state: kdeck adopts it as it is' };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from './actions.js';
 import { fieldChanges, maskSecret } from './fields.js';
-import type { Obj } from './normalize.js';
+import type { Attributes } from '../konfig/spec.js';
 import { renderFieldChanges } from './render.js';
 
-const plan = (image: string, replicas = 2): Obj => ({
+const plan = (image: string, replicas = 2): Attributes => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'shop' },
@@ -12,12 +12,12 @@ const plan = (image: string, replicas = 2): Obj => ({
 });
 
 /** The plan as the server returns it: defaults filled in, bookkeeping added. */
-const served = (p: Obj, rv: string, extra: Obj = {}): Obj => {
-  const spec = p.spec as Obj;
-  const template = spec.template as { spec: { containers: Obj[] } };
+const served = (p: Attributes, rv: string, extra: Attributes = {}): Attributes => {
+  const spec = p.spec as Attributes;
+  const template = spec.template as { spec: { containers: Attributes[] } };
   return {
     ...p,
-    metadata: { ...(p.metadata as Obj), uid: 'u-1', resourceVersion: rv, generation: Number(rv), creationTimestamp: '2026-11-22T03:00:00Z', managedFields: [{ manager: 'kdeck', time: `t${rv}` }], annotations: { 'deployment.kubernetes.io/revision': rv } },
+    metadata: { ...(p.metadata as Attributes), uid: 'u-1', resourceVersion: rv, generation: Number(rv), creationTimestamp: '2026-11-22T03:00:00Z', managedFields: [{ manager: 'kdeck', time: `t${rv}` }], annotations: { 'deployment.kubernetes.io/revision': rv } },
     spec: { ...spec, progressDeadlineSeconds: 600, template: { spec: { ...template.spec, containers: template.spec.containers.map((c) => ({ ...c, imagePullPolicy: 'IfNotPresent' })), restartPolicy: 'Always' } } },
     status: { replicas: spec.replicas, readyReplicas: spec.replicas },
     ...extra,
@@ -82,7 +82,7 @@ describe('field changes', () => {
   });
 
   it('masks Secret values unless asked, and still says which keys change', () => {
-    const s = (password: string): Obj => ({ kind: 'Secret', metadata: { name: 'db' }, data: { password, user: 'YWRtaW4=' } });
+    const s = (password: string): Attributes => ({ kind: 'Secret', metadata: { name: 'db' }, data: { password, user: 'YWRtaW4=' } });
     expect(fieldChanges(s('b2xk'), s('bmV3'))).toEqual([{ kind: 'change', path: 'data.password', from: '***', to: '***' }]);
     expect(fieldChanges({ kind: 'Secret', metadata: { name: 'db' } }, s('bmV3'))).toEqual([{ kind: 'add', path: 'data', to: { password: '***', user: '***' } }]);
     expect(fieldChanges(s('b2xk'), s('bmV3'), { showSecrets: true })[0].to).toBe('bmV3');

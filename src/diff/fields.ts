@@ -4,7 +4,8 @@
  * Secret data is masked unless asked for.
  */
 import microdiff from 'microdiff';
-import { isObj, namedList, type Obj } from './normalize.js';
+import { isObject, type Attributes } from '../konfig/spec.js';
+import { namedList } from './normalize.js';
 
 export interface FieldChange {
   kind: 'add' | 'remove' | 'change';
@@ -19,17 +20,17 @@ const NAMED = /^\[name=.*\]$/;
 /** Lists of named items become maps keyed `[name=<name>]`, so an insertion does not shift the rest. */
 function keyed(x: unknown): unknown {
   if (Array.isArray(x)) {
-    if (namedList(x)) return Object.fromEntries(x.map((item) => [`[name=${String((item as Obj).name)}]`, keyed(item)]));
+    if (namedList(x)) return Object.fromEntries(x.map((item) => [`[name=${String((item as Attributes).name)}]`, keyed(item)]));
     return x.map(keyed);
   }
-  if (isObj(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, keyed(v)]));
+  if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, keyed(v)]));
   return x;
 }
 
 /** Undoes `keyed` on a value shown to the user. */
 function unkeyed(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(unkeyed);
-  if (isObj(x)) {
+  if (isObject(x)) {
     const entries = Object.entries(x);
     if (entries.length > 0 && entries.every(([k]) => NAMED.test(k))) return entries.map(([, v]) => unkeyed(v));
     return Object.fromEntries(entries.map(([k, v]) => [k, unkeyed(v)]));
@@ -56,27 +57,27 @@ function secretPath(path: (string | number)[]): boolean {
 }
 
 function masked(value: unknown): unknown {
-  if (isObj(value)) return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
+  if (isObject(value)) return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
   return value === undefined ? undefined : MASK;
 }
 
 /** A copy of a Secret with its values masked; other kinds unchanged. */
-export function maskSecret(o: Obj): Obj {
+export function maskSecret(o: Attributes): Attributes {
   if (o.kind !== 'Secret') return o;
   const copy = { ...o };
-  for (const k of ['data', 'stringData']) if (isObj(copy[k])) copy[k] = masked(copy[k]);
-  const annotations = isObj(copy.metadata) && isObj(copy.metadata.annotations) ? copy.metadata.annotations : undefined;
+  for (const k of ['data', 'stringData']) if (isObject(copy[k])) copy[k] = masked(copy[k]);
+  const annotations = isObject(copy.metadata) && isObject(copy.metadata.annotations) ? copy.metadata.annotations : undefined;
   // kubectl keeps the whole object, data included, in this annotation
   if (annotations?.['kubectl.kubernetes.io/last-applied-configuration'] !== undefined) {
-    copy.metadata = { ...(copy.metadata as Obj), annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': MASK } };
+    copy.metadata = { ...(copy.metadata as Attributes), annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': MASK } };
   }
   return copy;
 }
 
 /** What changes from `before` to `after`, in document order of the paths. */
-export function fieldChanges(before: Obj, after: Obj, options: { showSecrets?: boolean } = {}): FieldChange[] {
+export function fieldChanges(before: Attributes, after: Attributes, options: { showSecrets?: boolean } = {}): FieldChange[] {
   const secret = (before.kind ?? after.kind) === 'Secret' && !options.showSecrets;
-  return microdiff(keyed(before) as Obj, keyed(after) as Obj).map((d) => {
+  return microdiff(keyed(before) as Attributes, keyed(after) as Attributes).map((d) => {
     const hide = secret && secretPath(d.path);
     const show = (v: unknown) => (hide ? masked(v) : unkeyed(v));
     const path = pathText(d.path);

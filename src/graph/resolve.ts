@@ -3,6 +3,7 @@
  * in the target's live object (a whole-string reference keeps the value's type). Pure: the
  * caller supplies the targets.
  */
+import { isObject } from '../konfig/spec.js';
 import { escapePointerToken, pointerTokens, referencesIn, REF_PATTERN, type Reference } from './references.js';
 
 export interface Resolution<T> {
@@ -18,7 +19,7 @@ export function atPointer(root: unknown, pointer: string): unknown {
   let x: unknown = root;
   for (const t of tokens) {
     if (Array.isArray(x) && /^\d+$/.test(t)) x = x[Number(t)];
-    else if (typeof x === 'object' && x !== null && !Array.isArray(x)) x = (x as Record<string, unknown>)[t];
+    else if (isObject(x)) x = x[t];
     else return undefined;
     if (x === undefined) return undefined;
   }

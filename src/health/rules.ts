@@ -6,6 +6,8 @@
  * whose pods are stuck stays Progressing but carries their reason, and its progress deadline or
  * the caller's timeout turns that into Degraded.
  */
+import { asObject } from '../konfig/spec.js';
+
 export type HealthState = 'Progressing' | 'Healthy' | 'Degraded';
 
 export interface Health {
@@ -17,8 +19,7 @@ export interface Health {
 
 export type KubeObject = Record<string, unknown>;
 
-const obj = (x: unknown): KubeObject => (typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as KubeObject) : {});
-const arr = (x: unknown): KubeObject[] => (Array.isArray(x) ? x.map(obj) : []);
+const arr = (x: unknown): KubeObject[] => (Array.isArray(x) ? x.map(asObject) : []);
 const num = (x: unknown, fallback = 0): number => (typeof x === 'number' ? x : fallback);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 
@@ -27,15 +28,15 @@ const healthy = (message: string): Health => ({ state: 'Healthy', message });
 const degraded = (reason: string, message: string): Health => ({ state: 'Degraded', reason, message });
 
 export function condition(o: KubeObject, type: string): KubeObject | undefined {
-  return arr(obj(o.status).conditions).find((c) => str(c.type)?.toLowerCase() === type.toLowerCase());
+  return arr(asObject(o.status).conditions).find((c) => str(c.type)?.toLowerCase() === type.toLowerCase());
 }
 
 /** `kubectl wait --for=condition=TYPE`: the condition is True and not older than the spec. */
 export function conditionMet(o: KubeObject, type: string): boolean {
   const c = condition(o, type);
   if (!c || str(c.status)?.toLowerCase() !== 'true') return false;
-  const generation = obj(o.metadata).generation;
-  const observed = c.observedGeneration ?? obj(o.status).observedGeneration;
+  const generation = asObject(o.metadata).generation;
+  const observed = c.observedGeneration ?? asObject(o.status).observedGeneration;
   return typeof generation !== 'number' || typeof observed !== 'number' || observed >= generation;
 }
 
@@ -44,10 +45,10 @@ const HOPELESS = new Set(['ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff'
 
 /** Why a pod cannot become ready, if a container is stuck in a state waiting will not fix. */
 export function podTrouble(pod: KubeObject): Health | undefined {
-  const name = str(obj(pod.metadata).name) ?? 'pod';
-  const status = obj(pod.status);
+  const name = str(asObject(pod.metadata).name) ?? 'pod';
+  const status = asObject(pod.status);
   for (const c of [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)]) {
-    const waiting = obj(obj(c.state).waiting);
+    const waiting = asObject(asObject(c.state).waiting);
     const reason = str(waiting.reason);
     if (reason && HOPELESS.has(reason)) {
       const detail = str(waiting.message);
@@ -61,28 +62,28 @@ export function podTrouble(pod: KubeObject): Health | undefined {
 function pod(o: KubeObject): Health {
   const trouble = podTrouble(o);
   if (trouble) return trouble;
-  const phase = str(obj(o.status).phase);
+  const phase = str(asObject(o.status).phase);
   if (phase === 'Succeeded') return healthy('completed');
   if (conditionMet(o, 'Ready')) return healthy('ready');
-  const waiting = arr(obj(o.status).containerStatuses)
-    .map((c) => str(obj(obj(c.state).waiting).reason))
+  const waiting = arr(asObject(o.status).containerStatuses)
+    .map((c) => str(asObject(asObject(c.state).waiting).reason))
     .find(Boolean);
   return progressing(waiting ? `waiting: ${waiting}` : `${phase ?? 'Pending'}, not ready yet`, waiting);
 }
 
 function generationPending(o: KubeObject): boolean {
-  const generation = obj(o.metadata).generation;
-  const observed = obj(o.status).observedGeneration;
+  const generation = asObject(o.metadata).generation;
+  const observed = asObject(o.status).observedGeneration;
   return typeof generation === 'number' && (typeof observed !== 'number' || generation > observed);
 }
 
 function deployment(o: KubeObject): Health {
-  const name = str(obj(o.metadata).name);
+  const name = str(asObject(o.metadata).name);
   if (generationPending(o)) return progressing('waiting for the deployment spec update to be observed');
   const p = condition(o, 'Progressing');
   if (str(p?.reason) === 'ProgressDeadlineExceeded') return degraded('ProgressDeadlineExceeded', `deployment "${name}" exceeded its progress deadline`);
-  const s = obj(o.status);
-  const want = num(obj(o.spec).replicas, 1);
+  const s = asObject(o.status);
+  const want = num(asObject(o.spec).replicas, 1);
   const updated = num(s.updatedReplicas);
   if (updated < want) return progressing(`${updated} out of ${want} new replicas have been updated`);
   if (num(s.replicas) > updated) return progressing(`${num(s.replicas) - updated} old replicas are pending termination`);
@@ -91,13 +92,13 @@ function deployment(o: KubeObject): Health {
 }
 
 function statefulSet(o: KubeObject): Health {
-  const spec = obj(o.spec);
-  const s = obj(o.status);
-  if (str(obj(spec.updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
+  const spec = asObject(o.spec);
+  const s = asObject(o.status);
+  if (str(asObject(spec.updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
   if (num(s.observedGeneration) === 0 || generationPending(o)) return progressing('waiting for the statefulset spec update to be observed');
   const want = num(spec.replicas, 1);
   if (num(s.readyReplicas) < want) return progressing(`waiting for ${want - num(s.readyReplicas)} pods to be ready`);
-  const partition = obj(obj(spec.updateStrategy).rollingUpdate).partition;
+  const partition = asObject(asObject(spec.updateStrategy).rollingUpdate).partition;
   if (typeof partition === 'number' && partition > 0) {
     if (num(s.updatedReplicas) < want - partition) return progressing(`waiting for partitioned roll out to finish: ${num(s.updatedReplicas)} out of ${want - partition} new pods have been updated`);
     return healthy('partitioned roll out complete');
@@ -107,8 +108,8 @@ function statefulSet(o: KubeObject): Health {
 }
 
 function daemonSet(o: KubeObject): Health {
-  const s = obj(o.status);
-  if (str(obj(obj(o.spec).updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
+  const s = asObject(o.status);
+  if (str(asObject(asObject(o.spec).updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
   if (generationPending(o)) return progressing('waiting for the daemon set spec update to be observed');
   const want = num(s.desiredNumberScheduled);
   if (num(s.updatedNumberScheduled) < want) return progressing(`${num(s.updatedNumberScheduled)} out of ${want} new pods have been updated`);
@@ -117,8 +118,8 @@ function daemonSet(o: KubeObject): Health {
 }
 
 function replicaSet(o: KubeObject): Health {
-  const want = num(obj(o.spec).replicas, 1);
-  const ready = num(obj(o.status).readyReplicas);
+  const want = num(asObject(o.spec).replicas, 1);
+  const ready = num(asObject(o.status).readyReplicas);
   return ready >= want ? healthy(`${ready}/${want} ready`) : progressing(`${ready}/${want} ready`);
 }
 
@@ -127,8 +128,8 @@ function job(o: KubeObject): Health {
     const c = condition(o, 'Failed')!;
     return degraded(str(c.reason) ?? 'Failed', `job failed${str(c.message) ? `: ${str(c.message)}` : ''}`);
   }
-  if (conditionMet(o, 'Complete')) return healthy(`complete (${num(obj(o.status).succeeded)} succeeded)`);
-  const s = obj(o.status);
+  if (conditionMet(o, 'Complete')) return healthy(`complete (${num(asObject(o.status).succeeded)} succeeded)`);
+  const s = asObject(o.status);
   return progressing(`${num(s.active)} active, ${num(s.succeeded)} succeeded, ${num(s.failed)} failed`);
 }
 
@@ -138,9 +139,9 @@ function job(o: KubeObject): Health {
  * held back for its endpoints or a pending load balancer; the message says how it stands.
  */
 function service(o: KubeObject, endpoints: KubeObject | undefined): Health {
-  const spec = obj(o.spec);
+  const spec = asObject(o.spec);
   const parts: string[] = [];
-  if (str(spec.type) === 'LoadBalancer' && arr(obj(obj(o.status).loadBalancer).ingress).length === 0) parts.push('load balancer address pending');
+  if (str(spec.type) === 'LoadBalancer' && arr(asObject(asObject(o.status).loadBalancer).ingress).length === 0) parts.push('load balancer address pending');
   if (spec.selector && str(spec.type) !== 'ExternalName' && endpoints !== undefined) {
     const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
     parts.push(ready > 0 ? `${ready} ready endpoint${ready === 1 ? '' : 's'}` : 'no ready endpoints yet');
@@ -182,11 +183,11 @@ export function assess(o: KubeObject, related: Related = {}): Health {
     case 'Service':
       return service(o, related.endpoints);
     case 'PersistentVolumeClaim': {
-      const phase = str(obj(o.status).phase);
+      const phase = str(asObject(o.status).phase);
       return phase === 'Bound' ? healthy('bound') : progressing(`${phase ?? 'Pending'}`);
     }
     case 'Namespace': {
-      const phase = str(obj(o.status).phase);
+      const phase = str(asObject(o.status).phase);
       return phase === 'Terminating' ? progressing('terminating') : healthy('active');
     }
     case 'CustomResourceDefinition':

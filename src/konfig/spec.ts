@@ -28,6 +28,11 @@ export function isObject(x: unknown): x is Attributes {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+/** `x` when it is a mapping, else an empty one: for reading fields of untrusted objects. */
+export function asObject(x: unknown): Attributes {
+  return isObject(x) ? x : {};
+}
+
 function specError(message: string) {
   return kclError('SpecError', message);
 }

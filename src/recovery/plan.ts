@@ -3,6 +3,7 @@
  * into batches that never take more than `maxUnavailable` replicas of one workload at once, the
  * blast radius per workload, and the kubectl commands that would do the same by hand. Pure.
  */
+import { asObject } from '../konfig/spec.js';
 import { UserError } from '../user-error.js';
 
 export type RecoveryAction = 'delete' | 'evict' | 'rollout-restart';
@@ -49,7 +50,6 @@ export interface RecoveryPlan {
   blastRadius: { workload: string; targets: number; atOnce: number }[];
 }
 
-const obj = (x: unknown): Record<string, unknown> => (typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
 
 function str(o: Record<string, unknown>, key: string, where: string): string {
   const v = o[key];
@@ -59,14 +59,14 @@ function str(o: Record<string, unknown>, key: string, where: string): string {
 
 /** Reads the `runbook` value a runbook file outputs. */
 export function runbookOf(output: unknown): Runbook {
-  const rb = obj(obj(output).runbook);
+  const rb = asObject(asObject(output).runbook);
   if (Object.keys(rb).length === 0) throw new UserError('the runbook file outputs no `runbook`: assign a recovery.PodRecovery or recovery.WorkloadRestart to `runbook`');
-  const s = obj(rb.strategy);
+  const s = asObject(rb.strategy);
   const action = str(rb, 'action', 'runbook') as RecoveryAction;
   const targets = (Array.isArray(rb.targets) ? rb.targets : []).map((t, i) => {
-    const o = obj(t);
+    const o = asObject(t);
     const where = `runbook.targets[${i}]`;
-    const owner = obj(o.owner);
+    const owner = asObject(o.owner);
     return {
       cluster: str(o, 'cluster', where),
       namespace: str(o, 'namespace', where),

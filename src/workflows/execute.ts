@@ -15,6 +15,7 @@ import type { StateBackend } from '../state/backend.js';
 import type { OperationKind, OperationRecord } from '../state/model.js';
 import { keyFor, type ChangeSet, type Clusters, type ResourceChange } from './plan.js';
 import type { Stack } from '../konfig/workspace.js';
+import { errorMessage } from '../user-error.js';
 import { StateRecorder } from './state-recorder.js';
 import { walkGraph, type Outcome } from './walk.js';
 
@@ -55,8 +56,6 @@ export interface ExecuteResult {
   interrupted: boolean;
   counts: { created: number; updated: number; deleted: number };
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent) => void): Promise<ExecuteResult> {
   const now = input.now ?? (() => new Date().toISOString());
@@ -138,7 +137,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       emit({ type: 'finished', id, cluster: c.cluster, outcome });
       return outcome;
     } catch (e) {
-      emit({ type: 'finished', id, cluster: c.cluster, outcome: 'failed', message: message(e) });
+      emit({ type: 'finished', id, cluster: c.cluster, outcome: 'failed', message: errorMessage(e) });
       return 'failed';
     }
   };

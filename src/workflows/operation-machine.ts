@@ -8,6 +8,7 @@ import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom } f
 import type { Spec } from '../konfig/spec.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
+import { errorMessage } from '../user-error.js';
 import { summarize, type ChangeSet } from './plan.js';
 
 export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
@@ -46,8 +47,6 @@ export type ExecuteFn = (changeSet: ChangeSet, emit: (e: EngineEvent) => void, s
 
 const LOG_LIMIT = 500;
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** The machine, with the three actors the caller provides. */
 export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (spec: Spec) => Promise<ChangeSet>; execute: ExecuteFn }) {
   return setup({
@@ -66,7 +65,7 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
         });
         actors.execute(input.changeSet, (event) => sendBack({ type: 'ENGINE', event }), controller.signal).then(
           (result) => sendBack({ type: 'EXECUTED', result }),
-          (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: message(e) }),
+          (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: errorMessage(e) }),
         );
         return () => controller.abort();
       }),
@@ -118,7 +117,7 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
         invoke: {
           src: 'compile',
           onDone: { target: 'planning', actions: assign({ spec: ({ event }) => event.output }) },
-          onError: { target: 'failed', actions: assign({ error: ({ event }) => message(event.error) }) },
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
         },
       },
       planning: {
@@ -130,7 +129,7 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
             { guard: 'autoApprove', target: 'applying', actions: assign({ changeSet: ({ event }) => event.output }) },
             { target: 'awaitingApproval', actions: assign({ changeSet: ({ event }) => event.output }) },
           ],
-          onError: { target: 'failed', actions: assign({ error: ({ event }) => message(event.error) }) },
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => errorMessage(event.error) }) },
         },
       },
       awaitingApproval: {

@@ -6,13 +6,13 @@
 import { graphOf, ResourceGraph } from '../graph/graph.js';
 import type { Reference } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
-import { clusterOf, type Resource, type Spec } from '../konfig/spec.js';
+import { clusterOf, type Attributes, type Resource, type Spec } from '../konfig/spec.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
 import { refOf } from '../cluster/objects.js';
 import { ApiError } from '../cluster/rest.js';
+import { errorMessage } from '../user-error.js';
 import { decide, type Action, type Decision } from '../diff/actions.js';
-import type { Obj } from '../diff/normalize.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';
 
@@ -89,10 +89,6 @@ export async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) 
 
 export const keyFor = (stack: Stack, cluster: string): StateKey => ({ project: stack.project.name, stack: stack.name, cluster });
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const { stack, spec, clusters, backend } = input;
   const resources = input.destroy ? [] : spec.resources;
@@ -127,11 +123,11 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
           // another manager (kubectl scale, an operator) took fields over: show what taking them back does
           conflict = e.detail;
           dryRun = await client.apply(resolved as KubeObject, { dryRun: true, force: true }).catch(() => undefined);
-        } else dryRunError = message(e);
+        } else dryRunError = errorMessage(e);
       }
       if (dryRun) known.set(id, dryRun);
     }
-    const decision = decide({ prior: prior?.attributes, plan: resolved as Obj, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
+    const decision = decide({ prior: prior?.attributes, plan: resolved as Attributes, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
     if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
     if (conflict) decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
     return { id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) };

@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { kclError } from '../kcl/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
+import { collect } from './command-flags.js';
 
 /** Commander keeps kcl's snake_case flag names as they are. */
 interface KclRunFlags {
@@ -23,8 +24,6 @@ interface KclRunFlags {
   list_options?: boolean;
   external: string[];
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** Options kdeck parses but does not implement yet: refused with a sentence, never ignored. */
 function refuseUnsupported(flags: KclRunFlags): void {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import YAML from 'yaml';
 import { loadWorkspace, type Project, type Workspace } from '../konfig/workspace.js';
+import { table } from './table.js';
 
 const FORMATS = ['human', 'json', 'yaml', 'tree'] as const;
 type Format = (typeof FORMATS)[number];
@@ -19,11 +20,6 @@ function listing(ws: Workspace) {
     path: p.path,
     stacks: p.stacks.map((s) => ({ name: s.name, path: s.path, ...(s.cluster ? { cluster: s.cluster } : {}) })),
   }));
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
 }
 
 function human(projects: Project[]): string {

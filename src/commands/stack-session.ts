@@ -11,7 +11,7 @@ import { LocalStateBackend } from '../state/local.js';
 import type { StateBackend } from '../state/backend.js';
 import type { Clusters } from '../workflows/plan.js';
 import { UserError } from '../user-error.js';
-import type { GlobalFlags, StackFlags } from './command-flags.js';
+import { compileOptions, type GlobalFlags, type StackFlags } from './command-flags.js';
 
 /** ClusterSet with `--context` as the default for stacks that name no cluster. */
 class DefaultedClusters implements Clusters {
@@ -70,7 +70,7 @@ export async function openStack(flags: StackFlags, global: GlobalFlags): Promise
   const { root } = loadStack(dir);
   const { clusterSet, close } = await openClusters(global, root);
   return {
-    compile: () => compileStack(dir, { settings: flags.setting, arguments: flags.argument, overrides: flags.overrides }),
+    compile: () => compileStack(dir, compileOptions(flags)),
     root,
     clusterSet,
     clusters: new DefaultedClusters(clusterSet, global.context),

@@ -13,6 +13,7 @@ import { LocalStateBackend } from '../state/local.js';
 import type { State } from '../state/model.js';
 import { UserError } from '../user-error.js';
 import { globalFlags } from './command-flags.js';
+import { table } from './table.js';
 
 function masked(state: State, showSecrets: boolean): State {
   return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Attributes) })) };
@@ -45,8 +46,7 @@ export function stateCommand(): Command {
         process.stdout.write('no state yet: nothing has been applied from this workspace\n');
         return;
       }
-      const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-      process.stdout.write(rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n');
+      process.stdout.write(table(rows));
     });
   state
     .command('show')

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { KubeObject } from './api/object.js';
 import type { StoreSnapshot } from './api/store.js';
 import { SandboxCluster, type ClusterOptions } from './cluster.js';
-import { writeKubeconfig } from './kubeconfig.js';
+import { clusterNames, writeKubeconfig } from './kubeconfig.js';
 
 export type SharedClusterOptions = Omit<ClusterOptions, 'name' | 'port' | 'token' | 'snapshot' | 'objects'>;
 
@@ -49,12 +49,6 @@ interface StateFile {
   clusters: SavedCluster[];
 }
 
-export const MAX_CLUSTERS = 26;
-
-export function clusterNames(n: number): string[] {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CLUSTERS) throw new RangeError(`the number of clusters must be between 1 and ${MAX_CLUSTERS}, not ${n}`);
-  return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
-}
 
 /** A state file that cannot be used; the message says which and why. */
 export class StateFileError extends Error {

@@ -91,10 +91,14 @@ export class ObjectClient {
     }
   }
 
-  /** The objects of a kind: in `ref.namespace`, or in every namespace when it names none. */
+  /**
+   * The objects of a kind: in `ref.namespace`, or in every namespace when it names none. The
+   * server leaves apiVersion and kind out of list items; they are put back, as kubectl does.
+   */
   async list(ref: Omit<ObjectRef, 'name'>, selectors: { labelSelector?: string; fieldSelector?: string } = {}): Promise<{ items: KubeObject[]; resourceVersion: string }> {
     const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref, true), query: selectors })).body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
-    return { items: body?.items ?? [], resourceVersion: body?.metadata?.resourceVersion ?? '' };
+    const items = (body?.items ?? []).map((o) => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...o }));
+    return { items, resourceVersion: body?.metadata?.resourceVersion ?? '' };
   }
 
   /** Server-side apply of a manifest; the server's resulting object. */

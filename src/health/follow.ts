@@ -73,15 +73,14 @@ export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeo
       const namespace = ref.namespace;
       watch({ apiVersion: ref.apiVersion, kind: ref.kind, namespace, fieldSelector: `metadata.name=${ref.name}` }, (type, o) => {
         if (type === 'DELETED') finish({ state: 'Degraded', reason: 'Deleted', message: `${ref.kind} ${ref.name} was deleted while kdeck waited for it` });
-        // items of a list carry no kind; the rules need it
-        else latest = { ...o, apiVersion: ref.apiVersion, kind: ref.kind };
+        else latest = o;
       });
       const selector = WORKLOADS.has(ref.kind) ? labelSelector(object) : undefined;
       if (selector) {
         watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {
           const name = String(o.metadata?.name);
           if (type === 'DELETED') pods.delete(name);
-          else pods.set(name, { ...o, apiVersion: 'v1', kind: 'Pod' });
+          else pods.set(name, o);
         });
       }
       evaluate();

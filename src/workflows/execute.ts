@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../cluster/objects.js';
 import { ResourceGraph } from '../graph/graph.js';
+import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { decide } from '../diff/actions.js';
 import { renderFieldChanges } from '../diff/render.js';
@@ -83,9 +84,13 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       const what = live ? (again.fields.length ? renderFieldChanges(again.fields) : 'no field differs from the plan') : 'it is gone';
       emit({ type: 'changed-since-preview', id: c.id, cluster: c.cluster, message: `the live object changed since the preview: ${what}` });
     }
-    const lookup = async (target: string) => applied.get(target) ?? (byId.get(target) ? await clusters.client(byId.get(target)!.cluster).get(refOf(byId.get(target)!.resource!.attributes as KubeObject)) : undefined);
+    // the targets of its references, as the cluster has them now: this run's server answers, or a read
     const targets = new Map<string, unknown>();
-    for (const t of new Set(changeSet.graph.dependenciesOf(c.id))) targets.set(t, await lookup(t));
+    for (const { target } of referencesIn(resource.attributes)) {
+      if (targets.has(target)) continue;
+      const t = byId.get(target);
+      targets.set(target, applied.get(target) ?? (t?.resource ? await clusters.client(t.cluster).get(refOf(t.resource.attributes as KubeObject)) : undefined));
+    }
     const { value, unresolved } = resolveReferences(resource.attributes, (t) => targets.get(t));
     if (unresolved.length) {
       const r = unresolved[0];

@@ -6,7 +6,6 @@
  */
 import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../cluster/objects.js';
-import { ResourceGraph } from '../graph/graph.js';
 import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { decide } from '../diff/actions.js';
@@ -157,12 +156,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   if (deletes.length) {
     if (stopped) walk.notStarted.push(...deletes.map((c) => c.id));
     else {
-      const deleting = new Set(deletes.map((c) => c.id));
-      const priorGraph = new ResourceGraph(
-        deleting,
-        deletes.flatMap((c) => (c.prior?.dependsOn ?? []).filter((d) => deleting.has(d)).map((d) => ({ from: d, to: c.id, kind: 'explicit' as const }))),
-      );
-      const second = await walkGraph(priorGraph.reversed(), deleting, run, options, listener);
+      const second = await walkGraph(changeSet.deletions.reversed(), new Set(deletes.map((c) => c.id)), run, options, listener);
       for (const k of ['succeeded', 'failed', 'skipped', 'notStarted'] as const) walk[k].push(...second[k]);
     }
   }

@@ -55,6 +55,8 @@ export interface ChangeSet {
   /** Creates and updates in dependency order, then deletes in reverse dependency order. */
   changes: ResourceChange[];
   graph: ResourceGraph;
+  /** The resources leaving, with the dependencies the state recorded: deleted in reverse order. */
+  deletions: ResourceGraph;
   /** The prior state of every cluster involved (undefined: never applied there). */
   states: Map<string, State | undefined>;
 }
@@ -138,29 +140,29 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   for (const level of graph.levels()) changes.push(...(await mapBounded(level, PLAN_CONCURRENCY, planOne)));
 
   // deletes: what the state holds and the Spec no longer has, dependents first
-  const leaving: { resource: StateResource; cluster: string }[] = [];
+  const leaving = new Map<string, { resource: StateResource; cluster: string }>();
   for (const [cluster, state] of states) {
     for (const r of state?.resources ?? []) {
-      if (!(byId.has(r.id) && clusterOfId.get(r.id) === cluster)) leaving.push({ resource: r, cluster });
+      if (!(byId.has(r.id) && clusterOfId.get(r.id) === cluster)) leaving.set(r.id, { resource: r, cluster });
     }
   }
-  const priorGraph = new ResourceGraph(
-    leaving.map((l) => l.resource.id),
-    leaving.flatMap((l) => (l.resource.dependsOn ?? []).filter((d) => leaving.some((x) => x.resource.id === d)).map((d) => ({ from: d, to: l.resource.id, kind: 'explicit' as const }))),
+  const deletions = new ResourceGraph(
+    leaving.keys(),
+    [...leaving.values()].flatMap(({ resource }) => (resource.dependsOn ?? []).filter((d) => leaving.has(d)).map((d) => ({ from: d, to: resource.id, kind: 'explicit' as const }))),
   );
   // an object another stack on the same cluster also applied (a shared CRD, a shared namespace)
   // is only forgotten by this stack: deleting it would break the other one
-  const others = leaving.length ? await otherStacksOn(backend, stack) : new Map<string, string[]>();
+  const others = leaving.size ? await otherStacksOn(backend, stack) : new Map<string, string[]>();
   const planDelete = async (id: string): Promise<ResourceChange> => {
-    const { resource: prior, cluster } = leaving.find((l) => l.resource.id === id)!;
+    const { resource: prior, cluster } = leaving.get(id)!;
     const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
     const decision = decide({ prior: prior.attributes, live });
     const sharedWith = others.get(`${cluster}\u0000${id}`);
     if (sharedWith) decision.note = `also applied by ${sharedWith.join(', ')}: kept in the cluster, only forgotten by this stack`;
     return { id, cluster, action: decision.action, decision, prior, live, unresolved: [], ...(sharedWith ? { sharedWith } : {}) };
   };
-  changes.push(...(await mapBounded(priorGraph.reversed().order(), PLAN_CONCURRENCY, planDelete)));
-  return { project: stack.project.name, stack: stack.name, changes, graph, states };
+  changes.push(...(await mapBounded(deletions.reversed().order(), PLAN_CONCURRENCY, planDelete)));
+  return { project: stack.project.name, stack: stack.name, changes, graph, deletions, states };
 }
 
 /** For every (cluster, id) the states of other stacks hold: those stacks, as project/stack. */

@@ -17,6 +17,7 @@ const changeSet: ChangeSet = {
   stack: 'dev',
   changes: [change('v1:Namespace:shop', 'Create'), change('apps/v1:Deployment:shop:web', 'Update'), change('v1:ConfigMap:shop:c', 'UnChanged'), change('v1:Service:shop:old', 'Delete')],
   graph: new ResourceGraph([], []),
+  deletions: new ResourceGraph([], []),
   states: new Map(),
 };
 

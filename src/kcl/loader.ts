@@ -43,9 +43,14 @@ export function parseFile(file: string): A.Module {
 
 /** The folder with `kcl.mod` above `start`, or `start` itself when there is none. */
 export function findRoot(start: string): string {
+  return kclModAbove(start) ?? path.resolve(start);
+}
+
+/** The nearest folder at or above `start` that holds `kcl.mod`. */
+export function kclModAbove(start: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'kcl.mod'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(start);
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML, { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { kclError, type Position } from './diagnostics.js';
+import YAML, { isMap, isScalar, isSeq, type Node, type YAMLError } from 'yaml';
+import { kclError, type ErrorKind, type KclError, type Position } from './diagnostics.js';
 import { findRoot } from './loader.js';
 import type { RunOptions } from './run.js';
 
@@ -38,14 +38,16 @@ export function parseYamlFile(file: string, what: string): { doc: YAML.Document;
     throw kclError('CannotFindModule', `cannot read the ${what} ${file}`);
   }
   const doc = YAML.parseDocument(text);
-  const error = doc.errors[0];
-  if (error) {
-    const at = error.linePos?.[0];
-    const position: Position = at ? { file, line: at.line, column: at.col } : { file, line: 1, column: 1 };
-    const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw kclError('EvaluationError', `malformed YAML in the ${what}: ${reason}`, position);
-  }
+  if (doc.errors[0]) throw yamlSyntaxError(file, doc.errors[0], `the ${what}`, 'EvaluationError');
   return { doc, text };
+}
+
+/** A YAML syntax error as a diagnostic at its line: `malformed YAML in <where>: <reason>`. */
+export function yamlSyntaxError(file: string, error: YAMLError, where: string, kind: ErrorKind): KclError {
+  const at = error.linePos?.[0];
+  const position: Position = at ? { file, line: at.line, column: at.col } : { file, line: 1, column: 1 };
+  const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return kclError(kind, `malformed YAML in ${where}: ${reason}`, position);
 }
 
 export function readSettings(file: string): Settings {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { kclError } from '../kcl/diagnostics.js';
+import { yamlSyntaxError } from '../kcl/settings.js';
 import { isObject, resourceFromManifest, type Resource } from './spec.js';
 
 const CRD_FILE = /\.(ya?ml|json)$/;
@@ -30,11 +31,7 @@ export function crdResources(stackDir: string): Resource[] {
     const docs = YAML.parseAllDocuments(text);
     const resources: Resource[] = [];
     for (const doc of docs) {
-      const error = doc.errors[0];
-      if (error) {
-        const at = error.linePos?.[0] ?? { line: 1, col: 1 };
-        throw kclError('SpecError', `malformed YAML in a CRD file: ${error.message.split('\n')[0]}`, { file, line: at.line, column: at.col });
-      }
+      if (doc.errors[0]) throw yamlSyntaxError(file, doc.errors[0], 'a CRD file', 'SpecError');
       const obj: unknown = doc.toJS();
       if (obj === null || obj === undefined) continue;
       if (!isObject(obj)) throw kclError('SpecError', `${file}: a CRD file holds Kubernetes objects, not ${Array.isArray(obj) ? 'a list' : typeof obj}`);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, type Node } from 'yaml';
 import { kclError, type Position } from '../kcl/diagnostics.js';
+import { kclModAbove } from '../kcl/loader.js';
 import { parseYamlFile, positionOf } from '../kcl/settings.js';
 
 export interface Project {
@@ -45,14 +46,9 @@ function workspaceError(message: string, position?: Position) {
 export function findWorkspaceRoot(start: string): string {
   const from = path.resolve(start);
   if (!fs.existsSync(from)) throw workspaceError(`${from} does not exist`);
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'kcl.mod'))) return dir;
-    if (path.dirname(dir) === dir) {
-      throw workspaceError(
-        `no kcl.mod at or above ${from}: a Konfig repository has kcl.mod at its root; run kdeck inside one, or pass its path`,
-      );
-    }
-  }
+  const root = kclModAbove(from);
+  if (!root) throw workspaceError(`no kcl.mod at or above ${from}: a Konfig repository has kcl.mod at its root; run kdeck inside one, or pass its path`);
+  return root;
 }
 
 interface NamedFile {

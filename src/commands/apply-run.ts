@@ -12,7 +12,7 @@ import { healthFollower } from '../health/follow.js';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
 import type { CompiledStack } from '../konfig/compile.js';
 import { clusterOf } from '../konfig/spec.js';
-import { thisProcess } from '../state/local.js';
+import { operatorName, thisProcess } from '../state/local.js';
 import type { Lock } from '../state/backend.js';
 import { SilentExit, UserError } from '../user-error.js';
 import { executeChanges, type EngineEvent } from '../workflows/execute.js';
@@ -80,7 +80,7 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
   const compiled = session.compile();
   const { stack } = compiled;
   const out = (text: string) => process.stdout.write(text);
-  const operator = `${thisProcess(operation, '').user}@${thisProcess(operation, '').host}`;
+  const operator = operatorName();
 
   const machine = operationMachine({
     compile: async () => compiled.spec,

@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import type { KubeObject } from '../cluster/objects.js';
-import type { Value } from '../kcl/eval/values.js';
 import { fromPlain } from '../kcl/run.js';
 import type { PluginFunction } from '../kcl/plugins.js';
 import { UserError } from '../user-error.js';
@@ -99,17 +98,13 @@ export function resolveFromFile(hosts: string[], file: string): HostTable {
   return { records, unresolved: hosts.filter((h) => !records.some((r) => r.hostname === h)) };
 }
 
-function recordValue(r: PodRecord): Value {
-  return fromPlain(r);
-}
-
 /** The plugin's functions over a resolved table: `lookup(hostname)` and `unresolved()`. */
 export function cmdbPlugin(table: HostTable): Record<string, PluginFunction> {
   return {
     lookup: (args) => {
       const host = args[0];
       if (typeof host !== 'string') return [];
-      return table.records.filter((r) => r.hostname === host).map(recordValue);
+      return table.records.filter((r) => r.hostname === host).map(fromPlain);
     },
     unresolved: () => [...table.unresolved],
   };

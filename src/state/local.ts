@@ -162,5 +162,10 @@ export class LocalStateBackend implements StateBackend {
 export function thisProcess(operation: string, now: string): LockHolder {
   const user = os.userInfo().username;
   const host = os.hostname();
-  return { id: `${user}@${host}:${process.pid}`, user, host, pid: process.pid, operation, since: now };
+  return { id: `${operatorName()}:${process.pid}`, user, host, pid: process.pid, operation, since: now };
+}
+
+/** Who runs this process, as a state records its operator: user@host. */
+export function operatorName(): string {
+  return `${os.userInfo().username}@${os.hostname()}`;
 }

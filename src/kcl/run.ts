@@ -28,7 +28,7 @@ import { planDocuments } from './plan.js';
 import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
 import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
-import { toYaml, toYamlStream } from './yaml.js';
+import { plainData, toYaml, toYamlStream, type YamlStreamOptions } from './yaml.js';
 
 export interface RunOptions {
   files: string[];
@@ -51,6 +51,8 @@ export interface RunResult {
   /** What `print()` wrote, which kcl shows before the result. */
   printed: string;
   yaml: string;
+  /** The output documents as plain data, filtered as the YAML is (computed on demand). */
+  data(): unknown[];
 }
 
 /** Turns a `-D` value into a KCL value: numbers, booleans, None, JSON lists and dicts; else a string. */
@@ -179,12 +181,12 @@ export function runKcl(opts: RunOptions): RunResult {
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
   let printed = '';
-  let manifests: string | undefined;
+  let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
   const system: SystemContext = {
     workspaceRoot: root,
     modulePath: root,
     currentFile: () => evaluator.currentFile,
-    setManifestsOutput: (stream) => (manifests = stream),
+    setManifestsOutput: (documents, options) => (manifests = { documents, options }),
   };
   const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
   const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
@@ -199,7 +201,7 @@ export function runKcl(opts: RunOptions): RunResult {
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
-  if (manifests !== undefined) return { printed, yaml: manifests };
+  if (manifests !== undefined) return output(printed, manifests.documents, manifests.options);
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);
@@ -213,7 +215,11 @@ export function runKcl(opts: RunOptions): RunResult {
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
-  if (!isDict(result)) return { printed, yaml: toYaml(result, encode) };
+  if (!isDict(result)) return { printed, yaml: toYaml(result, encode), data: () => [plainData(result, encode)] };
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
-  return { printed, yaml: toYamlStream(planDocuments(result, plan), encode) };
+  return output(printed, planDocuments(result, plan), encode);
+}
+
+function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {
+  return { printed, yaml: toYamlStream(documents, options), data: () => documents.map((d) => plainData(d, options)) };
 }

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { checkAcyclic, graphOf } from '../graph/graph.js';
 import { pointerTokens, referencesIn } from '../graph/references.js';
 import { kclError } from '../kcl/diagnostics.js';
@@ -80,8 +79,7 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
     plugins: options.plugins,
   });
-  const docs = YAML.parseAllDocuments(result.yaml).map((d) => d.toJS() as unknown);
-  const spec = specOf([...resourcesOfOutput(docs, `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
+  const spec = specOf([...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
   checkReferences(spec);
   checkAcyclic(graphOf(spec));
   return { root, stack, spec, printed: result.printed };

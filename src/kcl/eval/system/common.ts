@@ -26,7 +26,7 @@ export interface SystemContext {
    * `manifests.yaml_stream` does not return its stream: like kcl, it replaces the program's YAML
    * output with it, and the evaluator decides how that output is printed.
    */
-  setManifestsOutput?: (stream: string, options: YamlStreamOptions) => void;
+  setManifestsOutput?: (documents: Value[], options: YamlStreamOptions) => void;
 }
 
 export function sig(name: string, params: string[], required: number): Signature {

@@ -8,7 +8,7 @@
  * defaults it to False when `opts` is left out).
  */
 import { kclError } from '../../diagnostics.js';
-import { toYamlStream, type YamlStreamOptions } from '../../yaml.js';
+import type { YamlStreamOptions } from '../../yaml.js';
 import { argAt, expectList, requiredArg, type Impl, type Signature } from '../args.js';
 import { isDict, isNoneOrUndefined, isStr, typeName, UNDEFINED, type DictValue, type ModuleValue, type Value } from '../values.js';
 import { evalError, makeModule, sig, type SystemContext } from './common.js';
@@ -39,11 +39,10 @@ function yamlStream(ctx: SystemContext): Impl {
   return (call) => {
     const values = expectList(requiredArg(call, 0, 'values'), 'yaml_stream', 'values');
     const options = streamOptions(argAt(call, 1, 'opts'));
-    const stream = toYamlStream(values, options);
     if (!ctx.setManifestsOutput) {
       throw kclError('EvaluationError', 'manifests.yaml_stream() cannot set the output of this program');
     }
-    ctx.setManifestsOutput(stream, options);
+    ctx.setManifestsOutput(values, options);
     return UNDEFINED;
   };
 }

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KclError } from '../../diagnostics.js';
-import type { YamlStreamOptions } from '../../yaml.js';
+import { toYamlStream, type YamlStreamOptions } from '../../yaml.js';
 import { DictValue, dictOf, UNDEFINED, type BuiltinHost, type FunctionValue, type Value } from '../values.js';
 import { SYSTEM_MODULES, type SystemContext } from './index.js';
 import { diagnosticOf } from '../../testing.js';
@@ -32,7 +32,7 @@ beforeAll(() => {
     workspaceRoot: workspace,
     currentFile: () => path.join(workspace, 'main.k'),
     readEnv: (key) => (key === 'KDECK_TEST' ? 'yes' : undefined),
-    setManifestsOutput: (stream, options) => void manifests.push({ stream, options }),
+    setManifestsOutput: (documents, options) => void manifests.push({ stream: toYamlStream(documents, options), options }),
   };
 });
 

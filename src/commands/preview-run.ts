@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { describeHolder } from '../state/backend.js';
 import { planChanges } from '../workflows/plan.js';
-import { changeDetails, changeJson, changeSummary, changeTable } from './change-output.js';
+import { changeDetails, changeJson, changeSummary, changeTable } from '../diff/change-text.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import type { PreviewFlags } from './preview.js';
 import { openStack, type StackSession } from './stack-session.js';

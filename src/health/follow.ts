@@ -6,8 +6,10 @@
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { refOf, type KubeObject } from '../cluster/objects.js';
 import { watchObjects, type WatchTarget } from '../cluster/watch.js';
-import type { HealthFollower } from '../workflows/execute.js';
 import { assess, type Health } from './rules.js';
+
+/** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
+export type HealthFollower = (cluster: string, object: KubeObject, options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void }) => Promise<Health>;
 
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 

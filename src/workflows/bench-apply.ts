@@ -16,7 +16,8 @@ import { compileStack } from '../konfig/compile.js';
 import { startSandbox } from '../sandbox/launcher.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges } from './execute.js';
-import { planChanges, summarize, type ChangeSet } from './plan.js';
+import { summarize, type ChangeSet } from '../diff/change-set.js';
+import { planChanges } from './plan.js';
 
 const APPS = 166;
 const CONCURRENCY = 16;

@@ -6,7 +6,8 @@ import type { Resource, Spec } from '../konfig/spec.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';
-import { planChanges, summarize } from './plan.js';
+import { summarize } from '../diff/change-set.js';
+import { planChanges } from './plan.js';
 import { FakeClusters } from './testing.js';
 
 const stack: Stack = { name: 'prod', dir: '/x', path: 'appops/shop/prod', project: { name: 'shop', dir: '/x' }, cluster: 'a' };

@@ -10,10 +10,12 @@ import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { decide } from '../diff/actions.js';
 import { renderFieldChanges } from '../diff/render.js';
+import type { HealthFollower } from '../health/follow.js';
 import type { Health } from '../health/rules.js';
 import type { StateBackend } from '../state/backend.js';
 import type { OperationKind, OperationRecord } from '../state/model.js';
-import { keyFor, type ChangeSet, type Clusters, type ResourceChange } from './plan.js';
+import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
+import { keyFor, type Clusters } from './plan.js';
 import type { Stack } from '../konfig/workspace.js';
 import { errorMessage } from '../user-error.js';
 import { StateRecorder } from './state-recorder.js';
@@ -27,8 +29,6 @@ export type EngineEvent =
   | { type: 'skipped'; id: string; cluster: string; because: string }
   | { type: 'changed-since-preview'; id: string; cluster: string; message: string };
 
-/** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
-export type HealthFollower = (cluster: string, object: KubeObject, options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void }) => Promise<Health>;
 
 export interface ExecuteInput {
   stack: Stack;

@@ -9,7 +9,7 @@ import type { Spec } from '../konfig/spec.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
 import { errorMessage } from '../user-error.js';
-import { summarize, type ChangeSet } from './plan.js';
+import { summarize, type ChangeSet } from '../diff/change-set.js';
 
 export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
 

@@ -4,17 +4,17 @@
  * its server-side apply; resources the state holds but the Spec no longer has are deleted.
  */
 import { graphOf, ResourceGraph } from '../graph/graph.js';
-import type { Reference } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
-import { clusterOf, type Attributes, type Resource, type Spec } from '../konfig/spec.js';
+import { clusterOf, type Attributes, type Spec } from '../konfig/spec.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
 import { refOf } from '../cluster/objects.js';
 import { ApiError } from '../cluster/rest.js';
 import { errorMessage } from '../user-error.js';
-import { decide, type Action, type Decision } from '../diff/actions.js';
+import { decide } from '../diff/actions.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';
+import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
 
 /** What the engine needs of a cluster: ObjectClient, or a scripted double in tests. */
 export interface ClusterPort {
@@ -29,36 +29,6 @@ export interface Clusters {
   /** The context name a stack or resource cluster stands for (the current one when undefined). */
   resolve(context: string | undefined): string;
   client(context: string): ClusterPort;
-}
-
-export interface ResourceChange {
-  id: string;
-  cluster: string;
-  action: Action;
-  decision: Decision;
-  /** The resource as the Spec declares it (references unresolved). */
-  resource?: Resource;
-  prior?: StateResource;
-  live?: KubeObject;
-  dryRun?: KubeObject;
-  /** References that cannot be resolved until their targets exist ("known after apply"). */
-  unresolved: Reference[];
-  /** The server refused the dry run; the decision falls back to comparing the fields the plan sets. */
-  dryRunError?: string;
-  /** For a delete: the other stacks (project/stack) whose state also holds the object, which stays. */
-  sharedWith?: string[];
-}
-
-export interface ChangeSet {
-  project: string;
-  stack: string;
-  /** Creates and updates in dependency order, then deletes in reverse dependency order. */
-  changes: ResourceChange[];
-  graph: ResourceGraph;
-  /** The resources leaving, with the dependencies the state recorded: deleted in reverse order. */
-  deletions: ResourceGraph;
-  /** The prior state of every cluster involved (undefined: never applied there). */
-  states: Map<string, State | undefined>;
 }
 
 export interface PlanInput {
@@ -178,8 +148,3 @@ async function otherStacksOn(backend: StateBackend, stack: Stack): Promise<Map<s
   return found;
 }
 
-export function summarize(changes: ResourceChange[]): Record<Action, number> {
-  const counts: Record<Action, number> = { Create: 0, Update: 0, Delete: 0, UnChanged: 0, Import: 0 };
-  for (const c of changes) counts[c.action]++;
-  return counts;
-}

@@ -3,10 +3,10 @@
  * JSON shape for scripts. Secret values are masked in both.
  */
 import type { KubeObject } from '../cluster/objects.js';
-import { maskSecret } from '../diff/fields.js';
+import { maskSecret } from './fields.js';
 import type { Attributes } from '../konfig/spec.js';
-import { renderFieldChanges } from '../diff/render.js';
-import { summarize, type ChangeSet, type ResourceChange } from '../workflows/plan.js';
+import { renderFieldChanges } from './render.js';
+import { summarize, type ChangeSet, type ResourceChange } from './change-set.js';
 
 const VERB: Record<ResourceChange['action'], string> = { Create: 'Creating', Update: 'Updating', Delete: 'Deleting', UnChanged: 'Unchanged', Import: 'Importing' };
 

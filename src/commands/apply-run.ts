@@ -111,7 +111,7 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
   // is changing and a second operation on the stack is refused, naming this one
   const locks = await lockStack(session, compiled, operation);
   try {
-    await runOperation(newActor(machine), operation, flags, out);
+    await runOperation(createActor(machine, { input: { autoApprove: false } }), operation, flags, out);
   } finally {
     for (const l of locks.reverse()) await l.release();
   }
@@ -131,8 +131,6 @@ async function lockStack(session: StackSession, compiled: CompiledStack, operati
   }
   return locks;
 }
-
-const newActor = (machine: ReturnType<typeof operationMachine>) => createActor(machine, { input: { autoApprove: false } });
 
 async function runOperation(actor: OperationActor, operation: Operation, flags: OperationFlags, out: (text: string) => void): Promise<void> {
   // the machine waits for approval; the command gives it (or not) after showing the plan

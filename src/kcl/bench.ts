@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { benchCompile } from '../konfig/bench-compile.js';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tokenize } from './lexer.js';
@@ -258,7 +257,6 @@ async function main(): Promise<number> {
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  results.push(...benchCompile());
 
   console.log('\ntargets');
   for (const r of results) {

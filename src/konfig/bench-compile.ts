@@ -1,8 +1,8 @@
 /**
- * The Konfig part of `npm run bench`: `kdeck compile` of one prod stack in a fresh process
- * (cold: nothing cached), every sample stack compiled in one fresh process (the package cache is
- * shared between stacks), and a warm recompile in one process after the stack's main.k changed,
- * as watch mode does it.
+ * The Konfig part of `npm run bench`: `kdeck compile` of one prod stack in a fresh process (cold:
+ * nothing cached), every sample stack compiled in one fresh process (the package cache is shared
+ * between stacks), and a warm recompile in one process after the stack's main.k changed, as watch
+ * mode does it.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,7 +22,7 @@ const TARGET_ALL_MS = 3000;
 const TARGET_WARM_MS = 100;
 const RUNS = 5;
 
-export interface BenchResult {
+interface BenchResult {
   name: string;
   ok: boolean | undefined;
   detail: string;
@@ -57,7 +57,7 @@ function timeProcess(args: string[], cwd: string, runs: number): number[] | stri
 
 const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 
-export function benchCompile(): BenchResult[] {
+function benchCompile(): BenchResult[] {
   const stackDir = path.join(SAMPLE, STACK);
   if (!fs.existsSync(stackDir) || !fs.existsSync(CLI)) {
     console.log('  compile        skipped: konfig-sample or dist/cli.js not found');
@@ -96,3 +96,8 @@ export function benchCompile(): BenchResult[] {
     { name: `recompile warm < ${TARGET_WARM_MS} ms`, ok: warmMs < TARGET_WARM_MS, detail: `${warmMs.toFixed(1)} ms` },
   ];
 }
+
+console.log('kdeck compile benchmark');
+const results = benchCompile();
+console.log('\ntargets');
+for (const r of results) console.log(`  ${r.ok === undefined ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(38)} ${r.detail}`);

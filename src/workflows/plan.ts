@@ -46,7 +46,7 @@ export interface PlanInput {
 const PLAN_CONCURRENCY = 16;
 
 /** `fn` over `items` with at most `limit` calls at once, results in the order of `items`. */
-export async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

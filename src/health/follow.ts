@@ -6,12 +6,10 @@
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { refOf, type KubeObject } from '../cluster/objects.js';
 import { watchObjects, type WatchTarget } from '../cluster/watch.js';
-import { assess, type Health } from './rules.js';
+import { assess, WORKLOADS, type Health } from './rules.js';
 
 /** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
 export type HealthFollower = (cluster: string, object: KubeObject, options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void }) => Promise<Health>;
-
-const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 function labelSelector(o: KubeObject): string | undefined {
   const match = ((o.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels) ?? undefined;

@@ -156,7 +156,8 @@ export interface Related {
   endpoints?: KubeObject;
 }
 
-const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+/** Kinds that run pods through a selector: their pods explain their health. */
+export const WORKLOADS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /** The health of `o`, a live object; `related` holds what explains it. */
 export function assess(o: KubeObject, related: Related = {}): Health {

@@ -10,7 +10,7 @@ import { condition, type Job } from './kinds.js';
 import type { KubeObject } from '../api/object.js';
 import type { Controller } from './manager.js';
 import { lastFiring, nextFiring, parseSchedule, type Schedule } from '../cron.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, controlledBy, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
 
 const SCHEDULED_AT = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
@@ -56,10 +56,7 @@ export function cronJobController(ctx: ControllerContext): Controller {
       const schedule = scheduleOf(cj.spec.schedule);
       if (schedule instanceof Error) return;
       const now = ctx.api.clock.now();
-      const owned = ctx.api.store
-        .dependents(cj.metadata.uid ?? '')
-        .filter((d) => d.resource === 'batch/jobs')
-        .map((d) => d.object as Job);
+      const owned = controlledBy<Job>(ctx, cj, 'batch/jobs');
       let active = owned.filter((j) => !finished(j) && !j.metadata.deletionTimestamp);
       const status: NonNullable<CronJob['status']> = { ...cj.status };
 

@@ -5,9 +5,8 @@
  */
 import { isPodActive, isPodReady, type DaemonSet, type Node, type Pod, type Toleration } from './kinds.js';
 import type { Controller } from './manager.js';
-import { ownedPods } from './replicaset.js';
 import { currentRevision, pruneRevisions, REVISION_HASH } from './revisions.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
 import { isPodAvailable, podFromTemplate, scaled } from './workload-util.js';
 
 /** What the DaemonSet controller adds to every pod it makes, so node trouble does not evict it. */

@@ -8,9 +8,8 @@ import { clone } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { condition, type Deployment, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, controlledBy, create, get, ownedPods, ownerRef, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
 import { calculateStatus, maxSurge, newCondition, newReplicaSetSize, oldReplicaSetSizes, progress, setCondition } from './deployment-rollout.js';
-import { ownedPods } from './replicaset.js';
 import { POD_TEMPLATE_HASH, sameTemplate, templateHash } from './workload-util.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
@@ -20,13 +19,6 @@ const COMPONENT = 'deployment-controller';
 
 function revisionOf(o: KubeObject): number {
   return Number(o.metadata.annotations?.[REVISION] ?? '0') || 0;
-}
-
-function ownedReplicaSets(ctx: ControllerContext, d: Deployment): ReplicaSet[] {
-  return ctx.api.store
-    .dependents(d.metadata.uid ?? '')
-    .filter((x) => x.resource === 'apps/replicasets' && x.object.metadata.ownerReferences?.some((r) => r.uid === d.metadata.uid && r.controller === true))
-    .map((x) => x.object as ReplicaSet);
 }
 
 export function deploymentController(ctx: ControllerContext): Controller {
@@ -56,7 +48,7 @@ export function deploymentController(ctx: ControllerContext): Controller {
       let d = get<Deployment>(ctx, deployments, key);
       if (!d || d.metadata.deletionTimestamp) return;
       const now = ctx.api.clock.now();
-      let all = ownedReplicaSets(ctx, d);
+      let all = controlledBy<ReplicaSet>(ctx, d, 'apps/replicasets');
       let newRs = all.find((rs) => sameTemplate(rs.spec.template, d!.spec.template));
       let conds = d.status?.conditions ?? [];
       const maxOld = Math.max(0, ...all.filter((rs) => rs !== newRs).map(revisionOf));

@@ -7,8 +7,7 @@
 import { parseTime, rfc3339 } from '../time.js';
 import { condition, isPodReady, type Condition, type Job, type Pod } from './kinds.js';
 import type { Controller } from './manager.js';
-import { ownedPods } from './replicaset.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
 import { podFromTemplate } from './workload-util.js';
 
 const COMPONENT = 'job-controller';

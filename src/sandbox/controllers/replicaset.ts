@@ -4,22 +4,13 @@
  * deleted by hand is replaced at once, while the old one still shows Terminating.
  */
 import { omitZeros } from '../json.js';
-import type { KubeObject } from '../api/object.js';
 import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
 import { availableAt, deletionRank, isPodAvailable, podFromTemplate } from './workload-util.js';
 
 /** At most this many pods are created or deleted in one pass, as the real controller's burst. */
 const BURST = 500;
-
-/** Pods whose controlling owner is this object. */
-export function ownedPods(ctx: ControllerContext, owner: KubeObject): Pod[] {
-  return ctx.api.store
-    .dependents(owner.metadata.uid ?? '')
-    .filter((d) => d.resource === '/pods' && d.object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid && r.controller === true))
-    .map((d) => d.object as Pod);
-}
 
 export function replicaSetController(ctx: ControllerContext): Controller {
   const replicasets = typeOf(ctx, 'apps', 'replicasets');

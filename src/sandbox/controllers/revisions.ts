@@ -6,7 +6,7 @@
 import { clone } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import type { PodTemplate } from './kinds.js';
-import { create, ownerRef, remove, typeOf, update, type ControllerContext } from './runtime.js';
+import { controlledBy, create, ownerRef, remove, typeOf, update, type ControllerContext } from './runtime.js';
 import { templateHash } from './workload-util.js';
 
 export const REVISION_HASH = 'controller-revision-hash';
@@ -18,10 +18,7 @@ export interface Revision {
 }
 
 export function ownedRevisions(ctx: ControllerContext, owner: KubeObject): KubeObject[] {
-  return ctx.api.store
-    .dependents(owner.metadata.uid ?? '')
-    .filter((d) => d.resource === 'apps/controllerrevisions')
-    .map((d) => d.object);
+  return controlledBy(ctx, owner, 'apps/controllerrevisions');
 }
 
 const revisionNumber = (r: KubeObject) => (typeof r.revision === 'number' ? r.revision : 0);

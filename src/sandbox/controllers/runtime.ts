@@ -10,6 +10,7 @@ import type { KubeObject, OwnerReference } from '../api/object.js';
 import { resourceKey, type ResourceType } from '../api/resources.js';
 import { commitCreate, commitUpdate } from '../api/write.js';
 import type { Faults } from '../faults.js';
+import type { Pod } from './kinds.js';
 import type { Controller, ControllerManager } from './manager.js';
 import type { EventRecorder } from './events.js';
 import type { PodIndex } from './pod-index.js';
@@ -62,6 +63,19 @@ function splitKey(key: string): [string, string] {
 export function get<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, key: string): T | undefined {
   const [ns, name] = splitKey(key);
   return ctx.api.store.get(resourceKey(r), ns, name) as T | undefined;
+}
+
+/** The objects of `resource` ('/pods', 'apps/replicasets', …) whose controlling owner is `owner`. */
+export function controlledBy<T extends KubeObject>(ctx: ControllerContext, owner: KubeObject, resource: string): T[] {
+  return ctx.api.store
+    .dependents(owner.metadata.uid ?? '')
+    .filter((d) => d.resource === resource && d.object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid && r.controller === true))
+    .map((d) => d.object as T);
+}
+
+/** Pods whose controlling owner is `owner`. */
+export function ownedPods(ctx: ControllerContext, owner: KubeObject): Pod[] {
+  return controlledBy<Pod>(ctx, owner, '/pods');
 }
 
 export function ownerRef(o: KubeObject): OwnerReference {

@@ -7,9 +7,8 @@
 import { getPath, isMap, omitZeros } from '../json.js';
 import { isPodActive, isPodReady, type Pod, type PodTemplate, type StatefulSet } from './kinds.js';
 import type { Controller } from './manager.js';
-import { ownedPods } from './replicaset.js';
 import { currentRevision, ownedRevisions, pruneRevisions, REVISION_HASH } from './revisions.js';
-import { allKeys, byObject, byOwner, create, get, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
+import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
 import { isPodAvailable } from './workload-util.js';
 
 function ordinalOf(sts: StatefulSet, p: Pod): number {

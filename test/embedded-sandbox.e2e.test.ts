@@ -2,30 +2,16 @@
  * `--sandbox`: the workspace's embedded clusters, started by each command and kept in
  * .kdeck/sandbox between commands, so apply, preview and destroy see the same clusters.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { kdeckIn } from './support/run.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '..', 'dist', 'cli.js');
 
-function kdeck(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const kdeck = (args: string[], cwd: string) => kdeckIn(cwd, args);
 
 describe('kdeck --sandbox', () => {
   it('applies to the embedded clusters, which keep the objects for the next command', async () => {

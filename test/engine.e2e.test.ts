@@ -9,39 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+import { CLI, kdeckIn, run } from './support/run.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '..', 'dist', 'cli.js');
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-engine-'));
 let sandbox: Sandbox;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a program without blocking this process, which serves the sandbox the program talks to. */
-function run(command: string, args: string[], cwd: string, limitMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(command === 'kubectl' ? new Error(`kubectl is needed for this test (it is part of the machine image): ${e.message}`) : e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const kdeck = (args: string[], cwd = copy) => run(process.execPath, [CLI, '--kubeconfig', sandbox.kubeconfigPath, ...args], cwd, 120_000);
+const kdeck = (args: string[], cwd = copy) => kdeckIn(cwd, ['--kubeconfig', sandbox.kubeconfigPath, ...args]);
 const kubectl = (args: string[]) => run('kubectl', ['--kubeconfig', sandbox.kubeconfigPath, ...args], copy, 60_000);
 
 const stacks = () =>

@@ -2,7 +2,6 @@
  * `kdeck recover --plan` as an on-call engineer runs it: the sample's runbooks, hostnames
  * resolved through a two-cluster sandbox or a CMDB file, and a runbook with a mistake.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,26 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { kdeckIn } from './support/run.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '..', 'dist', 'cli.js');
 const SAMPLE = path.join(HERE, '..', 'konfig-sample');
 let sandbox: Sandbox;
 
-function kdeck(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: SAMPLE });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const kdeck = (args: string[]) => kdeckIn(SAMPLE, args, 60_000);
 
 const web = (replicas: number) => ({
   apiVersion: 'apps/v1',

@@ -36,8 +36,8 @@ export interface CompiledStack {
 
 const DEFAULT_SETTINGS = ['ci-test/settings.yaml', 'kcl.yaml'];
 
-/** The settings files of a stack: the given ones, or kusion's defaults that exist. */
-function settingsFiles(stack: Stack, given: string[]): string[] {
+/** The settings files of a stack: the given ones, or kusion's defaults that exist (kcl.yaml must). */
+export function settingsFiles(stack: Stack, given: string[] = []): string[] {
   if (given.length) return given.map((f) => path.resolve(stack.dir, f));
   const found = DEFAULT_SETTINGS.map((f) => path.join(stack.dir, f)).filter((f) => fs.existsSync(f));
   if (!found.some((f) => path.basename(f) === 'kcl.yaml')) {

@@ -11,23 +11,19 @@
  * Exit code 0 when every stack matches, 1 when some do not, 2 for a usage error. The checkout is
  * external and never copied into this repository.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { KclError } from '../kcl/diagnostics.js';
 import { firstDifference, loadDocuments } from './document-diff.js';
 import { runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
-import { compileStack } from './compile.js';
+import { compileStack, settingsFiles } from './compile.js';
 import { crdResources } from './crd.js';
 import { specToYaml } from './spec-yaml.js';
+import { loadWorkspace, type Stack } from './workspace.js';
 
-const STACK_FILE = 'stack.yaml';
-const CI_SETTINGS = path.join('ci-test', 'settings.yaml');
-const STACK_SETTINGS = 'kcl.yaml';
 const GOLDEN = path.join('ci-test', 'stdout.golden.yaml');
-/** Folders no stack lives in: VCS data, kcl's and node's caches. */
-const SKIPPED_DIRS = new Set(['.git', '.kclvm', 'node_modules']);
 
 interface Verdict {
   stack: string;
@@ -40,16 +36,6 @@ interface Verdict {
   keyOrderOnly?: boolean;
 }
 
-function findStacks(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    const entries = readdirSync(dir, { withFileTypes: true });
-    if (entries.some((e) => e.isFile() && e.name === STACK_FILE)) found.push(dir);
-    for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) walk(path.join(dir, e.name));
-  };
-  walk(root);
-  return found.sort();
-}
 
 /** The first line of what went wrong, with the place for a compiler diagnostic. */
 function failureLine(e: unknown): string {
@@ -65,16 +51,15 @@ function failureLine(e: unknown): string {
 /** loadDocuments gives mappings as Maps. */
 const idOf = (doc: unknown) => (doc instanceof Map ? String(doc.get('id') ?? '') : '');
 
-function judgeStack(root: string, dir: string): Verdict {
+function judgeStack(root: string, s: Stack): Verdict {
+  const { dir } = s;
   const stack = path.relative(root, dir) || '.';
   const failed = (reason: string): Verdict => ({ stack, passed: false, specPassed: false, reason });
   const golden = path.join(dir, GOLDEN);
   if (!existsSync(golden)) return failed(`no ${GOLDEN}`);
-  const settings = [CI_SETTINGS, STACK_SETTINGS].filter((f) => existsSync(path.join(dir, f)));
-  if (!settings.includes(STACK_SETTINGS)) return failed(`no ${STACK_SETTINGS}`);
   let yaml: string;
   try {
-    yaml = runKcl(runOptionsFromSettings(settings, dir)).yaml;
+    yaml = runKcl(runOptionsFromSettings(settingsFiles(s), dir)).yaml;
   } catch (e) {
     return failed(failureLine(e));
   }
@@ -112,12 +97,14 @@ function main(): number {
     console.error('usage: npm run konfig-compat -- <konfig checkout dir> [--filter s]');
     return 2;
   }
-  const stacks = findStacks(path.resolve(root)).filter((d) => values.filter === undefined || d.includes(values.filter));
+  const stacks = loadWorkspace(path.resolve(root))
+    .projects.flatMap((p) => p.stacks)
+    .filter((st) => values.filter === undefined || st.dir.includes(values.filter));
   let passed = 0;
   let specs = 0;
   let orderOnly = 0;
-  for (const dir of stacks) {
-    const v = judgeStack(path.resolve(root), dir);
+  for (const stack of stacks) {
+    const v = judgeStack(path.resolve(root), stack);
     if (v.passed) passed++;
     if (v.specPassed) specs++;
     if (v.keyOrderOnly) orderOnly++;

@@ -32,7 +32,6 @@ class DefaultedClusters implements Clusters {
 export interface StackSession {
   /** Compiles the stack (again: watch mode and the apply machine call this when they need it). */
   compile(): CompiledStack;
-  root: string;
   clusterSet: ClusterSet;
   clusters: Clusters;
   backend: StateBackend;
@@ -71,7 +70,6 @@ export async function openStack(flags: StackFlags, global: GlobalFlags): Promise
   const { clusterSet, close } = await openClusters(global, root);
   return {
     compile: () => compileStack(dir, compileOptions(flags)),
-    root,
     clusterSet,
     clusters: new DefaultedClusters(clusterSet, global.context),
     backend: new LocalStateBackend(root),

@@ -75,11 +75,12 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const byId = new Map(resources.map((r) => [r.id, r]));
   /** What references resolve against during the preview: live objects, else their dry runs. */
   const known = new Map<string, unknown>();
+  const priorOf = new Map([...states].flatMap(([cluster, state]) => (state?.resources ?? []).map((r) => [`${cluster}\u0000${r.id}`, r] as const)));
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
     const client = clusters.client(cluster);
-    const prior = states.get(cluster)?.resources.find((r) => r.id === id);
+    const prior = priorOf.get(`${cluster}\u0000${id}`);
     const live = await client.get(refOf(resource.attributes as KubeObject));
     if (live) known.set(id, live);
     const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));

@@ -48,8 +48,13 @@ export function findRoot(start: string): string {
 
 /** The nearest folder at or above `start` that holds `kcl.mod`. */
 export function kclModAbove(start: string): string | undefined {
+  return folderAbove(start, 'kcl.mod');
+}
+
+/** The nearest folder at or above `start` that holds a file called `name`. */
+export function folderAbove(start: string, name: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'kcl.mod'))) return dir;
+    if (fs.existsSync(path.join(dir, name))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, type Node } from 'yaml';
 import { kclError, type Position } from '../kcl/diagnostics.js';
-import { kclModAbove } from '../kcl/loader.js';
+import { folderAbove, kclModAbove } from '../kcl/loader.js';
 import { parseYamlFile, positionOf } from '../kcl/settings.js';
 
 export interface Project {
@@ -114,10 +114,8 @@ function projectsUnder(dir: string, root: string): Project[] {
 
 /** The nearest folder at or above `dir` (and inside `root`) holding `file`. */
 function enclosing(dir: string, root: string, file: string): string | undefined {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, file))) return d;
-    if (d === root || path.dirname(d) === d) return undefined;
-  }
+  const found = folderAbove(dir, file);
+  return found && !path.relative(root, found).startsWith('..') ? found : undefined;
 }
 
 /**

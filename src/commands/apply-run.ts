@@ -23,13 +23,12 @@ import { changeDetails, changeSummary, changeTable } from '../diff/change-text.j
 import type { Operation, OperationFlags } from './apply.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import { openStack, type StackSession } from './stack-session.js';
+import { parseDuration } from '../duration.js';
 
-/** `90s`, `5m`, `1h` or plain seconds. */
-function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) throw new UserError(`--timeout ${text} is not a duration; write it like 90s, 5m or 1h`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
-  return Math.round(Number(m[1]) * unit);
+function timeoutOf(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`--timeout ${text} is not a duration; write it like 90s, 5m or 1h`);
+  return ms;
 }
 
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
@@ -66,7 +65,7 @@ async function confirm(operation: Operation, changeSet: ChangeSet): Promise<bool
 export async function runOperationCommand(operation: Operation, flags: OperationFlags, command: Command): Promise<void> {
   const global = globalFlags(command);
   if (global.readOnly) throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
-  const timeoutMs = parseDuration(flags.timeout);
+  const timeoutMs = timeoutOf(flags.timeout);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
   const session = await openStack(flags, global);

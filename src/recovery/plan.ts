@@ -4,6 +4,7 @@
  * blast radius per workload, and the kubectl commands that would do the same by hand. Pure.
  */
 import { asObject } from '../konfig/spec.js';
+import { parseDuration } from '../duration.js';
 import { UserError } from '../user-error.js';
 
 export type RecoveryAction = 'delete' | 'evict' | 'rollout-restart';
@@ -135,4 +136,11 @@ export function kubectlCommand(action: RecoveryAction, t: RecoveryTarget): strin
     case 'rollout-restart':
       return `${base} rollout restart ${t.kind.toLowerCase()}/${t.name}`;
   }
+}
+
+/** The runbook's health timeout in milliseconds (the runbook model checked its form). */
+export function durationOf(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`strategy.healthTimeout ${text} is not a duration such as 90s or 5m`);
+  return ms;
 }

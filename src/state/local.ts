@@ -9,41 +9,13 @@ import path from 'node:path';
 import { UserError } from '../user-error.js';
 import { LockedError, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
 import { describeKey, type State, type StateKey } from './model.js';
+import { isAlive, writeDurably } from './durable-file.js';
 
 export const STATE_DIR = path.join('.kdeck', 'state');
 
 /** A name safe as one path segment on every platform, and reversible. */
 const segment = (s: string) => encodeURIComponent(s).replaceAll('.', '%2E');
 const unsegment = (s: string) => decodeURIComponent(s);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function writeDurably(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-  const dir = fs.openSync(path.dirname(file), 'r');
-  try {
-    fs.fsyncSync(dir);
-  } finally {
-    fs.closeSync(dir);
-  }
-}
 
 export class LocalStateBackend implements StateBackend {
   readonly description: string;

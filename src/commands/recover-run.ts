@@ -31,9 +31,10 @@ import type { RecoverFlags } from './recover.js';
 import { openClusters } from './stack-session.js';
 import { updateLine } from './recover-output.js';
 
-async function hostTable(hosts: string[], flags: RecoverFlags, clusterSet: ClusterSet): Promise<HostTable> {
+async function hostTable(hosts: string[], flags: RecoverFlags, clusters: () => Promise<ClusterSet>): Promise<HostTable> {
   if (flags.cmdb) return resolveFromFile(hosts, path.resolve(flags.cmdb));
   if (hosts.length === 0) return { records: [], unresolved: [] };
+  const clusterSet = await clusters();
   const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
   return resolveFromClusters(hosts, sources);
 }
@@ -56,9 +57,11 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
   const root = findWorkspaceRoot(path.dirname(runbookFile));
   const options = flags.argument.map(parseOptionArg);
   const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
-  const { clusterSet, close } = await openClusters(global, root);
+  // a plan from a CMDB file needs no cluster: the clusters are opened when first needed
+  let opened: Awaited<ReturnType<typeof openClusters>> | undefined;
+  const clusterSetOnce = async () => (opened ??= await openClusters(global, root)).clusterSet;
   try {
-    const plan = compileRunbook(runbookFile, options, await hostTable(hosts, flags, clusterSet));
+    const plan = compileRunbook(runbookFile, options, await hostTable(hosts, flags, clusterSetOnce));
     if (flags.plan) {
       process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : `${planText(plan)}\nPlan only: nothing was changed.\n`);
       return;
@@ -68,6 +71,7 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
       throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart; check the hostnames, or give a CMDB file with --cmdb` : 'the runbook has no targets: nothing to restart', 1);
     }
     const at = new Date();
+    const clusterSet = await clusterSetOnce();
     const runPlan = await freezePlan(plan, (c) => clusterSet.client(c), at);
     const clusters = clustersOf(runPlan);
     await approve(clusters, clusterSet, flags);
@@ -77,7 +81,7 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     run.actor.send({ type: 'APPROVE' });
     await follow(run, clusterSet, flags);
   } finally {
-    await close();
+    await opened?.close();
   }
 }
 

@@ -77,6 +77,8 @@ export function runbookOf(output: unknown): Runbook {
       ...(typeof owner.kind === 'string' && typeof owner.name === 'string' ? { owner: { kind: owner.kind, name: owner.name } } : {}),
     };
   });
+  // a hostname given twice, or two hostnames of one pod (its name and its node), restart it once
+  const unique = [...new Map(targets.map((t) => [`${t.cluster}/${t.namespace}/${t.kind}/${t.name}`, t])).values()];
   return {
     name: str(rb, 'name', 'runbook'),
     action,
@@ -87,7 +89,7 @@ export function runbookOf(output: unknown): Runbook {
       healthTimeout: String(s.healthTimeout ?? '5m'),
       onFailure: (s.onFailure ?? 'pause') as OnFailure,
     },
-    targets,
+    targets: unique,
     unresolved: Array.isArray(rb.unresolved) ? rb.unresolved.map(String) : [],
   };
 }

@@ -106,7 +106,7 @@ export async function unlockState(flags: UnlockFlags, command: Command): Promise
       }
       if (!isExpired(holder, new Date())) {
         if (!flags.force) {
-          throw new UserError(`${key.project}/${key.stack} on ${key.cluster} is locked by ${describeLock(holder)}; wait for it, or, if that operation is gone, pass --force to remove the lock now`);
+          throw new UserError(`${key.project}/${key.stack} on ${key.cluster} is locked by ${describeLock(holder)}; wait for it, or, if that operation is gone, pass --force to remove the lock now`, 1);
         }
         if (!flags.yes && !(await confirmed(key, holder))) {
           process.stdout.write('left locked\n');

@@ -71,7 +71,7 @@ export function describeHolder(h: LockHolder): string {
 
 /** The holder and, for a lock that runs out, when it does. */
 export function describeLock(h: LockHolder): string {
-  return `${describeHolder(h)}${h.expires ? `, until ${h.expires} unless renewed` : ''}`;
+  return `${h.id} (${h.operation} since ${h.since}${h.expires ? `, until ${h.expires} unless renewed` : ''})`;
 }
 
 /** True once the lock's time has run out without a renewal. */

@@ -23,7 +23,7 @@ import { describeKey, type OperationRecord, type State, type StateKey } from './
 import { CHUNK_BYTES, newGeneration, readChunks, removeGeneration, splitPayload, sweepChunks, writeChunks } from './secret-chunks.js';
 import { decodeState, DecodeProblem, encodeState } from './state-codec.js';
 
-export const STATE_TYPE = 'kdeck.io/state';
+const STATE_TYPE = 'kdeck.io/state';
 
 /** Times a read starts over because a writer switched chunk generations under it. */
 const READ_ATTEMPTS = 5;

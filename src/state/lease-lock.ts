@@ -21,11 +21,11 @@ import { describeKey, type StateKey } from './model.js';
 const ATTEMPTS = 5;
 
 /** A Lease time (metav1.MicroTime): RFC 3339 with six fractional digits. */
-export const microTime = (iso: string) => iso.replace(/(\.\d{3})Z$/, '$1000Z');
+const microTime = (iso: string) => iso.replace(/(\.\d{3})Z$/, '$1000Z');
 const isoOf = (time: string | undefined) => (time && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined);
 
 /** The holder a Lease names, if it is held. */
-export function holderOf(lease: LeaseObject | undefined): LockHolder | undefined {
+function holderOf(lease: LeaseObject | undefined): LockHolder | undefined {
   const spec = lease?.spec;
   if (!spec?.holderIdentity) return undefined;
   const since = isoOf(spec.acquireTime) ?? isoOf(lease?.metadata.creationTimestamp) ?? '';

@@ -19,7 +19,7 @@ export const CHUNK_BYTES = 1_000_000;
 /** Chunks read or written at once. */
 const PARALLEL = 4;
 
-export const CHUNK_TYPE = 'kdeck.io/state-chunk';
+const CHUNK_TYPE = 'kdeck.io/state-chunk';
 
 export const newGeneration = () => randomBytes(4).toString('hex');
 

@@ -11,7 +11,7 @@ import { STATE_VERSION, type State } from './model.js';
 export type Encoding = 'json' | 'gzip+base64';
 
 /** Above this many bytes of JSON a state is gzipped: below, it stays readable with kubectl. */
-export const GZIP_ABOVE = 64 * 1024;
+const GZIP_ABOVE = 64 * 1024;
 
 export interface EncodedState {
   payload: Buffer;

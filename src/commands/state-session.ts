@@ -6,9 +6,10 @@
  */
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import type { BackendKind, StateBackend } from '../state/backend.js';
-import { stateConfig, type StateConfig } from '../state/config.js';
+import { CONFIG_FILE, stateConfig, type StateConfig } from '../state/config.js';
 import { KubernetesStateBackend } from '../state/kubernetes.js';
 import { LocalStateBackend } from '../state/local.js';
+import { UserError } from '../user-error.js';
 import type { GlobalFlags } from './command-flags.js';
 import { openClusters } from './stack-session.js';
 
@@ -17,6 +18,10 @@ export function backendOf(kind: BackendKind, root: string, config: StateConfig, 
   if (kind === 'local') return new LocalStateBackend(root, config.lockSeconds);
   if (!clusterSet) throw new Error('the kubernetes state backend needs the clusters of the command');
   const context = clusterSet.resolve(config.context);
+  if (!clusterSet.contexts.some((c) => c.name === context)) {
+    const known = clusterSet.contexts.map((c) => c.name).join(', ') || 'none';
+    throw new UserError(`the kubernetes state backend's context ${context} is not in the kubeconfig (contexts: ${known}); name one in ${CONFIG_FILE} as state.context, or pass --state-context`);
+  }
   return new KubernetesStateBackend({ rest: clusterSet.client(context).rest, namespace: config.namespace, lockSeconds: config.lockSeconds });
 }
 

@@ -8,7 +8,8 @@
  * workspace moves over when its config names the new backend.
  */
 import { UserError } from '../user-error.js';
-import type { Lock, LockHolder, StateBackend } from './backend.js';
+import type { Lock, LockHolder, LockLostError, StateBackend } from './backend.js';
+import { keepRenewed } from './renewal.js';
 import { describeKey, type State, type StateKey } from './model.js';
 
 export interface Migrated {
@@ -35,6 +36,9 @@ async function lockAll(backends: StateBackend[], keys: StateKey[], holder: () =>
 export async function migrateStates(from: StateBackend, to: StateBackend, holder: () => LockHolder, onCopied: (m: Migrated) => void = () => undefined): Promise<Migrated[]> {
   const keys = await from.list();
   const locks = await lockAll([from, to], keys, holder);
+  // a migration of many large states may outlast a lock's duration: it renews them as apply does
+  let lost: LockLostError | undefined;
+  const renewal = keepRenewed(locks, (e) => (lost = e));
   try {
     // every state is read and checked against the destination before anything is written
     const plan: { key: StateKey; state: State; present: boolean }[] = [];
@@ -52,6 +56,7 @@ export async function migrateStates(from: StateBackend, to: StateBackend, holder
     }
     const done: Migrated[] = [];
     for (const { key, state, present } of plan) {
+      if (lost) throw lost;
       if (!present) {
         await to.importState(state);
         const back = await to.read(key);
@@ -65,6 +70,7 @@ export async function migrateStates(from: StateBackend, to: StateBackend, holder
     }
     return done;
   } finally {
+    renewal.stop();
     for (const l of locks.reverse()) await l.release();
   }
 }

@@ -12,8 +12,9 @@ import { healthFollower } from '../health/follow.js';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
 import type { CompiledStack } from '../konfig/compile.js';
 import { clusterOf } from '../konfig/spec.js';
-import { operatorName, thisProcess } from '../state/local.js';
-import type { Lock } from '../state/backend.js';
+import { operatorName, thisProcess } from '../state/holder.js';
+import { describeHolder, type Lock, type LockLostError } from '../state/backend.js';
+import { keepRenewed } from '../state/renewal.js';
 import { SilentExit, UserError } from '../user-error.js';
 import { executeChanges, type EngineEvent } from '../workflows/execute.js';
 import { operationMachine, type OperationActor } from '../workflows/operation-machine.js';
@@ -107,11 +108,23 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
     },
   });
   // the stack's states are locked before planning, so the plan is made on a state nobody else
-  // is changing and a second operation on the stack is refused, naming this one
+  // is changing and a second operation on the stack is refused, naming this one; the locks are
+  // renewed while it runs, and if one is lost nothing new starts
   const locks = await lockStack(session, compiled, operation);
+  for (const l of locks) if (l.tookOverFrom) process.stderr.write(`kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`);
+  const actor = createActor(machine, { input: { autoApprove: false } });
+  let lost: LockLostError | undefined;
+  const renewal = keepRenewed(locks, (e) => {
+    lost = e;
+    actor.send({ type: 'CANCEL' });
+  });
   try {
-    await runOperation(createActor(machine, { input: { autoApprove: false } }), operation, flags, out);
+    await runOperation(actor, operation, flags, out);
+  } catch (e) {
+    // an operation stopped because its lock was lost says so, not just that it was interrupted
+    throw lost ?? e;
   } finally {
+    renewal.stop();
     for (const l of locks.reverse()) await l.release();
   }
 }

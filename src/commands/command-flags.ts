@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { CompileOptions } from '../konfig/compile.js';
+import type { StateFlags } from '../state/config.js';
 
-export interface GlobalFlags {
+export interface GlobalFlags extends StateFlags {
   kubeconfig?: string;
   context?: string;
   readOnly?: boolean;

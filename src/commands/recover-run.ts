@@ -17,7 +17,7 @@ import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
 import { planRecovery, runbookOf, type RecoveryPlan } from '../recovery/plan.js';
 import { planText } from '../recovery/plan-text.js';
-import { operatorName } from '../state/local.js';
+import { operatorName } from '../state/holder.js';
 import { LiveRecovery } from '../ui/components/LiveRecovery.js';
 import { SilentExit, UserError } from '../user-error.js';
 import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';

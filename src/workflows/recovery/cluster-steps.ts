@@ -16,7 +16,7 @@ import { StepError, targetName, type HealthNote, type RecoverySteps, type RunTar
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export interface StepOptions {
-  /** How often a gate or a verification looks again (default 100 ms). */
+  /** How often a gate or a verification looks again (default 50 ms). */
   pollMs?: number;
   now?: () => number;
 }
@@ -57,9 +57,11 @@ function desired(w: KubeObject): number {
   return typeof r === 'number' ? r : 1;
 }
 
-function selectorOf(w: KubeObject): string {
-  const labels = asObject(asObject(asObject(w.spec).selector).matchLabels);
-  return Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`).join(',');
+/** Whether a pod's labels satisfy the workload's matchLabels (what the workloads kdeck restarts use). */
+function selects(w: KubeObject, pod: KubeObject): boolean {
+  const want = Object.entries(asObject(asObject(asObject(w.spec).selector).matchLabels));
+  const labels = asObject(asObject(pod.metadata).labels);
+  return want.length > 0 && want.every(([k, v]) => labels[k] === v);
 }
 
 interface Reading {
@@ -67,12 +69,31 @@ interface Reading {
   pods: KubeObject[];
 }
 
-async function read(client: ObjectClient, w: Workload): Promise<Reading> {
-  const object = await client.get({ apiVersion: API_VERSION[w.kind]!, kind: w.kind, namespace: w.namespace, name: w.objectName });
-  if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
-  const selector = selectorOf(object);
-  const pods = selector ? (await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: w.namespace }, { labelSelector: selector })).items : [];
-  return { object, pods };
+/**
+ * The batch's workloads and their pods, in as few requests as a namespace allows (one list of
+ * pods, one of each workload kind), all at once: a batch's wait is polled, so a poll must be cheap.
+ */
+async function readAll(client: ObjectClient, workloads: Workload[]): Promise<Reading[]> {
+  const namespaces = [...new Set(workloads.map((w) => w.namespace))];
+  const lists = new Map<string, Promise<KubeObject[]>>();
+  const list = (namespace: string, kind: string) => {
+    const key = `${namespace}/${kind}`;
+    let l = lists.get(key);
+    if (!l) {
+      l = client.list({ apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!, kind, namespace }).then((r) => r.items);
+      lists.set(key, l);
+    }
+    return l;
+  };
+  for (const ns of namespaces) void list(ns, 'Pod');
+  return Promise.all(
+    workloads.map(async (w) => {
+      const [objects, pods] = await Promise.all([list(w.namespace, w.kind), list(w.namespace, 'Pod')]);
+      const object = objects.find((o) => o.metadata?.name === w.objectName);
+      if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
+      return { object, pods: pods.filter((p) => selects(object, p)) };
+    }),
+  );
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -91,7 +112,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 const stillThere = (pods: KubeObject[], t: RunTarget) => pods.some((p) => uidOf(p) === t.uid && !deleting(p));
 
 export function clusterSteps(client: (cluster: string) => ObjectClient, audit: RecoverySteps['audit'], options: StepOptions = {}): RecoverySteps {
-  const pollMs = options.pollMs ?? 100;
+  const pollMs = options.pollMs ?? 50;
   const now = options.now ?? Date.now;
 
   /** Polls `check` (undefined: done; a note: not yet) until done, or fails with the last note at the deadline. */
@@ -122,8 +143,9 @@ export function clusterSteps(client: (cluster: string) => ObjectClient, audit: R
       const c = client(input.cluster);
       await until(input, signal, report, 'GateTimeout', async () => {
         const notes: HealthNote[] = [];
-        for (const w of workloadsOf(input)) {
-          const { object, pods } = await read(c, w);
+        const workloads = workloadsOf(input);
+        for (const [i, { object, pods }] of (await readAll(c, workloads)).entries()) {
+          const w = workloads[i]!;
           const want = desired(object);
           const available = pods.filter(ready).length;
           const taking = input.action === 'rollout-restart' ? 0 : w.targets.filter((t) => stillThere(pods, t)).length;
@@ -150,8 +172,8 @@ export function clusterSteps(client: (cluster: string) => ObjectClient, audit: R
       const seen = new Map<string, number>();
       await until(input, signal, report, 'Timeout', async () => {
         const notes: HealthNote[] = [];
-        for (const w of workloads) {
-          const { object, pods } = await read(c, w);
+        for (const [i, { object, pods }] of (await readAll(c, workloads)).entries()) {
+          const w = workloads[i]!;
           const h = verdict(input, w, object, pods, seen);
           if (h.state === 'Degraded') throw new StepError(h.reason ?? 'Degraded', `${w.name}: ${h.message}`);
           if (h.state === 'Progressing') notes.push({ subject: w.name, health: h });

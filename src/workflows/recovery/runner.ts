@@ -52,7 +52,8 @@ export function startRun(options: RunOptions): LiveRun {
 
   let closed = false;
   let pending = false;
-  // transitions come in bursts (a child's and its parent's): one write per burst
+  // transitions come in bursts (a child's and its parent's, several clusters'): one write per turn
+  // of the event loop; a health reading changes nothing a resumed run needs, so it is not written
   const persist = () => {
     pending = false;
     if (!closed) store.saveSnapshot(actor.getPersistedSnapshot());
@@ -61,9 +62,9 @@ export function startRun(options: RunOptions): LiveRun {
     input: options.input,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot as Snapshot<unknown> } : {}),
     inspect: (e) => {
-      if (e.type === '@xstate.snapshot' && !pending) {
+      if (e.type === '@xstate.snapshot' && e.event.type !== 'NOTE' && !pending) {
         pending = true;
-        queueMicrotask(persist);
+        setImmediate(persist);
       }
     },
   });

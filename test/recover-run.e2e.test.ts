@@ -204,6 +204,28 @@ describe('kdeck recover, run against three clusters', () => {
     }
   }, 120_000);
 
+  it('rolls named workloads out again with a WorkloadRestart runbook, as kubectl rollout restart does, and nothing else', async () => {
+    await settled();
+    fs.writeFileSync(
+      path.join(workspace, 'runbooks', 'RollFrontend.k'),
+      'import base.pkg.models.recovery\n\nrunbook = recovery.WorkloadRestart {\n    name = "roll-frontend"\n    targets = [recovery.Target {cluster = c, namespace = "guestbook", kind = "Deployment", name = "frontend"} for c in ["sandbox-a", "sandbox-c"]]\n    strategy = recovery.Strategy {batchSize = 1, onFailure = "abort"}\n}\n',
+    );
+    const frontends = async (c: string) => (await podsOf(c)).filter((p) => p.metadata.name.startsWith('frontend-')).map((p) => p.metadata.uid);
+    const before = { a: await frontends('sandbox-a'), b: await frontends('sandbox-b') };
+    const r = await kdeck(['recover', 'runbooks/RollFrontend.k', '--yes']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const audit = auditOf(r.stdout);
+    expect(audit.filter((e) => e.outcome === 'restarted').map((e) => e.cluster).sort()).toEqual(['sandbox-a', 'sandbox-c']);
+    await settled();
+    // every frontend pod of sandbox-a is new; sandbox-b, not named, is untouched
+    expect((await frontends('sandbox-a')).some((u) => before.a.includes(u))).toBe(false);
+    expect(await frontends('sandbox-b')).toEqual(before.b);
+    const live = (await clusters.client('sandbox-a').get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook', name: 'frontend' }))?.spec as { template: { metadata: { annotations?: Record<string, string> } } };
+    const record = JSON.parse(fs.readFileSync(path.join(workspace, '.kdeck', 'runs', audit[0]!.run, 'run.json'), 'utf8')) as { plan: { restartedAt: string } };
+    expect(live.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt']).toBe(record.plan.restartedAt);
+  }, 120_000);
+
   it('refuses to run in --read-only mode, and a runbook with a KCL error changes nothing', async () => {
     const { hosts } = await pickHosts();
     const ro = await kdeck(['--read-only', 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${hosts[0]}`, '--yes']);

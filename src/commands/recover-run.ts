@@ -102,14 +102,18 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlag
     const run = open(store, clusterSet, flags, snapshot);
     const s = run.actor.getSnapshot();
     if (s.matches('awaitingApproval')) {
-      await approve(clusters, clusterSet, flags).catch((e: unknown) => {
-        run.close();
-        throw e;
-      });
+      // snapshots are written behind the run: the audit log, written first, knows it was approved
+      const approved = store.auditLog().some((e) => e.action === 'run' && e.outcome === 'approved');
+      if (!approved) {
+        await approve(clusters, clusterSet, flags).catch(async (e: unknown) => {
+          await run.close();
+          throw e;
+        });
+      }
       run.actor.send({ type: 'APPROVE' });
     } else if (s.matches('finished')) {
       if (!Object.values(s.context.settled).some((r) => r.end === 'stopped')) {
-        run.close();
+        await run.close();
         process.stdout.write(`Run ${id} already finished: ${Object.entries(s.context.settled).map(([c, r]) => `${c} ${r.end}`).join(', ')}.\n`);
         return;
       }
@@ -160,8 +164,9 @@ function open(store: RunStore, clusterSet: ClusterSet, flags: RecoverFlags, snap
   return startRun({
     store,
     who: operatorName(),
-    steps: (audit) => clusterSteps((c) => clusterSet.client(c), audit),
-    input: { runId: store.id, plan: record.plan },
+    steps: (audit) => clusterSteps(clusterSet, audit),
+    input: { runId: store.id, runbook: record.plan.runbook },
+    plan: record.plan,
     ...(snapshot !== undefined ? { snapshot } : {}),
     ...(interactiveOutput(flags) ? {} : { onUpdate: write }),
   });
@@ -214,7 +219,7 @@ async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags)
     process.off('SIGINT', onSigint);
     for (const u of unwatched) u();
     view?.unmount();
-    run.close();
+    await run.close();
   }
   if (!final) {
     process.stdout.write(`Paused. Resume with: kdeck recover --resume ${run.id}\n`);

@@ -34,3 +34,23 @@ export function writeDurably(file: string, text: string): void {
     fs.closeSync(dir);
   }
 }
+
+/** writeDurably without holding up the event loop: the writes and fsyncs run on libuv's threads. */
+export async function writeDurablyAsync(file: string, text: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.promises.open(tmp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(tmp, file);
+  const dir = await fs.promises.open(path.dirname(file), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}

@@ -57,7 +57,7 @@ export function LiveRecovery({ actor, prod, keys = true }: LiveRecoveryProps) {
   const width = nameWidth(context.clusters);
   return (
     <Box flexDirection="column">
-      <RecoveryHeader runId={context.runId} runbook={context.plan.runbook} paused={context.paused} aborting={context.aborting} />
+      <RecoveryHeader runId={context.runId} runbook={context.runbook} paused={context.paused} aborting={context.aborting} />
       {context.started.map((c) => {
         const ref = actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined;
         if (ref) return <LiveClusterLine key={c} actorRef={ref} prod={prod.has(c)} width={width} />;

@@ -60,12 +60,12 @@ async function main(): Promise<void> {
     const runPlan = await freezePlan(plan, (c) => clusters.client(c), new Date());
     const store = new RunStore(root, 'bench');
     store.create({ version: 1, id: store.id, runbook: 'bench', options: [], createdAt: new Date().toISOString(), who: 'bench', plan: runPlan });
-    const run = startRun({ store, who: 'bench', steps: (audit) => clusterSteps((c) => clusters.client(c), audit), input: { runId: store.id, plan: runPlan } });
+    const run = startRun({ store, who: 'bench', steps: (audit) => clusterSteps(clusters, audit), input: { runId: store.id, runbook: runPlan.runbook }, plan: runPlan });
     const started = performance.now();
     run.actor.send({ type: 'APPROVE' });
     const final = await run.settled();
     const wallMs = performance.now() - started;
-    run.close();
+    await run.close();
     const ends = Object.values(final.context.settled).map((r) => r.end);
     if (ends.length !== CLUSTERS || ends.some((e) => e !== 'done')) throw new Error(`the run did not finish cleanly: ${JSON.stringify(final.context.settled)}`);
     const batchesPerCluster = Math.max(...contexts.map((c) => runPlan.batches.filter((b) => b.cluster === c).length));

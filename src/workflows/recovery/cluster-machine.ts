@@ -8,21 +8,19 @@
  */
 import { assign, fromCallback, sendParent, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorMessage } from '../../user-error.js';
-import type { OnFailure, RecoveryAction } from '../../recovery/plan.js';
-import { StepError, type BatchOutcome, type HealthNote, type RecoverySteps, type RunBatch, type StepFailure, type StepInput, type TargetOutcome } from './model.js';
+import type { OnFailure } from '../../recovery/plan.js';
+import { StepError, type BatchOutcome, type HealthNote, type RecoverySteps, type RunBatch, type RunPlan, type StepFailure, type StepInput, type TargetOutcome } from './model.js';
 
 export interface ClusterInput {
   cluster: string;
-  action: RecoveryAction;
-  batches: RunBatch[];
-  maxUnavailable: number;
-  healthTimeoutMs: number;
-  onFailure: OnFailure;
-  restartedAt: string;
 }
 
+/**
+ * Only what changes as the cluster works: the plan (batches, strategy) is the machine's, given
+ * when it is made, so a snapshot written after every transition stays small.
+ */
 export interface ClusterContext extends ClusterInput {
-  /** The batch being worked on (0-based); batches.length once all are through. */
+  /** The batch being worked on (0-based); the number of batches once all are through. */
   index: number;
   outcomes: BatchOutcome[];
   deadline: number;
@@ -62,7 +60,13 @@ function failureOf(e: unknown): StepFailure {
   return e instanceof StepError ? { reason: e.reason, message: e.message } : { reason: 'Error', message: errorMessage(e) };
 }
 
-export function clusterMachine(steps: RecoverySteps) {
+export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
+  const byCluster = new Map<string, RunBatch[]>();
+  const batchesOf = (cluster: string) => {
+    let b = byCluster.get(cluster);
+    if (!b) byCluster.set(cluster, (b = plan.batches.filter((x) => x.cluster === cluster)));
+    return b;
+  };
   // every step is a callback actor: it reports health as it goes, and one event says how it ended
   const step = (kind: StepKind) =>
     fromCallback<ClusterEvent, StepInput>(({ input, sendBack }) => {
@@ -87,13 +91,13 @@ export function clusterMachine(steps: RecoverySteps) {
 
   const stepInput = ({ context }: { context: ClusterContext }): StepInput => ({
     cluster: context.cluster,
-    action: context.action,
-    batch: context.batches[context.index]!,
-    maxUnavailable: context.maxUnavailable,
-    restartedAt: context.restartedAt,
+    action: plan.action,
+    batch: batchesOf(context.cluster)[context.index]!,
+    maxUnavailable: plan.maxUnavailable,
+    restartedAt: plan.restartedAt,
     deadline: context.deadline,
   });
-  const batchName = (c: ClusterContext) => `batch ${c.batches[c.index]?.index ?? c.index + 1}`;
+  const batchName = (c: ClusterContext) => `batch ${batchesOf(c.cluster)[c.index]?.index ?? c.index + 1}`;
 
   return setup({
     types: { context: {} as ClusterContext, events: {} as ClusterEvent, input: {} as ClusterInput },
@@ -104,7 +108,7 @@ export function clusterMachine(steps: RecoverySteps) {
         cluster: context.cluster,
         result: { end, outcomes: context.outcomes, ...(end === 'stopped' && context.failure ? { failure: context.failure } : {}) },
       })),
-      newDeadline: assign({ deadline: ({ context }) => steps.now() + context.healthTimeoutMs, failure: undefined, note: undefined }),
+      newDeadline: assign({ deadline: () => steps.now() + plan.healthTimeoutMs, failure: undefined, note: undefined }),
       note: assign({ note: ({ event }) => (event.type === 'NOTE' ? event.note : undefined) }),
       fail: assign({ failure: ({ event }) => (event.type === 'STEP_FAILED' ? event.failure : undefined) }),
       finishBatch: assign(({ context }, outcome: BatchOutcome) => ({
@@ -113,10 +117,10 @@ export function clusterMachine(steps: RecoverySteps) {
       })),
       auditActs: ({ context, event }) => {
         if (event.type !== 'STEP_DONE' || !event.outcomes) return;
-        const batch = context.batches[context.index]!;
+        const batch = batchesOf(context.cluster)[context.index]!;
         event.outcomes.forEach((outcome, i) => {
           const t = batch.targets[i]!;
-          steps.audit({ cluster: context.cluster, target: `${t.namespace}/${t.kind}/${t.name}`, action: context.action, outcome, ...(t.uid ? { detail: `uid ${t.uid}` } : {}) });
+          steps.audit({ cluster: context.cluster, target: `${t.namespace}/${t.kind}/${t.name}`, action: plan.action, outcome, ...(t.uid ? { detail: `uid ${t.uid}` } : {}) });
         });
       },
       auditBatch: ({ context }, p: { outcome: string; detail?: string }) => steps.audit({ cluster: context.cluster, target: batchName(context), action: 'batch', ...p }),
@@ -126,12 +130,12 @@ export function clusterMachine(steps: RecoverySteps) {
     guards: {
       aborting: ({ context }) => context.abort,
       holding: ({ context }) => context.hold,
-      allThrough: ({ context }) => context.index >= context.batches.length,
-      policy: ({ context }, p: OnFailure) => context.onFailure === p,
+      allThrough: ({ context }) => context.index >= batchesOf(context.cluster).length,
+      policy: (_, p: OnFailure) => plan.onFailure === p,
     },
   }).createMachine({
     id: 'cluster',
-    context: ({ input }) => ({ ...input, index: 0, outcomes: input.batches.map(() => 'pending' as const), deadline: 0, hold: false, abort: false }),
+    context: ({ input }) => ({ ...input, index: 0, outcomes: batchesOf(input.cluster).map(() => 'pending' as const), deadline: 0, hold: false, abort: false }),
     initial: 'next',
     on: {
       PAUSE: { actions: assign({ hold: true }) },

@@ -4,9 +4,12 @@
  * of it, by uid) or writes a rollout restart's annotation, and verification reads the workload
  * and its pods until the replacements are Ready and the owner Healthy. Every step can run twice:
  * a pod whose uid changed was already replaced, an annotation already written is left alone.
- * Reads are polled rather than watched: a batch waits seconds, and a poll survives a dropped
- * connection without bookkeeping.
+ * The gate and verification read the namespace's pods and workloads from watch-fed caches, and
+ * look again when something changed there (or once a second, for the deadline), so a batch is
+ * verified the moment its last replacement turns Ready, without listing the namespace in a loop.
  */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { KubeObject, ObjectClient } from '../../cluster/objects.js';
 import { assess, conditionMet, podTrouble, type Health } from '../../health/rules.js';
@@ -16,9 +19,15 @@ import { StepError, targetName, type HealthNote, type RecoverySteps, type RunTar
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 export interface StepOptions {
-  /** How often a gate or a verification looks again (default 50 ms). */
-  pollMs?: number;
+  /** How long a gate or a verification waits for a change before looking again anyway (default 1 s). */
+  recheckMs?: number;
   now?: () => number;
+}
+
+/** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
+export interface ClusterAccess {
+  client(cluster: string): ObjectClient;
+  config(cluster: string): KubeConfig;
 }
 
 interface Workload {
@@ -69,31 +78,54 @@ interface Reading {
   pods: KubeObject[];
 }
 
-/**
- * The batch's workloads and their pods, in as few requests as a namespace allows (one list of
- * pods, one of each workload kind), all at once: a batch's wait is polled, so a poll must be cheap.
- */
-async function readAll(client: ObjectClient, workloads: Workload[]): Promise<Reading[]> {
-  const namespaces = [...new Set(workloads.map((w) => w.namespace))];
-  const lists = new Map<string, Promise<KubeObject[]>>();
-  const list = (namespace: string, kind: string) => {
-    const key = `${namespace}/${kind}`;
-    let l = lists.get(key);
-    if (!l) {
-      l = client.list({ apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!, kind, namespace }).then((r) => r.items);
-      lists.set(key, l);
+/** The watch-fed caches of a run: one per cluster, namespace and kind, made when first needed. */
+class Caches {
+  private readonly caches = new Map<string, ObjectCache>();
+
+  constructor(private readonly clusters: ClusterAccess) {}
+
+  of(cluster: string, namespace: string, kind: string): ObjectCache {
+    const key = `${cluster}/${namespace}/${kind}`;
+    let c = this.caches.get(key);
+    if (!c) {
+      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), { apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!, kind, namespace });
+      this.caches.set(key, c);
     }
-    return l;
-  };
-  for (const ns of namespaces) void list(ns, 'Pod');
-  return Promise.all(
-    workloads.map(async (w) => {
-      const [objects, pods] = await Promise.all([list(w.namespace, w.kind), list(w.namespace, 'Pod')]);
-      const object = objects.find((o) => o.metadata?.name === w.objectName);
-      if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
-      return { object, pods: pods.filter((p) => selects(object, p)) };
-    }),
-  );
+    return c;
+  }
+
+  close(): void {
+    for (const c of this.caches.values()) c.close();
+    this.caches.clear();
+  }
+}
+
+/** The batch's workloads and their pods, from the caches (the first call waits for their lists). */
+async function readAll(caches: Caches, cluster: string, workloads: Workload[]): Promise<{ readings: Reading[]; sources: ObjectCache[] }> {
+  const sources = [...new Set(workloads.flatMap((w) => [caches.of(cluster, w.namespace, w.kind), caches.of(cluster, w.namespace, 'Pod')]))];
+  await Promise.all(sources.map((c) => c.ready()));
+  const readings = workloads.map((w) => {
+    const object = caches.of(cluster, w.namespace, w.kind).items().find((o) => o.metadata?.name === w.objectName);
+    if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
+    return { object, pods: caches.of(cluster, w.namespace, 'Pod').items().filter((p) => selects(object, p)) };
+  });
+  return { readings, sources };
+}
+
+/** Resolves when one of `sources` changes, after `ms`, or on abort, whichever comes first. */
+function changeOf(sources: ObjectCache[], ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      for (const off of offs) off();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    for (const s of sources) offs.push(s.onChange(done));
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -111,40 +143,45 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Pods of a batch: the original incarnation still there and not yet going. */
 const stillThere = (pods: KubeObject[], t: RunTarget) => pods.some((p) => uidOf(p) === t.uid && !deleting(p));
 
-export function clusterSteps(client: (cluster: string) => ObjectClient, audit: RecoverySteps['audit'], options: StepOptions = {}): RecoverySteps {
-  const pollMs = options.pollMs ?? 50;
+export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audit'], options: StepOptions = {}): RecoverySteps {
+  const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
+  const caches = new Caches(clusters);
 
-  /** Polls `check` (undefined: done; a note: not yet) until done, or fails with the last note at the deadline. */
-  async function until(input: StepInput, signal: AbortSignal, report: (n: HealthNote) => void, timeoutReason: string, check: () => Promise<HealthNote[] | undefined>): Promise<void> {
+  /**
+   * Runs `check` (undefined: done; notes: not yet) again on every change of what it read, until
+   * done; at the deadline, fails with the first note.
+   */
+  async function until(input: StepInput, signal: AbortSignal, report: (n: HealthNote) => void, timeoutReason: string, check: () => Promise<{ waiting: HealthNote[] | undefined; sources: ObjectCache[] }>): Promise<void> {
     let last = '';
     for (;;) {
-      const waiting = await check();
+      const { waiting, sources } = await check();
       if (!waiting) return;
-      for (const n of waiting) {
-        const key = `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`;
-        if (!last.includes(key)) report(n);
-      }
-      last = waiting.map((n) => `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`).join('\n');
+      const keys = waiting.map((n) => `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`);
+      waiting.forEach((n, i) => {
+        if (!last.includes(keys[i]!)) report(n);
+      });
+      last = keys.join('\n');
       if (signal.aborted) throw new StepError('Interrupted', 'the step was interrupted');
       if (now() >= input.deadline) {
         const first = waiting[0]!;
         throw new StepError(first.health.reason ?? timeoutReason, `${first.subject}: ${first.health.message} (${timeoutReason === 'GateTimeout' ? 'the batch did not start' : 'out of time'})`);
       }
-      await sleep(pollMs, signal);
+      await changeOf(sources, Math.min(recheckMs, Math.max(0, input.deadline - now())), signal);
     }
   }
 
   return {
     now,
     audit,
+    close: () => caches.close(),
 
     async gate(input, report, signal) {
-      const c = client(input.cluster);
+      const workloads = workloadsOf(input);
       await until(input, signal, report, 'GateTimeout', async () => {
         const notes: HealthNote[] = [];
-        const workloads = workloadsOf(input);
-        for (const [i, { object, pods }] of (await readAll(c, workloads)).entries()) {
+        const { readings, sources } = await readAll(caches, input.cluster, workloads);
+        for (const [i, { object, pods }] of readings.entries()) {
           const w = workloads[i]!;
           const want = desired(object);
           const available = pods.filter(ready).length;
@@ -154,17 +191,16 @@ export function clusterSteps(client: (cluster: string) => ObjectClient, audit: R
             notes.push({ subject: w.name, health: { state: 'Progressing', reason: 'GateClosed', message: `${available} of ${want} available; the batch would take ${taking} down and at most ${input.maxUnavailable} may be unavailable` } });
           }
         }
-        return notes.length ? notes : undefined;
+        return { waiting: notes.length ? notes : undefined, sources };
       });
     },
 
     async act(input, signal) {
-      const c = client(input.cluster);
+      const c = clusters.client(input.cluster);
       return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, signal, now)));
     },
 
     async verify(input, report, signal) {
-      const c = client(input.cluster);
       const workloads = workloadsOf(input);
       const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
       if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
@@ -172,7 +208,8 @@ export function clusterSteps(client: (cluster: string) => ObjectClient, audit: R
       const seen = new Map<string, number>();
       await until(input, signal, report, 'Timeout', async () => {
         const notes: HealthNote[] = [];
-        for (const [i, { object, pods }] of (await readAll(c, workloads)).entries()) {
+        const { readings, sources } = await readAll(caches, input.cluster, workloads);
+        for (const [i, { object, pods }] of readings.entries()) {
           const w = workloads[i]!;
           const h = verdict(input, w, object, pods, seen);
           if (h.state === 'Degraded') throw new StepError(h.reason ?? 'Degraded', `${w.name}: ${h.message}`);
@@ -182,7 +219,7 @@ export function clusterSteps(client: (cluster: string) => ObjectClient, audit: R
             report({ subject: w.name, health: h });
           }
         }
-        return notes.length ? notes : undefined;
+        return { waiting: notes.length ? notes : undefined, sources };
       });
     },
   };

@@ -82,6 +82,8 @@ export interface RecoverySteps {
   /** Resolves once the replacements are Ready and their owners Healthy; StepError on trouble or at the deadline. */
   verify(input: StepInput, report: (n: HealthNote) => void, signal: AbortSignal): Promise<void>;
   audit(entry: Omit<AuditEntry, 'time' | 'who' | 'run'>): void;
+  /** Lets go of what the steps hold open (watches). */
+  close?(): void;
 }
 
 export interface StepInput {

@@ -37,6 +37,7 @@ function scripted(verdicts: (input: StepInput) => StepError | undefined = () => 
   return { steps, acted, audit, holdGates: () => (held = true), openGate: () => gateOpen() };
 }
 
+const start = (steps: RecoverySteps, runId: string, p: RunPlan) => createActor(runMachine(steps, p), { input: { runId, runbook: p.runbook } });
 const child = (actor: RunActor, cluster: string) => actor.getSnapshot().children[clusterActorId(cluster)] as ClusterActor | undefined;
 const ends = (s: RunSnapshot) => Object.fromEntries(Object.entries(s.context.settled).map(([c, r]) => [c, r.end]));
 const finished = (actor: RunActor) => waitFor(actor, (s) => s.matches('finished') || s.status === 'done', { timeout: 5_000 });
@@ -44,7 +45,7 @@ const finished = (actor: RunActor) => waitFor(actor, (s) => s.matches('finished'
 describe('the recovery machine', () => {
   it('runs every cluster batch by batch, then finishes', async () => {
     const { steps, acted, audit } = scripted();
-    const actor = createActor(runMachine(steps), { input: { runId: 'r1', plan: plan([batch('a', 1, 'p1', 'p2'), batch('a', 2, 'p3'), batch('b', 1, 'q1')]) } }).start();
+    const actor = start(steps, 'r1', plan([batch('a', 1, 'p1', 'p2'), batch('a', 2, 'p3'), batch('b', 1, 'q1')])).start();
     expect(actor.getSnapshot().value).toBe('awaitingApproval');
     actor.send({ type: 'APPROVE' });
     const s = await finished(actor);
@@ -58,7 +59,7 @@ describe('the recovery machine', () => {
   it('starts no more clusters at once than the runbook allows', async () => {
     const { steps, holdGates, openGate } = scripted();
     holdGates();
-    const actor = createActor(runMachine(steps), { input: { runId: 'r', plan: plan([batch('a', 1, 'p1'), batch('b', 1, 'q1'), batch('c', 1, 'r1')], 'pause', 1) } }).start();
+    const actor = start(steps, 'r', plan([batch('a', 1, 'p1'), batch('b', 1, 'q1'), batch('c', 1, 'r1')], 'pause', 1)).start();
     actor.send({ type: 'APPROVE' });
     expect(actor.getSnapshot().context.started).toEqual(['a']);
     openGate();
@@ -69,7 +70,7 @@ describe('the recovery machine', () => {
   it('stops a cluster whose batch fails under on-failure abort while the others finish, and a resume retries it', async () => {
     let broken = true;
     const { steps, acted } = scripted((input) => (input.cluster === 'b' && broken ? new StepError('CrashLoopBackOff', 'web-x keeps crashing') : undefined));
-    const actor = createActor(runMachine(steps), { input: { runId: 'r', plan: plan([batch('a', 1, 'p1'), batch('b', 1, 'q1'), batch('b', 2, 'q2')], 'abort') } }).start();
+    const actor = start(steps, 'r', plan([batch('a', 1, 'p1'), batch('b', 1, 'q1'), batch('b', 2, 'q2')], 'abort')).start();
     actor.send({ type: 'APPROVE' });
     let s = await finished(actor);
     expect(ends(s)).toEqual({ a: 'done', b: 'stopped' });
@@ -85,7 +86,7 @@ describe('the recovery machine', () => {
 
   it('pauses on a failure for the operator, who can skip the batch', async () => {
     const { steps } = scripted((input) => (input.batch.index === 1 ? new StepError('Timeout', 'not ready in time') : undefined));
-    const actor = createActor(runMachine(steps), { input: { runId: 'r', plan: plan([batch('a', 1, 'p1'), batch('a', 2, 'p2')]) } }).start();
+    const actor = start(steps, 'r', plan([batch('a', 1, 'p1'), batch('a', 2, 'p2')])).start();
     actor.send({ type: 'APPROVE' });
     await waitFor(child(actor, 'a')!, (s) => s.matches('paused'), { timeout: 5_000 });
     actor.send({ type: 'SKIP', cluster: 'a' });
@@ -97,7 +98,7 @@ describe('the recovery machine', () => {
   it('holds at the next batch on pause, and abort schedules nothing more', async () => {
     const { steps, acted, holdGates, openGate } = scripted();
     holdGates();
-    const actor = createActor(runMachine(steps), { input: { runId: 'r', plan: plan([batch('a', 1, 'p1'), batch('a', 2, 'p2'), batch('b', 1, 'q1')], 'pause', 1) } }).start();
+    const actor = start(steps, 'r', plan([batch('a', 1, 'p1'), batch('a', 2, 'p2'), batch('b', 1, 'q1')], 'pause', 1)).start();
     actor.send({ type: 'APPROVE' });
     actor.send({ type: 'PAUSE' });
     openGate();
@@ -112,8 +113,8 @@ describe('the recovery machine', () => {
   it('survives a restore from its persisted snapshot mid-run and carries on at the right batch', async () => {
     const first = scripted();
     first.holdGates();
-    const machine = runMachine(first.steps);
-    const actor = createActor(machine, { input: { runId: 'r', plan: plan([batch('a', 1, 'p1'), batch('a', 2, 'p2'), batch('a', 3, 'p3')]) } }).start();
+    const p = plan([batch('a', 1, 'p1'), batch('a', 2, 'p2'), batch('a', 3, 'p3')]);
+    const actor = start(first.steps, 'r', p).start();
     actor.send({ type: 'APPROVE' });
     first.openGate();
     await waitFor(child(actor, 'a')!, (s) => s.context.index === 1 && s.matches('gating'), { timeout: 5_000 });
@@ -121,7 +122,9 @@ describe('the recovery machine', () => {
     actor.stop();
 
     const second = scripted();
-    const restored = createActor(runMachine(second.steps), { snapshot: saved }).start();
+    // the snapshot holds where the run stands; the plan comes from the run's record
+    expect(JSON.stringify(saved)).not.toContain('p3-uid');
+    const restored = createActor(runMachine(second.steps, p), { snapshot: saved, input: { runId: 'r', runbook: p.runbook } }).start();
     const s = await finished(restored);
     expect(ends(s)).toEqual({ a: 'done' });
     expect(first.acted).toEqual(['p1']);

@@ -5,12 +5,12 @@
  * run whose clusters stopped on a failure can be reopened by a resume, which retries them.
  */
 import { assign, enqueueActions, setup, spawnChild, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { clusterMachine, type ClusterInput, type ClusterResult, type ClusterSettled } from './cluster-machine.js';
+import { clusterMachine, type ClusterResult, type ClusterSettled } from './cluster-machine.js';
 import type { RecoverySteps, RunPlan } from './model.js';
 
 export interface RunInput {
   runId: string;
-  plan: RunPlan;
+  runbook: string;
 }
 
 export interface RunContext extends RunInput {
@@ -40,29 +40,18 @@ export function clustersOf(plan: RunPlan): string[] {
   return [...new Set(plan.batches.map((b) => b.cluster))];
 }
 
-function clusterInput(plan: RunPlan, cluster: string): ClusterInput {
-  return {
-    cluster,
-    action: plan.action,
-    batches: plan.batches.filter((b) => b.cluster === cluster),
-    maxUnavailable: plan.maxUnavailable,
-    healthTimeoutMs: plan.healthTimeoutMs,
-    onFailure: plan.onFailure,
-    restartedAt: plan.restartedAt,
-  };
-}
-
-export function runMachine(steps: RecoverySteps) {
+/** The machine of a run of `plan` (the plan is not in the snapshot: run.json keeps it). */
+export function runMachine(steps: RecoverySteps, plan: RunPlan) {
   const audit = (action: string, outcome: string, detail?: string) => steps.audit({ action, outcome, ...(detail ? { detail } : {}) });
   return setup({
     types: { context: {} as RunContext, events: {} as RunEvent, input: {} as RunInput },
-    actors: { cluster: clusterMachine(steps) },
+    actors: { cluster: clusterMachine(steps, plan) },
     actions: {
       startClusters: enqueueActions(({ context, enqueue }) => {
         const running = context.started.filter((c) => !(c in context.settled)).length;
         const waiting = context.clusters.filter((c) => !context.started.includes(c));
-        const starting = context.aborting ? [] : waiting.slice(0, Math.max(0, context.plan.clusterConcurrency - running));
-        for (const c of starting) enqueue(spawnChild('cluster', { id: clusterActorId(c), systemId: clusterActorId(c), input: clusterInput(context.plan, c) }));
+        const starting = context.aborting ? [] : waiting.slice(0, Math.max(0, plan.clusterConcurrency - running));
+        for (const c of starting) enqueue(spawnChild('cluster', { id: clusterActorId(c), systemId: clusterActorId(c), input: { cluster: c } }));
         if (starting.length) enqueue.assign({ started: [...context.started, ...starting] });
       }),
       // the children that can still hear: started and not ended for good
@@ -77,7 +66,7 @@ export function runMachine(steps: RecoverySteps) {
       abortWaiting: assign({
         aborting: true,
         // clusters that never started end here: nothing of theirs was touched
-        settled: ({ context }) => ({ ...context.settled, ...Object.fromEntries(context.clusters.filter((c) => !context.started.includes(c)).map((c): [string, ClusterResult] => [c, { end: 'aborted', outcomes: context.plan.batches.filter((b) => b.cluster === c).map(() => 'pending' as const) }])) }),
+        settled: ({ context }) => ({ ...context.settled, ...Object.fromEntries(context.clusters.filter((c) => !context.started.includes(c)).map((c): [string, ClusterResult] => [c, { end: 'aborted', outcomes: plan.batches.filter((b) => b.cluster === c).map(() => 'pending' as const) }])) }),
       }),
       reopenStopped: enqueueActions(({ context, enqueue }) => {
         const stopped = Object.entries(context.settled).filter(([, r]) => r.end === 'stopped').map(([c]) => c);
@@ -96,7 +85,7 @@ export function runMachine(steps: RecoverySteps) {
     },
   }).createMachine({
     id: 'recovery',
-    context: ({ input }) => ({ ...input, clusters: clustersOf(input.plan), started: [], settled: {}, paused: false, aborting: false }),
+    context: ({ input }) => ({ ...input, clusters: clustersOf(plan), started: [], settled: {}, paused: false, aborting: false }),
     initial: 'awaitingApproval',
     states: {
       awaitingApproval: {

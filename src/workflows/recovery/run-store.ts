@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAlive, writeDurably } from '../../state/durable-file.js';
+import { isAlive, writeDurably, writeDurablyAsync } from '../../state/durable-file.js';
 import { UserError } from '../../user-error.js';
 import type { AuditEntry, RunPlan } from './model.js';
 
@@ -70,9 +70,10 @@ export class RunStore {
     return r;
   }
 
-  saveSnapshot(snapshot: unknown): void {
+  /** Writes the snapshot; one write at a time, or a slow older one could land over a newer. */
+  saveSnapshot(snapshot: unknown): Promise<void> {
     const doc: SnapshotFile = { version: VERSION, snapshot };
-    writeDurably(this.file('snapshot.json'), JSON.stringify(doc));
+    return writeDurablyAsync(this.file('snapshot.json'), JSON.stringify(doc));
   }
 
   /** The last persisted snapshot, or undefined when the run never started. */

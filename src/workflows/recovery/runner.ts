@@ -4,7 +4,8 @@
  * (with the live health readings) passed to whoever shows them: the command line or the console.
  */
 import { createActor, waitFor, type Snapshot } from 'xstate';
-import type { AuditEntry, HealthNote, RecoverySteps } from './model.js';
+import { errorMessage, UserError } from '../../user-error.js';
+import type { AuditEntry, HealthNote, RecoverySteps, RunPlan } from './model.js';
 import { runMachine, type RunActor, type RunInput, type RunSnapshot } from './run-machine.js';
 import type { RunStore } from './run-store.js';
 
@@ -18,6 +19,7 @@ export interface RunOptions {
   steps: (audit: RecoverySteps['audit']) => RecoverySteps;
   onUpdate?: (u: RunUpdate) => void;
   input: RunInput;
+  plan: RunPlan;
   /** The persisted snapshot of a run being resumed. */
   snapshot?: unknown;
 }
@@ -28,7 +30,7 @@ export interface LiveRun {
   /** Resolves when the run is finished (all clusters settled) or cancelled. */
   settled(): Promise<RunSnapshot>;
   /** Saves the snapshot, stops the machine (steps in flight are abandoned; they are idempotent) and frees the run. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function startRun(options: RunOptions): LiveRun {
@@ -52,13 +54,30 @@ export function startRun(options: RunOptions): LiveRun {
 
   let closed = false;
   let pending = false;
-  // transitions come in bursts (a child's and its parent's, several clusters'): one write per turn
-  // of the event loop; a health reading changes nothing a resumed run needs, so it is not written
+  let latest: unknown;
+  let writing: Promise<void> | undefined;
+  let writeFailed: unknown;
+  // snapshots are written one at a time, each the newest there is when the last one landed: a
+  // burst of transitions (a child's and its parent's, several clusters') costs one write; a health
+  // reading changes nothing a resumed run needs, so it causes none
+  const write = async () => {
+    while (latest !== undefined) {
+      const snapshot = latest;
+      latest = undefined;
+      await store.saveSnapshot(snapshot);
+    }
+    writing = undefined;
+  };
   const persist = () => {
     pending = false;
-    if (!closed) store.saveSnapshot(actor.getPersistedSnapshot());
+    if (closed) return;
+    latest = actor.getPersistedSnapshot();
+    writing ??= write().catch((e: unknown) => {
+      writeFailed ??= e;
+      writing = undefined;
+    });
   };
-  const actor: RunActor = createActor(runMachine(steps), {
+  const actor: RunActor = createActor(runMachine(steps, options.plan), {
     input: options.input,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot as Snapshot<unknown> } : {}),
     inspect: (e) => {
@@ -79,12 +98,15 @@ export function startRun(options: RunOptions): LiveRun {
     id: store.id,
     actor,
     settled: () => waitFor(actor, (s) => s.matches('finished') || s.status === 'done', { timeout: Infinity }),
-    close: () => {
+    close: async () => {
       if (closed) return;
       persist();
       closed = true;
       actor.stop();
+      base.close?.();
+      await writing;
       release();
+      if (writeFailed) throw new UserError(`the run's snapshot could not be written to ${store.dir} (${errorMessage(writeFailed)}); what was done is in the audit log beside it`, 1);
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * A recovery run per cluster: where it stands (gating, acting, verifying, held, paused on a
- * failure, stopped, done), its batches as a bar (✓ done, ✗ failed, – skipped, · to come), the
- * latest health reading and, for a failure, its reason. Used by `kdeck recover` on a terminal
- * and by the console's Recovery view.
+ * The parts of a recovery run's view: a header, and a line per cluster saying where it stands
+ * (gating, acting, verifying, held, paused on a failure, stopped, done), its batches as a bar
+ * (✓ done, ✗ failed, – skipped, · to come), the latest health reading and, for a failure, its
+ * reason. LiveRecovery puts them together for `kdeck recover` and the console's Recovery view.
  */
 import { Box, Text } from 'ink';
 import type { BatchOutcome, HealthNote, StepFailure } from '../../workflows/recovery/model.js';
@@ -19,12 +19,9 @@ export interface ClusterRow {
   prod: boolean;
 }
 
-export interface RecoveryProgressProps {
+export interface RecoveryHeaderProps {
   runId: string;
   runbook: string;
-  rows: ClusterRow[];
-  /** Clusters not started yet (the run works on a bounded number at once). */
-  waiting: string[];
   paused: boolean;
   aborting: boolean;
 }
@@ -66,7 +63,7 @@ function Batches({ row }: { row: ClusterRow }) {
   );
 }
 
-export function RecoveryHeader({ runId, runbook, paused, aborting }: Pick<RecoveryProgressProps, 'runId' | 'runbook' | 'paused' | 'aborting'>) {
+export function RecoveryHeader({ runId, runbook, paused, aborting }: RecoveryHeaderProps) {
   return (
     <Text>
       <Text bold>{runbook}</Text>
@@ -118,18 +115,5 @@ export function WaitingClusters({ clusters, width }: { clusters: string[]; width
         </Text>
       ))}
     </>
-  );
-}
-
-export function RecoveryProgress({ runId, runbook, rows, waiting, paused, aborting }: RecoveryProgressProps) {
-  const width = nameWidth([...rows.map((r) => r.cluster), ...waiting]);
-  return (
-    <Box flexDirection="column">
-      <RecoveryHeader runId={runId} runbook={runbook} paused={paused} aborting={aborting} />
-      {rows.map((r) => (
-        <ClusterProgressLine key={r.cluster} row={r} width={width} />
-      ))}
-      <WaitingClusters clusters={waiting} width={width} />
-    </Box>
   );
 }

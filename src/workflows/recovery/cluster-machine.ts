@@ -213,9 +213,3 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
 export type ClusterMachine = ReturnType<typeof clusterMachine>;
 export type ClusterActor = ActorRefFrom<ClusterMachine>;
 export type ClusterSnapshot = SnapshotFrom<ClusterMachine>;
-
-/** Where a cluster stands, in words for the screen and the log. */
-export function clusterPhase(s: ClusterSnapshot): string {
-  const v = s.value as string;
-  return v === 'next' ? 'starting' : v;
-}

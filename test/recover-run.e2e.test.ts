@@ -10,6 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import type { KubeObject } from '../src/cluster/objects.js';
@@ -224,6 +225,27 @@ describe('kdeck recover, run against three clusters', () => {
     const live = (await clusters.client('sandbox-a').get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook', name: 'frontend' }))?.spec as { template: { metadata: { annotations?: Record<string, string> } } };
     const record = JSON.parse(fs.readFileSync(path.join(workspace, '.kdeck', 'runs', audit[0]!.run, 'run.json'), 'utf8')) as { plan: { restartedAt: string } };
     expect(live.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt']).toBe(record.plan.restartedAt);
+  }, 120_000);
+
+  it('asks for a production cluster\'s name typed out: --yes alone is refused, --confirm with the name runs', async () => {
+    await settled();
+    // the same clusters under production names
+    const doc = YAML.parse(fs.readFileSync(sandbox.kubeconfigPath, 'utf8')) as { contexts: { name: string }[]; 'current-context'?: string };
+    for (const c of doc.contexts) c.name = c.name.replace('sandbox-', 'prod-');
+    doc['current-context'] = 'prod-a';
+    const prodConfig = path.join(workspace, 'prod-kubeconfig');
+    fs.writeFileSync(prodConfig, YAML.stringify(doc));
+    const host = (await podsOf('sandbox-a')).find((p) => p.metadata.name.startsWith('frontend-'))!;
+    const rv = sandbox.cluster('a').store.resourceVersion;
+    const refused = await kdeckIn(workspace, ['--kubeconfig', prodConfig, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${host.metadata.name}`, '--yes'], 60_000);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the run touches production clusters (prod-a); confirm them by name with --confirm prod-a');
+    const events = sandbox.cluster('a').store.eventsAfter(rv);
+    expect(events !== 'expired' && events.some((e) => e.resource === '/pods' && e.object.metadata.deletionTimestamp)).toBe(false);
+    const confirmed = await kdeckIn(workspace, ['--kubeconfig', prodConfig, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${host.metadata.name}`, '--confirm', 'prod-a'], 60_000);
+    expect(confirmed.stderr).toBe('');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain('prod-a: done (1 of 1 batch verified)');
   }, 120_000);
 
   it('refuses to run in --read-only mode, and a runbook with a KCL error changes nothing', async () => {

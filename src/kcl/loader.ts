@@ -5,7 +5,8 @@
  * `import .b` reads `b` beside the importing file, `import ..b` one folder up.
  *
  * Parsed files are cached by path and text, so a watch-mode recompile re-parses only what
- * changed.
+ * changed: the same AST object comes back exactly while a file's text is unchanged, which the
+ * package cache relies on to know that a package's files are the ones it was evaluated from.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,8 @@ import { parseModule } from './parser.js';
 export interface PackageFiles {
   /** Dotted path from the root (`base.pkg.models`), as kcl names packages. */
   pkgpath: string;
+  /** The folder, or the file without `.k`, that imports of the package name. */
+  target: string;
   files: string[];
 }
 
@@ -79,14 +82,13 @@ export function packageTarget(spec: string, fromFile: string, root: string): str
   return path.join(base, ...parts);
 }
 
-/** Where `import <spec>` written in `fromFile` points, or undefined when nothing is there. */
-export function locatePackage(spec: string, fromFile: string, root: string): PackageFiles | undefined {
-  const target = packageTarget(spec, fromFile, root);
+/** The package a folder (or, with `.k` added, a file) holds, or undefined when nothing is there. */
+export function packageAt(target: string, root: string): PackageFiles | undefined {
   const pkgpath = path.relative(root, target).split(path.sep).join('.');
   if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
     const files = kclFilesIn(target);
-    return files.length > 0 ? { pkgpath, files } : undefined;
+    return files.length > 0 ? { pkgpath, target, files } : undefined;
   }
-  if (fs.existsSync(`${target}.k`)) return { pkgpath, files: [`${target}.k`] };
+  if (fs.existsSync(`${target}.k`)) return { pkgpath, target, files: [`${target}.k`] };
   return undefined;
 }

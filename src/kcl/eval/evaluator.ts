@@ -38,9 +38,12 @@ import {
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
+  type LambdaValue,
   type ModuleValue,
+  type ProgramHost,
   type Value,
 } from './values.js';
+import { InstanceRegistry } from './instances.js';
 
 export interface EvalOptions {
   /** Keep `_private` schema attributes in instances (`--show_hidden`). */
@@ -52,6 +55,8 @@ export interface EvalOptions {
   configKeysInScope?: boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
+  /** Where the run counts the instances it makes, for `Schema.instances()`. */
+  instances?: InstanceRegistry;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -65,11 +70,24 @@ export class Evaluator {
   provisionalDepth = 0;
   /** The file of the statement running now, for `file.current()`. */
   currentFile = '';
+  /** What functions called by this program are given; lambdas run here, whoever defined them. */
+  readonly host: BuiltinHost;
+  readonly instances: InstanceRegistry;
 
   constructor(
-    readonly host: BuiltinHost,
+    program: ProgramHost,
     readonly options: EvalOptions = {},
-  ) {}
+  ) {
+    this.host = {
+      print: (text) => program.print(text),
+      option: (key) => program.option(key),
+      system: program.system,
+      reachesOutside: () => program.reachesOutside(),
+      runLambda: (fn, call) => this.runLambda(fn, call),
+      instancesOf: (schema) => this.instances.of(schema as SchemaDef),
+    };
+    this.instances = options.instances ?? new InstanceRegistry();
+  }
 
   /** Runs the files of one package in order, sharing one global scope; a global read before
    * its statement has run is evaluated on demand (see lazy.ts). */
@@ -578,21 +596,27 @@ export class Evaluator {
 
   // ---------------------------------------------------------------- functions
 
-  private makeLambda(e: A.LambdaExpr, env: Env): FunctionValue {
-    const closure = env;
-    return {
+  private makeLambda(e: A.LambdaExpr, env: Env): LambdaValue {
+    const fn: LambdaValue = {
       kind: 'function',
       name: 'lambda',
       paramTypes: e.params.map((p) => p.annotation),
-      call: (call: CallArgs) => {
-        const scope = new Scope(closure.scope, 'lambda');
-        this.bindParams(e.params, call, scope, closure, 'lambda');
-        const frame: CallFrame = { last: null };
-        const inner: Env = { ...closure, scope, frame };
-        this.execBlock(e.body, inner);
-        return e.returnType ? this.convertAtRuntime(frame.last, e.returnType, closure) : frame.last;
-      },
+      node: e,
+      closure: env,
+      // not `this`: the lambda may outlive this run in a cached package, and the run calling it
+      // is the one whose options, output and instances its body must see
+      call: (call, host) => host.runLambda(fn, call),
     };
+    return fn;
+  }
+
+  private runLambda(fn: LambdaValue, call: CallArgs): Value {
+    const { node, closure } = fn;
+    const scope = new Scope(closure.scope, 'lambda');
+    this.bindParams(node.params, call, scope, closure, 'lambda');
+    const frame: CallFrame = { last: null };
+    this.execBlock(node.body, { ...closure, scope, frame });
+    return node.returnType ? this.convertAtRuntime(frame.last, node.returnType, closure) : frame.last;
   }
 
   /** A type check on a value only known when the program runs (an argument, a return value):
@@ -651,7 +675,8 @@ export class Evaluator {
   }
 
   private instancesFunction(def: SchemaDef): FunctionValue {
-    return { kind: 'function', name: 'instances', call: () => [...def.instances] };
+    // the calling run's instances: `S.instances` may be kept in a cached package and called later
+    return { kind: 'function', name: 'instances', call: (_, host) => [...host.instancesOf(def)] };
   }
 
   typeEnv(env: Env): TypeEnv {
@@ -661,10 +686,12 @@ export class Evaluator {
           const alias = env.module.aliases.get(name[0]);
           if (alias) return alias;
         }
-        let v: Value | undefined;
+        // a type names a global, never an attribute or local that happens to share its name;
+        // most names are basic types (`str`) that no scope binds, so a miss is not an error
+        let v = env.scope.moduleScope().lookup(name[0]);
+        if (v === undefined) return undefined;
         try {
-          // a type names a global, never an attribute or local that happens to share its name
-          v = this.lookupName(name, withScope(env, env.scope.moduleScope()));
+          for (const n of name.slice(1)) v = this.select(v, n, false);
         } catch {
           return undefined;
         }

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic } from './diagnostics.js';
 import { parseModule } from './parser.js';
 
 export interface PackageFiles {
@@ -42,6 +42,23 @@ export function parseFile(file: string): A.Module {
   const module = parseModule(source, file);
   parseCache.set(file, { source, module });
   return module;
+}
+
+/** Parses the files of a program or package; throws the errors of all of them together, as kcl
+ * parses every file before it reports. */
+export function parseFiles(files: readonly string[]): A.Module[] {
+  const problems: Diagnostic[] = [];
+  const modules: A.Module[] = [];
+  for (const file of files) {
+    try {
+      modules.push(parseFile(file));
+    } catch (e) {
+      if (!(e instanceof KclError)) throw e;
+      problems.push(e.diagnostic);
+    }
+  }
+  throwAll(problems);
+  return modules;
 }
 
 /** The folder with `kcl.mod` above `start`, or `start` itself when there is none. */

@@ -10,12 +10,12 @@
  * not kept either.
  */
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { kclError, throwAll, type Diagnostic } from './diagnostics.js';
 import { BUILTIN_NAMES, type Evaluator } from './eval/evaluator.js';
 import { InstanceRegistry } from './eval/instances.js';
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import { repr, type ModuleValue, type Value } from './eval/values.js';
-import { packageAt, packageTarget, parseFile, type PackageFiles } from './loader.js';
+import { packageAt, packageTarget, parseFile, parseFiles, type PackageFiles } from './loader.js';
 import type { EvaluatedPackage, JournalItem, PackageCache } from './package-cache.js';
 import { PLUGIN_PREFIX, type PluginRegistry } from './plugins.js';
 import { resolveNames } from './resolver.js';
@@ -82,16 +82,19 @@ export class PackageLoader {
 
   /** Every import of these modules must name something that exists. kcl's loader finds a
    * missing package before any name is resolved, so a misspelt import is reported at the import,
-   * not at the first use of the name it failed to bind. */
+   * not at the first use of the name it failed to bind; and it reports every one. */
   checkImports(modules: A.Module[]): void {
+    const problems: Diagnostic[] = [];
     for (const m of modules) {
       for (const stmt of m.body) {
         if (stmt.type !== 'Import' || SYSTEM_MODULES.has(stmt.path) || stmt.path.startsWith(PLUGIN_PREFIX)) continue;
         if (this.locate(stmt.path, m.file)) continue;
         const target = packageTarget(stmt.path, m.file, this.settings.root);
-        throw kclError('CannotFindModule', `Cannot find the module ${stmt.path} from ${target}`, { file: m.file, line: stmt.line, column: stmt.column });
+        const position = { file: m.file, line: stmt.line, column: stmt.column };
+        problems.push({ kind: 'CannotFindModule', message: `Cannot find the module ${stmt.path} from ${target}`, position });
       }
     }
+    throwAll(problems);
   }
 
   /** The module `import spec` written in `fromFile` binds. */
@@ -159,7 +162,7 @@ export class PackageLoader {
     let files: A.Module[];
     let members: Map<string, Value>;
     try {
-      files = pkg.files.map(parseFile);
+      files = parseFiles(pkg.files);
       this.checkImports(files);
       resolveNames(files, BUILTIN_NAMES, pkg.pkgpath);
       // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl

@@ -17,7 +17,7 @@ import {
   type Value,
 } from './eval/values.js';
 import type { SystemContext } from './eval/system/common.js';
-import { findRoot, parseFile } from './loader.js';
+import { findRoot, parseFiles } from './loader.js';
 import { mergedAssignments } from './config-merge.js';
 import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
@@ -113,7 +113,7 @@ function select(root: Value, selector: string): Value {
 export function runKcl(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = opts.files.map((f) => path.resolve(workDir, f));
-  let modules = files.map(parseFile);
+  let modules = parseFiles(files);
   if (opts.overrides?.length) {
     // parsed files are cached and shared: change copies
     modules = modules.map((m) => structuredClone(m));

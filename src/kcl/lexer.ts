@@ -9,7 +9,7 @@
  * INDENT only after a line that ends in `:`.
  */
 import moo from 'moo';
-import { kclError, type Position } from './diagnostics.js';
+import { kclError, throwAll, type Diagnostic, type Position } from './diagnostics.js';
 
 export interface Token {
   type: string;
@@ -148,10 +148,28 @@ function layoutToken(type: string, at: { offset: number; line: number; col: numb
   return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0 };
 }
 
+export interface Lexed {
+  tokens: Token[];
+  /** Errors the lexer went on after: lines indented to no level of their block. */
+  problems: Diagnostic[];
+}
+
 /** Splits KCL source into tokens, with layout tokens; throws a KclError for lexical errors. */
 export function tokenize(source: string, file: string): Token[] {
+  const { tokens, problems } = lex(source, file);
+  throwAll(problems);
+  return tokens;
+}
+
+/**
+ * Splits KCL source into tokens, with layout tokens. A line indented to no level of its block is
+ * reported and read as part of the block it is in, as kcl's lexer does, so that the errors of the
+ * lines after it are found too; other lexical errors throw.
+ */
+export function lex(source: string, file: string): Lexed {
   rawLexer.reset(source);
   const out: Token[] = [];
+  const problems: Diagnostic[] = [];
   const contexts: Context[] = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
   let lineBreak = false;
   let last: Token | undefined;
@@ -176,24 +194,29 @@ export function tokenize(source: string, file: string): Token[] {
       return;
     }
     if (!lastIsLayout() && last?.text !== '{') emit(newline(tok));
-    let top = ctx.indents[ctx.indents.length - 1];
-    let order = compareIndent(indent, top, position(tok));
+    let level = ctx.indents.length - 1;
+    let order = compareIndent(indent, ctx.indents[level], position(tok));
     if (order > 0) {
       ctx.indents.push(indent);
       emit(layoutToken('INDENT', tok));
       return;
     }
-    while (order < 0) {
-      ctx.indents.pop();
-      emit(layoutToken('DEDENT', tok));
-      if (ctx.indents.length === 0) {
-        throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
-      }
-      top = ctx.indents[ctx.indents.length - 1];
-      order = compareIndent(indent, top, position(tok));
+    while (order < 0 && level > 0) order = compareIndent(indent, ctx.indents[--level], position(tok));
+    const extra = indent.spaces - ctx.indents[level].spaces;
+    if (order < 0 || (order > 0 && extra <= 0)) {
+      throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
     }
     if (order > 0) {
-      throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
+      problems.push({
+        kind: 'InvalidSyntax',
+        message: `invalid indentation with ${extra} space${extra > 1 ? 's' : ''}, try to align indents by adding or removing spaces`,
+        position: position(tok),
+      });
+      return;
+    }
+    while (ctx.indents.length - 1 > level) {
+      ctx.indents.pop();
+      emit(layoutToken('DEDENT', tok));
     }
   };
 
@@ -306,7 +329,7 @@ export function tokenize(source: string, file: string): Token[] {
   for (const ctx of contexts.reverse()) {
     for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', end));
   }
-  return out;
+  return { tokens: out, problems };
 }
 
 function countLines(source: string): number {

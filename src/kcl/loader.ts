@@ -5,17 +5,20 @@
  * `import .b` reads `b` beside the importing file, `import ..b` one folder up.
  *
  * Parsed files are cached by path and text, so a watch-mode recompile re-parses only what
- * changed.
+ * changed: the same AST object comes back exactly while a file's text is unchanged, which the
+ * package cache relies on to know that a package's files are the ones it was evaluated from.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic } from './diagnostics.js';
 import { parseModule } from './parser.js';
 
 export interface PackageFiles {
   /** Dotted path from the root (`base.pkg.models`), as kcl names packages. */
   pkgpath: string;
+  /** The folder, or the file without `.k`, that imports of the package name. */
+  target: string;
   files: string[];
 }
 
@@ -39,6 +42,23 @@ export function parseFile(file: string): A.Module {
   const module = parseModule(source, file);
   parseCache.set(file, { source, module });
   return module;
+}
+
+/** Parses the files of a program or package; throws the errors of all of them together, as kcl
+ * parses every file before it reports. */
+export function parseFiles(files: readonly string[]): A.Module[] {
+  const problems: Diagnostic[] = [];
+  const modules: A.Module[] = [];
+  for (const file of files) {
+    try {
+      modules.push(parseFile(file));
+    } catch (e) {
+      if (!(e instanceof KclError)) throw e;
+      problems.push(e.diagnostic);
+    }
+  }
+  throwAll(problems);
+  return modules;
 }
 
 /** The folder with `kcl.mod` above `start`, or `start` itself when there is none. */
@@ -79,14 +99,13 @@ export function packageTarget(spec: string, fromFile: string, root: string): str
   return path.join(base, ...parts);
 }
 
-/** Where `import <spec>` written in `fromFile` points, or undefined when nothing is there. */
-export function locatePackage(spec: string, fromFile: string, root: string): PackageFiles | undefined {
-  const target = packageTarget(spec, fromFile, root);
+/** The package a folder (or, with `.k` added, a file) holds, or undefined when nothing is there. */
+export function packageAt(target: string, root: string): PackageFiles | undefined {
   const pkgpath = path.relative(root, target).split(path.sep).join('.');
   if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
     const files = kclFilesIn(target);
-    return files.length > 0 ? { pkgpath, files } : undefined;
+    return files.length > 0 ? { pkgpath, target, files } : undefined;
   }
-  if (fs.existsSync(`${target}.k`)) return { pkgpath, files: [`${target}.k`] };
+  if (fs.existsSync(`${target}.k`)) return { pkgpath, target, files: [`${target}.k`] };
   return undefined;
 }

@@ -138,4 +138,22 @@ describe('grammar', () => {
       expect(d.message).toBe('unexpected newline, expected an expression');
     }
   });
+
+  it('goes on at the next top-level statement after a syntax error, and reports every one', () => {
+    const places = (src: string) => {
+      try {
+        parseModule(src, 'main.k');
+      } catch (e) {
+        const d = (e as KclError).diagnostic;
+        return [d, ...(d.also ?? [])].map((x) => `${x.position?.line}:${x.position?.column}`);
+      }
+      return [];
+    };
+    expect(places('a = = 1\nb = 2\nc = 3 +\nschema S:\n    x: int =\nd = 4 +\n')).toEqual(['1:5', '3:8', '5:13', '6:8']);
+    // what follows a block, an `else`, or a line inside brackets is not a statement of its own
+    expect(places('if a:\n    b = = 1\nelse:\n    c = 1\n')).toEqual(['2:9']);
+    expect(places('x = [\n1 +, 2\n]\ny = 1\n')).toEqual(['2:4']);
+    // a bracket that never closes leaves nothing to go on with
+    expect(places('x = [1,\ny = = 2\n')).toHaveLength(1);
+  });
 });

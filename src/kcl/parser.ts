@@ -1,13 +1,14 @@
 /**
  * The parser: the Earley parser of earley/ over the nearley-compiled grammar, fed with the
  * layout-aware token stream. Syntax errors name the unexpected token and what the grammar
- * expected there.
+ * expected there. After one, parsing goes on at the next top-level statement, so that every
+ * statement's errors are reported together, as kcl's error-recovering parser does.
  */
 import type * as A from './ast.js';
-import { KclError, kclError } from './diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic } from './diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
-import { describeToken, tokenize, type Token } from './lexer.js';
+import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 
 const TERMINAL_NAMES: Record<string, string> = {
@@ -59,15 +60,16 @@ function withFile(e: unknown, file: string): unknown {
   return e;
 }
 
-/** Runs the parser over tokens and returns every complete parse (exactly one for valid input). */
-function run(tokens: Token[], file: string): A.Stmt[][] {
+/** Every complete parse of the tokens (exactly one for valid input), or the syntax error and the
+ * index of the token it is at. */
+function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { error: KclError; at: number } {
   try {
-    return earleyParse<Token>(compiled, tokens).results as A.Stmt[][];
+    return { parses: earleyParse<Token>(compiled, tokens).results as A.Stmt[][] };
   } catch (e) {
     if (e instanceof EarleySyntaxError) {
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
-      throw syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+      return { error: syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]), at: error.tokenIndex };
     }
     if (e instanceof KclError) throw withFile(e, file);
     // any other failure inside a postprocessor is still reported as a diagnostic, as before
@@ -75,11 +77,67 @@ function run(tokens: Token[], file: string): A.Stmt[][] {
   }
 }
 
+/** Runs the parser over tokens and returns every complete parse; throws the first syntax error. */
+function run(tokens: Token[], file: string): A.Stmt[][] {
+  const result = attempt(tokens, file);
+  if ('error' in result) throw result.error;
+  return result.parses;
+}
+
+const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
+const OPEN_BRACKETS = new Set(['(', '[', '{']);
+const CLOSE_BRACKETS = new Set([')', ']', '}']);
+/** Words that go on the statement above them, though they start a line at column 1. */
+const CONTINUATIONS = new Set(['elif', 'else']);
+
+/** Where the first top-level statement after token `after` starts: a line at column 1, outside
+ * any block or bracket. None when the rest of the file is inside a bracket that never closes. */
+function nextStatement(tokens: Token[], after: number): number | undefined {
+  let blocks = 0;
+  let brackets = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const prev = tokens[i - 1];
+    const starts = i > after && blocks === 0 && brackets === 0 && t.col === 1 && !LAYOUT.has(t.type) && (prev?.type === 'NEWLINE' || prev?.type === 'DEDENT');
+    if (starts && !CONTINUATIONS.has(t.text)) return i;
+    if (t.type === 'INDENT') blocks++;
+    else if (t.type === 'DEDENT') blocks--;
+    else if (t.type === 'op' && OPEN_BRACKETS.has(t.text)) brackets++;
+    else if (t.type === 'op' && CLOSE_BRACKETS.has(t.text)) brackets--;
+  }
+  return undefined;
+}
+
+/** Past this many syntax errors in a file the rest is not parsed again: each try parses the rest
+ * of the file, and so many errors are mostly one mistake seen again. */
+const MAX_SYNTAX_ERRORS = 10;
+
+/** The statements of a file. After a syntax error, the rest of the file is parsed only to find
+ * the errors of the statements after it: they all go to `problems`, and no statement comes back. */
+function statements(tokens: Token[], file: string, problems: Diagnostic[]): A.Stmt[] {
+  for (let start = 0, errors = 0; ; ) {
+    const result = attempt(start === 0 ? tokens : tokens.slice(start), file);
+    if ('parses' in result) return errors === 0 ? result.parses[0] : [];
+    problems.push(result.error.diagnostic);
+    const next = nextStatement(tokens, start + result.at);
+    if (next === undefined || ++errors === MAX_SYNTAX_ERRORS) return [];
+    start = next;
+  }
+}
+
+function byPlace(a: Diagnostic, b: Diagnostic): number {
+  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
+}
+
 const LONG_STRING = /^[rR]?("""|''')/;
 
-/** Parses a KCL file; throws a KclError with file:line:col on a lexical or syntax error. */
+/** Parses a KCL file; throws a KclError with file:line:col and every lexical and syntax error
+ * found, in the order of the file. */
 export function parseModule(source: string, file: string): A.Module {
-  const body = run(tokenizeIn(source, file), file)[0];
+  const lexed = lexIn(source, file);
+  const problems = [...lexed.problems];
+  const body = statements(lexed.tokens, file, problems);
+  throwAll(problems.sort(byPlace));
   // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
   const first = body[0];
   if (first?.type === 'ExprStmt' && first.value.type === 'StringLit' && LONG_STRING.test(first.value.raw)) {
@@ -91,6 +149,14 @@ export function parseModule(source: string, file: string): A.Module {
 /** How many parses the grammar finds for a source: 1 for every valid input of an unambiguous grammar. */
 export function countParses(source: string, file: string): number {
   return run(tokenizeIn(source, file), file).length;
+}
+
+function lexIn(source: string, file: string): Lexed {
+  try {
+    return lex(source, file);
+  } catch (e) {
+    throw withFile(e, file);
+  }
 }
 
 function tokenizeIn(source: string, file: string): Token[] {

@@ -17,7 +17,12 @@ export class PluginRegistry {
   register(name: string, functions: Record<string, PluginFunction>): this {
     const members = new Map<string, Value>();
     for (const [fn, impl] of Object.entries(functions)) {
-      const value: FunctionValue = { kind: 'function', name: `${name}.${fn}`, call: ({ args, kwargs }, host) => impl(args, kwargs, host) };
+      const call: FunctionValue['call'] = ({ args, kwargs }, host) => {
+        // a plugin answers from outside the program (a CMDB, the project's files)
+        host.reachesOutside();
+        return impl(args, kwargs, host);
+      };
+      const value: FunctionValue = { kind: 'function', name: `${name}.${fn}`, call };
       members.set(fn, value);
     }
     this.plugins.set(name, { kind: 'module', name: `${PLUGIN_PREFIX}${name}`, members });

@@ -3,10 +3,13 @@
  * bound somewhere it can see (a global of the package, an import, a schema attribute or
  * parameter, a lambda parameter or local, a loop variable, an earlier key of the same config,
  * or a builtin). Catching this before evaluation reports names in code that never runs, such as
- * a check block of a schema nobody instantiates, as kcl does.
+ * a check block of a schema nobody instantiates, as kcl does. Like kcl's, it goes on past a
+ * problem and reports every one it finds, in the order it finds them; so do the checks it makes on
+ * the way: parameter lists and the arguments of calls to the package's schemas (call-check.ts).
  */
 import type * as A from './ast.js';
-import { KclError, kclError, type Diagnostic } from './diagnostics.js';
+import { schemaCallProblems } from './call-check.js';
+import { throwAll, type Diagnostic } from './diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
@@ -18,7 +21,13 @@ class Names {
   ) {}
 
   has(name: string): boolean {
-    return this.own.has(name) || (this.parent?.has(name) ?? false);
+    return this.binder(name) !== undefined;
+  }
+
+  /** The innermost scope that binds `name`. */
+  binder(name: string): Names | undefined {
+    for (let n: Names | undefined = this; n; n = n.parent) if (n.own.has(name)) return n;
+    return undefined;
   }
 
   with(names: Iterable<string>): Names {
@@ -27,15 +36,20 @@ class Names {
 }
 
 class Resolver {
+  /** The scopes of the package's globals, where a name may be one of its schemas. */
+  private readonly globals = new Set<Names>();
+
   constructor(
     private readonly file: string,
     private readonly builtins: ReadonlySet<string>,
     /** Schemas of the package by name, to see attributes a child inherits. */
     private readonly schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
+    /** Where the problems found go. */
+    private readonly problems: Diagnostic[],
   ) {}
 
-  private fail(name: string, at: A.Loc): never {
-    throw kclError('CompileError', `name '${name}' is not defined`, { file: this.file, line: at.line, column: at.column });
+  private report(message: string, at: { line: number; column: number }, extra: Partial<Diagnostic> = {}): void {
+    this.problems.push({ kind: 'CompileError', message, position: { file: this.file, line: at.line, column: at.column }, ...extra });
   }
 
   /** Names bound by a statement list (any order). */
@@ -48,8 +62,22 @@ class Resolver {
   }
 
   module(stmts: A.Stmt[], packageNames: ReadonlySet<string>): void {
-    const scope = new Names(this.builtins).with(packageNames).with(this.bound(stmts));
+    const packageScope = new Names(this.builtins).with(packageNames);
+    const scope = packageScope.with(this.bound(stmts));
+    this.globals.add(packageScope).add(scope);
     for (const s of stmts) this.stmt(s, scope);
+  }
+
+  /** The schema of this package a call names, unless a nearer scope gives the name another meaning. */
+  private calledSchema(callee: A.Expr, scope: Names): A.SchemaStmt | A.RuleStmt | undefined {
+    if (callee.type !== 'Identifier' || callee.names.length !== 1) return undefined;
+    const binder = scope.binder(callee.names[0]);
+    return binder && this.globals.has(binder) ? this.schemas.get(callee.names[0]) : undefined;
+  }
+
+  private schemaCall(callee: A.Expr, args: A.Expr[], keywords: A.Keyword[], scope: Names): void {
+    const schema = this.calledSchema(callee, scope);
+    if (schema) this.problems.push(...schemaCallProblems({ name: schema.name, params: schema.params, callee, args, keywords }, this.file));
   }
 
   /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
@@ -126,26 +154,20 @@ class Resolver {
     }
   }
 
-  /** Parameters with defaults come last, as in a function signature; kcl points at the default
-   * that a parameter without one follows. */
+  /** Parameters with defaults come last, as in a function signature. kcl points at every default
+   * that a parameter without one follows, the last one first. */
   private params(params: A.Param[]): void {
-    let lastDefault: A.Expr | undefined;
-    for (const p of params) {
-      if (p.default) lastDefault = p.default;
-      else if (lastDefault) {
-        throw kclError('IllegalParameterError', 'non-default argument follows default argument', { file: this.file, line: lastDefault.line, column: lastDefault.column }, {
-          note: 'A default argument',
-        });
-      }
+    let required = false;
+    for (const p of [...params].reverse()) {
+      if (!p.default) required = true;
+      else if (required) this.report('non-default argument follows default argument', p.default, { kind: 'IllegalParameterError', note: 'A default argument' });
     }
   }
 
   /** Only kcl's own decorators exist. */
   private decoratorName(d: A.Decorator): void {
     const name = d.name.names.join('.');
-    if (name !== 'deprecated' && name !== 'info') {
-      throw kclError('CompileError', `UnKnown decorator ${name}`, { file: this.file, line: d.name.line, column: d.name.column });
-    }
+    if (name !== 'deprecated' && name !== 'info') this.report(`UnKnown decorator ${name}`, d.name);
   }
 
   private check(c: A.CheckItem, scope: Names): void {
@@ -170,11 +192,7 @@ class Resolver {
       if (c.targets.length > 2) {
         // kcl points just after the second variable
         const second = c.targetLocs[1];
-        throw kclError('CompileError', `the number of loop variables is ${c.targets.length}, which can only be 1 or 2`, {
-          file: this.file,
-          line: second.endLine,
-          column: second.endColumn + 1,
-        });
+        this.report(`the number of loop variables is ${c.targets.length}, which can only be 1 or 2`, { line: second.endLine, column: second.endColumn + 1 });
       }
       this.expr(c.iter, inner);
       inner = inner.with(c.targets);
@@ -234,7 +252,7 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0])) this.fail(e.names[0], e);
+        if (!scope.has(e.names[0])) this.report(`name '${e.names[0]}' is not defined`, e);
         return;
       case 'NumberLit':
       case 'NameConstant':
@@ -269,11 +287,12 @@ class Resolver {
         this.expr(e.func, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);
-        return;
+        return this.schemaCall(e.func, e.args, e.keywords, scope);
       case 'SchemaExpr':
         this.expr(e.name, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);
+        this.schemaCall(e.name, e.args, e.keywords, scope);
         return this.expr(e.config, scope);
       case 'ListExpr':
         return this.listItems(e.items, scope);
@@ -305,8 +324,8 @@ class Resolver {
   }
 }
 
-/** Checks the files of one package (`pkgpath` empty for the main one); throws a KclError at the
- * first problem. */
+/** Checks the files of one package (`pkgpath` empty for the main one); throws a KclError with
+ * every problem found. */
 export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>, pkgpath = ''): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
@@ -320,27 +339,34 @@ export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>,
       }
     }
   }
-  inheritanceCycles(schemas, fileOf, pkgpath);
-  for (const m of modules) new Resolver(m.file, builtins, schemas).module(m.body, packageNames);
+  const problems = inheritanceCycles(schemas, fileOf, pkgpath);
+  for (const m of modules) new Resolver(m.file, builtins, schemas, problems).module(m.body, packageNames);
+  throwAll(problems);
 }
 
-/** A schema may not derive from itself through its parents; kcl names every schema of the cycle. */
-function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>, fileOf: ReadonlyMap<A.Stmt, string>, pkgpath: string): void {
+/** A schema may not derive from itself through its parents; kcl names every schema of a cycle,
+ * once per schema. */
+function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>, fileOf: ReadonlyMap<A.Stmt, string>, pkgpath: string): Diagnostic[] {
   const parentOf = (s: A.SchemaStmt) => (s.parent?.names.length === 1 ? schemas.get(s.parent.names[0]) : undefined);
   const ordered = [...fileOf.keys()].filter((s): s is A.SchemaStmt => s.type === 'Schema');
+  const reported = new Set<A.SchemaStmt>();
+  const problems: Diagnostic[] = [];
   for (const s of ordered) {
+    if (reported.has(s)) continue;
     const seen: A.SchemaStmt[] = [s];
     for (let p = parentOf(s); p?.type === 'Schema'; p = parentOf(p)) {
       if (p === s) {
         const names = seen.map((x) => (pkgpath ? `${pkgpath}.${x.name}` : x.name)).sort();
         const message = `There is a circular reference between schemas ${names.join(', ')}`;
-        const [first, ...rest] = ordered
-          .filter((x) => seen.includes(x))
-          .map((x): Diagnostic => ({ kind: 'CompileError', message, position: { file: fileOf.get(x)!, line: x.nameLoc.line, column: x.nameLoc.column } }));
-        throw new KclError({ ...first, also: rest });
+        for (const x of ordered.filter((x) => seen.includes(x))) {
+          reported.add(x);
+          problems.push({ kind: 'CompileError', message, position: { file: fileOf.get(x)!, line: x.nameLoc.line, column: x.nameLoc.column } });
+        }
+        break;
       }
       if (seen.includes(p)) break;
       seen.push(p);
     }
   }
+  return problems;
 }

@@ -14,18 +14,17 @@ import {
   isSchemaType,
   isUndefined,
   UNDEFINED,
-  type ModuleValue,
   type Value,
 } from './eval/values.js';
-import { SYSTEM_MODULES } from './eval/system/index.js';
 import type { SystemContext } from './eval/system/common.js';
-import type * as A from './ast.js';
-import { findRoot, locatePackage, packageTarget, parseFile } from './loader.js';
+import { findRoot, parseFiles } from './loader.js';
 import { mergedAssignments } from './config-merge.js';
 import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
+import { PROCESS_PACKAGE_CACHE, type PackageCache } from './package-cache.js';
+import { PackageLoader } from './packages.js';
 import { planDocuments } from './plan.js';
-import { PLUGIN_PREFIX, PluginRegistry } from './plugins.js';
+import { PluginRegistry } from './plugins.js';
 import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
 import { plainData, toYaml, toYamlStream, type YamlStreamOptions } from './yaml.js';
@@ -45,6 +44,8 @@ export interface RunOptions {
   plugins?: PluginRegistry;
   /** `-O path.to.key=value` / `-O path.to.key-`, applied to the main files before they run. */
   overrides?: string[];
+  /** Imported packages kept from earlier runs; by default the one the whole process shares. */
+  packageCache?: PackageCache;
 }
 
 export interface RunResult {
@@ -109,77 +110,30 @@ function select(root: Value, selector: string): Value {
   return v;
 }
 
-/**
- * Every import of these modules must name something that exists. kcl's loader finds a missing
- * package before any name is resolved, so a misspelt import is reported at the import, not at
- * the first use of the name it failed to bind.
- */
-function checkImports(modules: A.Module[], root: string): void {
-  for (const m of modules) {
-    for (const stmt of m.body) {
-      if (stmt.type !== 'Import' || SYSTEM_MODULES.has(stmt.path) || stmt.path.startsWith(PLUGIN_PREFIX)) continue;
-      if (locatePackage(stmt.path, m.file, root)) continue;
-      const target = packageTarget(stmt.path, m.file, root);
-      throw kclError('CannotFindModule', `Cannot find the module ${stmt.path} from ${target}`, { file: m.file, line: stmt.line, column: stmt.column });
-    }
-  }
-}
-
-/** Loads imported packages on demand, each once, and refuses import cycles with their chain;
- * system modules (`import math`) come from the host. */
-function packageImporter(
-  root: string,
-  evaluator: () => Evaluator,
-  system: SystemContext,
-  plugins: PluginRegistry,
-  standardPlugins: PluginRegistry,
-): (spec: string, fromFile: string) => ModuleValue {
-  const loaded = new Map<string, ModuleValue>();
-  const loading: string[] = [];
-  return (spec, fromFile) => {
-    const systemModule = SYSTEM_MODULES.get(spec);
-    if (systemModule) return systemModule(system);
-    if (spec.startsWith(PLUGIN_PREFIX)) return plugins.find(spec) ?? standardPlugins.module(spec);
-    const pkg = locatePackage(spec, fromFile, root);
-    if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${root})`);
-    const done = loaded.get(pkg.pkgpath);
-    if (done) return done;
-    if (loading.includes(pkg.pkgpath)) {
-      const chain = [...loading.slice(loading.indexOf(pkg.pkgpath)), pkg.pkgpath].join(' -> ');
-      throw kclError('RecursiveLoad', `There is a circular import reference between modules: ${chain}`);
-    }
-    loading.push(pkg.pkgpath);
-    try {
-      const modules = pkg.files.map(parseFile);
-      checkImports(modules, root);
-      resolveNames(modules, BUILTIN_NAMES, pkg.pkgpath);
-      const ctx = evaluator().runModules(modules);
-      // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
-      const members = new Map<string, Value>(ctx.scope.vars);
-      const module: ModuleValue = { kind: 'module', name: pkg.pkgpath, members };
-      loaded.set(pkg.pkgpath, module);
-      return module;
-    } finally {
-      loading.pop();
-    }
-  };
-}
-
 export function runKcl(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = opts.files.map((f) => path.resolve(workDir, f));
-  let modules = files.map(parseFile);
+  let modules = parseFiles(files);
   if (opts.overrides?.length) {
     // parsed files are cached and shared: change copies
     modules = modules.map((m) => structuredClone(m));
     applyOverrides(modules, opts.overrides);
   }
   const root = findRoot(files.length > 0 ? path.dirname(files[0]) : workDir);
-  checkImports(modules, root);
   const rules = versionRules(root);
-  resolveNames(modules, BUILTIN_NAMES);
   const optionValues = new Map<string, Value>();
   for (const [k, raw] of opts.options ?? []) optionValues.set(k, parseOptionValue(raw));
+  const packages = new PackageLoader({
+    root,
+    cache: opts.packageCache ?? PROCESS_PACKAGE_CACHE,
+    evaluator: () => evaluator,
+    options: optionValues,
+    configKeysInScope: rules.configKeysInScope,
+    plugins: opts.plugins ?? new PluginRegistry(),
+    standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
+  });
+  packages.checkImports(modules);
+  resolveNames(modules, BUILTIN_NAMES);
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
   const system: SystemContext = {
@@ -188,15 +142,23 @@ export function runKcl(opts: RunOptions): RunResult {
     currentFile: () => evaluator.currentFile,
     setManifestsOutput: (documents, options) => (manifests = { documents, options }),
   };
-  const standardPlugins = new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir }));
-  const importModule = packageImporter(root, () => evaluator, system, opts.plugins ?? new PluginRegistry(), standardPlugins);
   const evaluator: Evaluator = new Evaluator(
-    { print: (text) => (printed += text), option: (key) => optionValues.get(key) },
+    {
+      print: (text) => {
+        // a package that prints must print again in every run
+        packages.reachesOutside();
+        printed += text;
+      },
+      option: (key) => packages.option(key),
+      system,
+      reachesOutside: () => packages.reachesOutside(),
+    },
     {
       showHidden: opts.showHidden,
-      importModule,
+      importModule: (spec, fromFile) => packages.importModule(spec, fromFile),
       configKeysInScope: rules.configKeysInScope,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
+      instances: packages.instances,
     },
   );
   const ctx = evaluator.runModules(modules);

@@ -21,6 +21,9 @@ const TARGET_ONE_MS = 1500;
 const TARGET_ALL_MS = 3000;
 const TARGET_WARM_MS = 100;
 const RUNS = 5;
+/** Recompiles measured after the first RUNS: watch mode lives long, and the first recompiles
+ * after a cold compile still pay for compiling the evaluator's code paths the main files take. */
+const STEADY_RUNS = 20;
 
 interface BenchResult {
   name: string;
@@ -71,18 +74,20 @@ function benchCompile(): BenchResult[] {
   // warm: one process, the stack's main.k edited before every compile
   const main = path.join(stackDir, 'main.k');
   const source = fs.readFileSync(main, 'utf8');
-  const warm: number[] = [];
+  const recompiles: number[] = [];
   try {
     compileStack(stackDir);
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < RUNS + STEADY_RUNS; i++) {
       fs.writeFileSync(main, `${source}\n# edit ${i}\n`);
       const t0 = performance.now();
       compileStack(stackDir);
-      warm.push(performance.now() - t0);
+      recompiles.push(performance.now() - t0);
     }
   } finally {
     fs.writeFileSync(main, source);
   }
+  const warm = recompiles.slice(0, RUNS);
+  const steady = recompiles.slice(RUNS);
 
   const stacks = fs.readdirSync(path.join(REPO, 'snapshots', 'compile'), { recursive: true }).filter((f) => String(f).endsWith('.yaml')).length;
   const [oneMs, allMs, warmMs] = [median(one), median(all), median(warm)];
@@ -90,6 +95,7 @@ function benchCompile(): BenchResult[] {
   console.log(`                 cold, one stack (kdeck compile):        median ${oneMs.toFixed(0)} ms of ${list(one)} ms`);
   console.log(`                 cold, all ${stacks} stacks in one process:    median ${allMs.toFixed(0)} ms of ${list(all)} ms`);
   console.log(`                 warm, main.k changed, in process:       median ${warmMs.toFixed(1)} ms of [${warm.map((x) => x.toFixed(1)).join(', ')}] ms`);
+  console.log(`                 warm, the ${STEADY_RUNS} recompiles after those:     median ${median(steady).toFixed(1)} ms`);
   return [
     { name: `compile one stack cold < ${TARGET_ONE_MS} ms`, ok: oneMs < TARGET_ONE_MS, detail: `${oneMs.toFixed(0)} ms` },
     { name: `compile all stacks cold < ${TARGET_ALL_MS} ms`, ok: allMs < TARGET_ALL_MS, detail: `${allMs.toFixed(0)} ms` },

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { checkAcyclic, graphOf } from '../graph/graph.js';
 import { pointerTokens, referencesIn } from '../graph/references.js';
 import { kclError } from '../kcl/diagnostics.js';
+import type { PackageCache } from '../kcl/package-cache.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
@@ -24,6 +25,8 @@ export interface CompileOptions {
   /** `-O path=value`. */
   overrides?: string[];
   plugins?: PluginRegistry;
+  /** Imported packages kept from earlier compiles; by default the one the whole process shares. */
+  packageCache?: PackageCache;
 }
 
 export interface CompiledStack {
@@ -78,6 +81,7 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     options: [...(settings.options ?? []), ...(options.arguments ?? []).map(parseOptionArg)],
     overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
     plugins: options.plugins,
+    packageCache: options.packageCache,
   });
   const spec = specOf([...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
   checkReferences(spec);

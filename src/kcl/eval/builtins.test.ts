@@ -4,15 +4,14 @@ import {
   DictValue,
   dictOf,
   UNDEFINED,
-  type BuiltinHost,
   type FunctionValue,
   type SchemaTypeValue,
   type Value,
 } from './values.js';
-import { diagnosticOf } from '../testing.js';
+import { diagnosticOf, testHost } from '../testing.js';
 
 let out: string[] = [];
-const host: BuiltinHost = { print: (t) => void out.push(t), option: () => undefined };
+const host = testHost({ print: (t) => void out.push(t) });
 
 beforeEach(() => {
   out = [];

@@ -4,11 +4,12 @@
  * fit the attribute's type. Nested config literals under schema-typed attributes are checked
  * against their schema. So is an instance written in place (`S {...}`, `S()`) where another
  * schema is declared: kcl's runtime lets any instance through, only its checker refuses these.
- * The messages and places are kcl's.
+ * The messages and places are kcl's, and so is going on past a problem: every entry of a literal
+ * is checked and all its problems are reported together.
  */
 import type * as A from '../ast.js';
-import { KclError, kclError, type Position } from '../diagnostics.js';
-import { lookupKeyPath } from './key-path.js';
+import { KclError, kclError, throwAll, type Diagnostic, type Position } from '../diagnostics.js';
+import { lookupKeyPath, type KeyPart } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
 import { DictValue, UnitValue, type Value } from './values.js';
@@ -21,6 +22,7 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
   const attrs = allAttrs(def);
   const known = attributeNames(def);
   const open = Boolean(indexSignature(def)) || def.isRule;
+  const problems: Diagnostic[] = [];
   const visit = (list: A.ConfigItem[]) => {
     for (const i of list) {
       if (i.type === 'ConfigIfEntry') {
@@ -33,14 +35,20 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
       if (!path) continue;
       const [head, ...rest] = path;
       if (!known.has(head.name)) {
-        if (open) continue;
-        throw kclError('CompileError', `Cannot add member '${head.name}' to schema '${def.name}'`, at(file, head.loc));
+        if (!open) problems.push({ kind: 'CompileError', message: `Cannot add member '${head.name}' to schema '${def.name}'`, position: at(file, head.loc) });
+        continue;
       }
       const decl = attrs.get(head.name);
-      if (decl?.type) checkValue(decl, decl.type, rest, i, env, file);
+      try {
+        if (decl?.type) checkValue(decl, decl.type, rest, i, env, file);
+      } catch (e) {
+        if (!(e instanceof KclError)) throw e;
+        problems.push(e.diagnostic);
+      }
     }
   };
   visit(items);
+  throwAll(problems);
 }
 
 /** Follows a dotted key into schema-typed attributes, then checks the value written there. */
@@ -69,20 +77,39 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
       related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${given.name}` }],
     });
   }
-  if (!isPlain(type, env)) return;
+  if (isPlain(type, env)) throwAll(literalMismatches(type, entry, rest, decl.at, env, file));
+}
+
+/**
+ * A literal value that does not fit its attribute's type. Where a dict literal does not fit a
+ * dict type, kcl first reports each of its entries that does not fit the value type, the
+ * innermost first, each pointing at the attribute's declaration with the type expected there.
+ */
+function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart[], declaredAt: Position, env: TypeEnv, file: string): Diagnostic[] {
   let value = literalValueOf(entry.value);
-  if (value === undefined) return;
+  if (value === undefined) return [];
   for (let i = rest.length - 1; i >= 0; i--) value = new DictValue([[rest[i].name, value]]);
   try {
     convert(value, type, env);
+    return [];
   } catch (e) {
     if (!(e instanceof KclError)) throw e;
-    const got = valueTypeText(value);
-    const expected = typeText(type);
-    throw kclError('TypeError', `expected ${expected}, got ${got}`, at(file, entry.key ?? entry), {
-      related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${got}` }],
-    });
   }
+  const inner: Diagnostic[] = [];
+  if (rest.length === 0 && type.type === 'DictType' && type.value && entry.value.type === 'ConfigExpr') {
+    for (const i of entry.value.items) if (i.type === 'ConfigEntry' && i.key) inner.push(...literalMismatches(type.value, i, [], declaredAt, env, file));
+  }
+  const got = valueTypeText(value);
+  const expected = typeText(type);
+  return [
+    ...inner,
+    {
+      kind: 'TypeError',
+      message: `expected ${expected}, got ${got}`,
+      position: at(file, entry.key ?? entry),
+      related: [{ position: declaredAt, message: `variable is defined here, its type is ${expected}, but got ${got}` }],
+    },
+  ];
 }
 
 /** Types whose check cannot run code: no schema, so converting a literal has no side effect. */
@@ -142,25 +169,35 @@ function literalValueOf(e: A.Expr): Value | undefined {
  * literal for a schema-typed attribute, a literal value, or an instance of another schema. */
 export function checkDefaults(def: SchemaDef, env: TypeEnv): void {
   if (def.node.type !== 'Schema') return;
+  const problems: Diagnostic[] = [];
   for (const stmt of def.node.body) {
     if (stmt.type !== 'Attr' || !stmt.value) continue;
-    const resolved = stmt.annotation.type === 'NamedType' ? env.resolveType(stmt.annotation.name) : undefined;
-    const schema = resolved && 'kind' in resolved && resolved.kind === 'schemaType' ? (resolved as SchemaDef) : undefined;
-    const place = { file: def.file, line: stmt.nameLoc.line, column: stmt.nameLoc.column };
-    const value = stmt.value;
-    if (schema && value.type === 'ConfigExpr') {
-      checkConfigKeys(schema, value.items, env, def.file);
-    } else if (schemaWritten(value, env)) {
-      checkWrittenInstance(stmt.annotation, value, env, place);
-    } else if (isPlain(stmt.annotation, env)) {
-      const literal = literalValueOf(value);
-      if (literal === undefined) continue;
-      try {
-        convert(literal, stmt.annotation, env);
-      } catch (e) {
-        if (!(e instanceof KclError)) throw e;
-        throw kclError('TypeError', `expected ${typeText(stmt.annotation)}, got ${valueTypeText(literal)}`, place);
-      }
+    try {
+      checkDefault(stmt, stmt.value, def.file, env);
+    } catch (e) {
+      if (!(e instanceof KclError)) throw e;
+      problems.push(e.diagnostic);
+    }
+  }
+  throwAll(problems);
+}
+
+function checkDefault(stmt: A.AttrStmt, value: A.Expr, file: string, env: TypeEnv): void {
+  const resolved = stmt.annotation.type === 'NamedType' ? env.resolveType(stmt.annotation.name) : undefined;
+  const schema = resolved && 'kind' in resolved && resolved.kind === 'schemaType' ? (resolved as SchemaDef) : undefined;
+  const place = { file, line: stmt.nameLoc.line, column: stmt.nameLoc.column };
+  if (schema && value.type === 'ConfigExpr') {
+    checkConfigKeys(schema, value.items, env, file);
+  } else if (schemaWritten(value, env)) {
+    checkWrittenInstance(stmt.annotation, value, env, place);
+  } else if (isPlain(stmt.annotation, env)) {
+    const literal = literalValueOf(value);
+    if (literal === undefined) return;
+    try {
+      convert(literal, stmt.annotation, env);
+    } catch (e) {
+      if (!(e instanceof KclError)) throw e;
+      throw kclError('TypeError', `expected ${typeText(stmt.annotation)}, got ${valueTypeText(literal)}`, place);
     }
   }
 }

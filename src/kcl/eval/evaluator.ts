@@ -3,9 +3,11 @@
  * Collections and comprehensions are in collections.ts, schemas in schema.ts.
  */
 import type * as A from '../ast.js';
-import { isRuntimeKind, KclError, kclError } from '../diagnostics.js';
+import { isRuntimeKind, KclError, kclError, throwAll } from '../diagnostics.js';
+import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
 import { BUILTINS } from './builtins.js';
+import { OPTION } from './option.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
@@ -38,9 +40,12 @@ import {
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
+  type LambdaValue,
   type ModuleValue,
+  type ProgramHost,
   type Value,
 } from './values.js';
+import { InstanceRegistry } from './instances.js';
 
 export interface EvalOptions {
   /** Keep `_private` schema attributes in instances (`--show_hidden`). */
@@ -52,6 +57,8 @@ export interface EvalOptions {
   configKeysInScope?: boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
+  /** Where the run counts the instances it makes, for `Schema.instances()`. */
+  instances?: InstanceRegistry;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -65,11 +72,24 @@ export class Evaluator {
   provisionalDepth = 0;
   /** The file of the statement running now, for `file.current()`. */
   currentFile = '';
+  /** What functions called by this program are given; lambdas run here, whoever defined them. */
+  readonly host: BuiltinHost;
+  readonly instances: InstanceRegistry;
 
   constructor(
-    readonly host: BuiltinHost,
+    program: ProgramHost,
     readonly options: EvalOptions = {},
-  ) {}
+  ) {
+    this.host = {
+      print: (text) => program.print(text),
+      option: (key) => program.option(key),
+      system: program.system,
+      reachesOutside: () => program.reachesOutside(),
+      runLambda: (fn, call) => this.runLambda(fn, call),
+      instancesOf: (schema) => this.instances.of(schema as SchemaDef),
+    };
+    this.instances = options.instances ?? new InstanceRegistry();
+  }
 
   /** Runs the files of one package in order, sharing one global scope; a global read before
    * its statement has run is evaluated on demand (see lazy.ts). */
@@ -396,7 +416,7 @@ export class Evaluator {
   private schemaParts(e: A.SchemaExpr, env: Env, target?: Value): { def: SchemaDef; call: CallArgs; config: DictValue } {
     const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
-    this.checkArgSchemas(def as SchemaDef, e.args, e.keywords, env);
+    this.checkSchemaArgs(def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
     const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
@@ -433,7 +453,7 @@ export class Evaluator {
     const [first, ...rest] = names;
     // `None` is a value here, so a miss is `undefined`, never `??` on null
     let v: Value | undefined = env.scope.lookup(first);
-    if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? this.optionFunction() : undefined);
+    if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
     if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
     for (const n of rest) v = this.select(v, n, false);
     return v;
@@ -511,7 +531,7 @@ export class Evaluator {
       return this.callValue(this.select(base, e.func.attr, true), this.evalArgs(e.args, e.keywords, env), env);
     }
     const fn = this.evalExpr(e.func, env);
-    if (isSchemaType(fn)) this.checkArgSchemas(fn as SchemaDef, e.args, e.keywords, env);
+    if (isSchemaType(fn)) this.checkSchemaArgs(fn as SchemaDef, e.func, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
   }
@@ -528,10 +548,13 @@ export class Evaluator {
     return env.module.instanceTypes.get(name);
   }
 
-  /** `S(x)` with `x` known to hold another schema than S's parameter declares: kcl's checker
-   * refuses it before running, at the argument. */
-  private checkArgSchemas(def: SchemaDef, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
+  /** What kcl's checker refuses in the arguments of `S(...)` before running: too many or too few,
+   * an unknown keyword (call-check.ts; the resolver finds these for the package's own schemas,
+   * this for imported ones), and an argument known to hold another schema than its parameter
+   * declares, reported at the argument. */
+  private checkSchemaArgs(def: SchemaDef, callee: A.Expr, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
     const params = def.node.params;
+    throwAll(schemaCallProblems({ name: def.name, params, callee, args, keywords }, env.file));
     const calleeEnv = this.typeEnv({ scope: def.scope, file: def.file, module: def.module });
     const pairs: [A.Param | undefined, A.Expr][] = [
       ...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]),
@@ -578,21 +601,27 @@ export class Evaluator {
 
   // ---------------------------------------------------------------- functions
 
-  private makeLambda(e: A.LambdaExpr, env: Env): FunctionValue {
-    const closure = env;
-    return {
+  private makeLambda(e: A.LambdaExpr, env: Env): LambdaValue {
+    const fn: LambdaValue = {
       kind: 'function',
       name: 'lambda',
       paramTypes: e.params.map((p) => p.annotation),
-      call: (call: CallArgs) => {
-        const scope = new Scope(closure.scope, 'lambda');
-        this.bindParams(e.params, call, scope, closure, 'lambda');
-        const frame: CallFrame = { last: null };
-        const inner: Env = { ...closure, scope, frame };
-        this.execBlock(e.body, inner);
-        return e.returnType ? this.convertAtRuntime(frame.last, e.returnType, closure) : frame.last;
-      },
+      node: e,
+      closure: env,
+      // not `this`: the lambda may outlive this run in a cached package, and the run calling it
+      // is the one whose options, output and instances its body must see
+      call: (call, host) => host.runLambda(fn, call),
     };
+    return fn;
+  }
+
+  private runLambda(fn: LambdaValue, call: CallArgs): Value {
+    const { node, closure } = fn;
+    const scope = new Scope(closure.scope, 'lambda');
+    this.bindParams(node.params, call, scope, closure, 'lambda');
+    const frame: CallFrame = { last: null };
+    this.execBlock(node.body, { ...closure, scope, frame });
+    return node.returnType ? this.convertAtRuntime(frame.last, node.returnType, closure) : frame.last;
   }
 
   /** A type check on a value only known when the program runs (an argument, a return value):
@@ -627,31 +656,9 @@ export class Evaluator {
     });
   }
 
-  private optionFunction(): FunctionValue {
-    return {
-      kind: 'function',
-      name: 'option',
-      call: ({ args, kwargs }, host) => {
-        const key = args[0] ?? kwargs.get('key');
-        if (!isStr(key)) throw kclError('TypeError', 'option() requires a string key');
-        const type = args[1] ?? kwargs.get('type');
-        const required = args[2] ?? kwargs.get('required');
-        const fallback = args[3] ?? kwargs.get('default');
-        const given = host.option(key);
-        if (given === undefined) {
-          if (fallback !== undefined) return isStr(type) && fallback !== null ? convertOption(fallback, type) : fallback;
-          if (truthy(required ?? false)) {
-            throw kclError('OptionError', `option('${key}') must be initialized, try '-D ${key}=?' argument`);
-          }
-          return null;
-        }
-        return isStr(type) ? convertOption(given, type) : given;
-      },
-    };
-  }
-
   private instancesFunction(def: SchemaDef): FunctionValue {
-    return { kind: 'function', name: 'instances', call: () => [...def.instances] };
+    // the calling run's instances: `S.instances` may be kept in a cached package and called later
+    return { kind: 'function', name: 'instances', call: (_, host) => [...host.instancesOf(def)] };
   }
 
   typeEnv(env: Env): TypeEnv {
@@ -661,10 +668,12 @@ export class Evaluator {
           const alias = env.module.aliases.get(name[0]);
           if (alias) return alias;
         }
-        let v: Value | undefined;
+        // a type names a global, never an attribute or local that happens to share its name;
+        // most names are basic types (`str`) that no scope binds, so a miss is not an error
+        let v = env.scope.moduleScope().lookup(name[0]);
+        if (v === undefined) return undefined;
         try {
-          // a type names a global, never an attribute or local that happens to share its name
-          v = this.lookupName(name, withScope(env, env.scope.moduleScope()));
+          for (const n of name.slice(1)) v = this.select(v, n, false);
         } catch {
           return undefined;
         }
@@ -672,33 +681,6 @@ export class Evaluator {
       },
       instantiate: (schema, config) => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env),
     };
-  }
-}
-
-function convertOption(v: Value, type: string): Value {
-  const bad = () => kclError('EvaluationError', `cannot use '${toStr(v)}' as type '${type}'`);
-  switch (type) {
-    case 'str':
-      return toStr(v);
-    case 'int':
-      if (isInt(v)) return v;
-      if (isStr(v) && /^[-+]?\d+$/.test(v)) return BigInt(v);
-      throw bad();
-    case 'float':
-      if (typeof v === 'number') return v;
-      if (isInt(v)) return Number(v);
-      throw bad();
-    case 'bool':
-      if (typeof v === 'boolean') return v;
-      throw bad();
-    case 'list':
-      if (isList(v)) return v;
-      throw bad();
-    case 'dict':
-      if (isDict(v)) return v;
-      throw bad();
-    default:
-      return v;
   }
 }
 

@@ -10,7 +10,7 @@ import type { Env } from './env.js';
 interface Entry {
   stmt: A.Stmt;
   env: Env;
-  defines: string[];
+  defines: readonly string[];
   state: 'pending' | 'running' | 'done';
 }
 
@@ -47,6 +47,15 @@ export function definedNames(s: A.Stmt, out: string[] = []): string[] {
   return out;
 }
 
+// A schema body's statements are added again for every instance; what they bind never changes.
+const namesCache = new WeakMap<A.Stmt, readonly string[]>();
+
+function namesOf(stmt: A.Stmt): readonly string[] {
+  let names = namesCache.get(stmt);
+  if (!names) namesCache.set(stmt, (names = definedNames(stmt)));
+  return names;
+}
+
 export class LazyStatements {
   private readonly entries: Entry[] = [];
   private readonly pending = new Map<string, Entry[]>();
@@ -58,7 +67,7 @@ export class LazyStatements {
   constructor(private readonly exec: (stmt: A.Stmt, env: Env) => void) {}
 
   add(stmt: A.Stmt, env: Env): void {
-    const entry: Entry = { stmt, env, defines: definedNames(stmt), state: 'pending' };
+    const entry: Entry = { stmt, env, defines: namesOf(stmt), state: 'pending' };
     this.entries.push(entry);
     for (const n of entry.defines) {
       if (!this.seen.has(n)) {

@@ -38,8 +38,6 @@ export interface SchemaDef extends SchemaTypeValue {
   readonly module: ModuleCtx;
   /** Declared attributes of this schema alone, in order. */
   readonly attrs: Map<string, AttrDecl>;
-  /** Every instance made so far, for `Schema.instances()`. */
-  readonly instances: import('./values.js').DictValue[];
 }
 
 /** The schema's inheritance chain, the root first. */

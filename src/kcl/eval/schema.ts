@@ -60,7 +60,6 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
     scope: env.scope.moduleScope(),
     module: env.module,
     attrs,
-    instances: [],
   };
   if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
   checkOverrides(def);
@@ -367,7 +366,6 @@ export function completeProvisional(v: Value, rebuild: (inst: DictValue) => Dict
 
 export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
   const inst = new SchemaFrame(ev, def, config, env).build(call);
-  // an instance counts for its schema and for every schema it derives from
-  if (!inst.provisional) for (let s: SchemaDef | undefined = def; s; s = s.parent) s.instances.push(inst);
+  if (!inst.provisional) ev.instances.made(inst);
   return inst;
 }

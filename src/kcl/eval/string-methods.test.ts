@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { stringMethod, stringMethodNames } from './string-methods.js';
-import { dictOf, type BuiltinHost, type Value } from './values.js';
-import { diagnosticOf } from '../testing.js';
+import { dictOf, type Value } from './values.js';
+import { diagnosticOf, testHost } from '../testing.js';
 
-const host: BuiltinHost = { print: () => undefined, option: () => undefined };
+const host = testHost();
 
 function m(s: string, name: string, args: Value[] = [], kwargs: Record<string, Value> = {}): Value {
   const method = stringMethod(s, name);

@@ -8,6 +8,8 @@
  * number written with a unit suffix (`100m`, `1Gi`) is a `UnitValue`, kcl's number_multiplier.
  */
 import type * as A from '../ast.js';
+import type { Env } from './env.js';
+import type { SystemContext } from './system/common.js';
 
 export const UNDEFINED = Object.freeze({ kind: 'undefined' as const });
 export type UndefinedValue = typeof UNDEFINED;
@@ -107,12 +109,32 @@ export interface CallArgs {
   kwargs: Map<string, Value>;
 }
 
-/** What builtins may ask of the running program. */
-export interface BuiltinHost {
+/** What the running program offers its builtins, system modules and plugins. */
+export interface ProgramHost {
   /** Appends to the program's printed output (kcl prints before the YAML result). */
   print(text: string): void;
   /** `option(key)`: a `-D key=value` or settings file value, or undefined. */
   option(key: string): Value | undefined;
+  /** Where the system modules read and write files, and where `manifests.yaml_stream` puts its output. */
+  readonly system: SystemContext;
+  /**
+   * Called by a function whose result or effect depends on more than the program's files and
+   * options: the clock, the file system, the environment, a plugin, the program's output. An
+   * imported package whose evaluation calls one is evaluated again by every run instead of
+   * being reused from the package cache (see package-cache.ts).
+   */
+  reachesOutside(): void;
+}
+
+/** What builtins may ask of the running program: the program's host, and running lambdas. */
+export interface BuiltinHost extends ProgramHost {
+  /**
+   * Runs a lambda's body in the program calling it. That need not be the program that defined
+   * it: an imported package is evaluated once and its lambdas are called by later runs.
+   */
+  runLambda(fn: LambdaValue, call: CallArgs): Value;
+  /** `Schema.instances()`: the instances of the schema this run has made, in order. */
+  instancesOf(schema: SchemaTypeValue): readonly DictValue[];
 }
 
 export interface FunctionValue {
@@ -121,6 +143,12 @@ export interface FunctionValue {
   /** Declared parameter types, for lambdas (builtins such as reduce check them). */
   readonly paramTypes?: readonly (A.TypeNode | undefined)[];
   call(args: CallArgs, host: BuiltinHost): Value;
+}
+
+/** A lambda: its code and the scope it was written in, run by whichever program calls it. */
+export interface LambdaValue extends FunctionValue {
+  readonly node: A.LambdaExpr;
+  readonly closure: Env;
 }
 
 /** A schema (or rule) type as a value: the evaluator owns its internals. */

@@ -29,6 +29,18 @@ export interface SystemContext {
   setManifestsOutput?: (documents: Value[], options: YamlStreamOptions) => void;
 }
 
+/**
+ * A function that reaches outside the program (files, the environment, the clock, randomness, the
+ * program's output): it runs in the calling program's context, and tells the program so (see
+ * ProgramHost.reachesOutside).
+ */
+export function outside(impl: (call: CallArgs, ctx: SystemContext) => Value): Impl {
+  return (call, host) => {
+    host.reachesOutside();
+    return impl(call, host.system);
+  };
+}
+
 export function sig(name: string, params: string[], required: number): Signature {
   return { name, params, required };
 }

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { kclError } from '../../diagnostics.js';
 import { expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
 import type { CallArgs, ModuleValue, Value } from '../values.js';
-import { makeModule, sig, type SystemContext } from './common.js';
+import { makeModule, outside, sig } from './common.js';
 import { io, workspacePath } from './workspace.js';
 
 /** The WHATWG labels of UTF-8, the only text encoding a kcl str can be hashed in here. */
@@ -41,27 +41,27 @@ function hasher(algorithm: string): Impl {
   };
 }
 
-function fileHasher(ctx: SystemContext, fn: string, algorithm: string): Impl {
-  return (call) => {
+function fileHasher(fn: string, algorithm: string): Impl {
+  return outside((call, ctx) => {
     const filepath = expectStr(requiredArg(call, 0, 'filepath'), fn, 'filepath');
     if (algorithm === 'blake3' && !getHashes().includes('blake3')) return blake3Unavailable(fn);
     const abs = workspacePath(ctx, fn, filepath);
     const bytes = io(`failed to access file '${filepath}'`, () => fs.readFileSync(abs));
     return createHash(algorithm).update(bytes).digest('hex');
-  };
+  });
 }
 
 const ALGORITHMS = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'blake3'];
 
-export function cryptoModule(ctx: SystemContext): ModuleValue {
+export function cryptoModule(): ModuleValue {
   const definitions: Array<readonly [Signature, Impl]> = ALGORITHMS.map(
     (algorithm) => [sig(algorithm, ['value', 'encoding'], 1), hasher(algorithm)] as const,
   );
   definitions.push(
-    [sig('uuid', [], 0), (): Value => randomUUID()],
-    [sig('filesha256', ['filepath'], 1), fileHasher(ctx, 'filesha256', 'sha256')],
-    [sig('filesha512', ['filepath'], 1), fileHasher(ctx, 'filesha512', 'sha512')],
-    [sig('fileblake3', ['filepath'], 1), fileHasher(ctx, 'fileblake3', 'blake3')],
+    [sig('uuid', [], 0), outside((): Value => randomUUID())],
+    [sig('filesha256', ['filepath'], 1), fileHasher('filesha256', 'sha256')],
+    [sig('filesha512', ['filepath'], 1), fileHasher('filesha512', 'sha512')],
+    [sig('fileblake3', ['filepath'], 1), fileHasher('fileblake3', 'blake3')],
   );
   return makeModule('crypto', definitions);
 }

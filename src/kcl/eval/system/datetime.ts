@@ -1,10 +1,11 @@
 /**
  * The `datetime` system module (kcl's crates/runtime/src/datetime), in local time with chrono's
- * strftime specifiers (strftime.ts).
+ * strftime specifiers (strftime.ts). The functions that read the clock say they reach outside the
+ * program: a package whose value depends on the time is not reused by a later run.
  */
 import { expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
 import type { CallArgs, ModuleValue, Value } from '../values.js';
-import { evalError, makeModule, sig } from './common.js';
+import { evalError, makeModule, outside, sig } from './common.js';
 import { formatDate, isRfc3339, parsesAs } from './strftime.js';
 
 const DEFAULT_NOW_FORMAT = '%a %b %d %H:%M:%S %Y';
@@ -54,10 +55,10 @@ function isIso8601(call: CallArgs): Value {
 }
 
 const DEFINITIONS: ReadonlyArray<readonly [Signature, Impl]> = [
-  [sig('today', [], 0), today],
-  [sig('now', ['format'], 0), now],
-  [sig('ticks', [], 0), ticks],
-  [sig('date', [], 0), date],
+  [sig('today', [], 0), outside(today)],
+  [sig('now', ['format'], 0), outside(now)],
+  [sig('ticks', [], 0), outside(ticks)],
+  [sig('date', [], 0), outside(date)],
   [sig('validate', ['date', 'format'], 2), validate],
   [sig('is_rfc3339', ['date'], 1), isRfc3339Date],
   [sig('is_iso8601', ['date'], 1), isIso8601],

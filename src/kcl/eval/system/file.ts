@@ -8,9 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
+import { expectStr, optionalArg, requiredArg, type Signature } from '../args.js';
 import { UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';
-import { evalError, expectBool, makeModule, sig, type SystemContext } from './common.js';
+import { evalError, expectBool, makeModule, outside, sig, type SystemContext } from './common.js';
 import { globPaths } from './glob.js';
 import { io, ioMessage, readText, workspacePath } from './workspace.js';
 
@@ -30,19 +30,22 @@ function copyTree(ctx: SystemContext, src: string, dest: string): void {
   }
 }
 
-function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
-  const at = (fn: string, p: string, modifies = false): string => workspacePath(ctx, fn, p, { modifies });
+/** The file functions, each run in the calling program's context. */
+type FileImpl = (call: CallArgs, ctx: SystemContext) => Value;
 
-  const read: Impl = (call) => {
+function fileImpls(): Array<readonly [Signature, FileImpl]> {
+  const at = (ctx: SystemContext, fn: string, p: string, modifies = false): string => workspacePath(ctx, fn, p, { modifies });
+
+  const read: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', 'read');
-    return readText(at('read', p), p);
+    return readText(at(ctx, 'read', p), p);
   };
 
-  const exists: Impl = (call) => fs.existsSync(at('exists', pathArg(call, 0, 'filepath', 'exists')));
+  const exists: FileImpl = (call, ctx) => fs.existsSync(at(ctx, 'exists', pathArg(call, 0, 'filepath', 'exists')));
 
-  const abs: Impl = (call) => {
+  const abs: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', 'abs');
-    const target = at('abs', p);
+    const target = at(ctx, 'abs', p);
     try {
       return fs.realpathSync(target);
     } catch {
@@ -50,11 +53,11 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
     }
   };
 
-  const mkdir: Impl = (call) => {
+  const mkdir: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'directory', 'mkdir');
     const flag = optionalArg(call, 1, 'exists');
     const existsOk = flag !== undefined && expectBool(flag, 'mkdir', 'exists');
-    const target = at('mkdir', p, true);
+    const target = at(ctx, 'mkdir', p, true);
     try {
       fs.mkdirSync(target, { recursive: true });
     } catch (e) {
@@ -64,9 +67,9 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
     return null;
   };
 
-  const remove: Impl = (call) => {
+  const remove: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', 'delete');
-    const target = at('delete', p, true);
+    const target = at(ctx, 'delete', p, true);
     io(`failed to delete '${p}'`, () => {
       if (fs.lstatSync(target).isDirectory()) fs.rmdirSync(target);
       else fs.unlinkSync(target);
@@ -74,11 +77,11 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
     return null;
   };
 
-  const cp: Impl = (call) => {
+  const cp: FileImpl = (call, ctx) => {
     const src = pathArg(call, 0, 'src', 'cp');
     const dest = pathArg(call, 1, 'dest', 'cp');
-    const from = at('cp', src);
-    const to = at('cp', dest, true);
+    const from = at(ctx, 'cp', src);
+    const to = at(ctx, 'cp', dest, true);
     const intoItself = fs.existsSync(from) && fs.statSync(from).isDirectory() && !path.relative(from, to).startsWith('..');
     // a copy into the tree being copied would never finish
     if (intoItself) evalError(`Failed to copy from '${src}' to '${dest}': the destination is inside the source`);
@@ -89,31 +92,31 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
     return null;
   };
 
-  const mv: Impl = (call) => {
+  const mv: FileImpl = (call, ctx) => {
     const src = pathArg(call, 0, 'src', 'mv');
     const dest = pathArg(call, 1, 'dest', 'mv');
-    const from = at('mv', src, true);
-    const to = at('mv', dest, true);
+    const from = at(ctx, 'mv', src, true);
+    const to = at(ctx, 'mv', dest, true);
     io(`Failed to move '${src}' to '${dest}'`, () => fs.renameSync(from, to));
     return null;
   };
 
-  const size: Impl = (call) => {
+  const size: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', 'size');
-    const target = at('size', p);
+    const target = at(ctx, 'size', p);
     return io(`failed to get size of '${p}'`, () => BigInt(fs.statSync(target).size));
   };
 
-  const writer = (fn: string, append: boolean): Impl => (call) => {
+  const writer = (fn: string, append: boolean): FileImpl => (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', fn);
     const content = pathArg(call, 1, 'content', fn);
-    const target = at(fn, p, true);
+    const target = at(ctx, fn, p, true);
     const verb = append ? 'Failed to append to file' : 'Failed to create file';
     io(`${verb} '${p}'`, () => (append ? fs.appendFileSync(target, content) : fs.writeFileSync(target, content)));
     return null;
   };
 
-  const readEnv: Impl = (call) => {
+  const readEnv: FileImpl = (call, ctx) => {
     const key = pathArg(call, 0, 'key', 'read_env');
     const value = ctx.readEnv ? ctx.readEnv(key) : process.env[key];
     return value ?? UNDEFINED;
@@ -121,10 +124,10 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
 
   return [
     [sig('read', ['filepath'], 1), read],
-    [sig('glob', ['pattern'], 1), (call): Value => globPaths(ctx, pathArg(call, 0, 'pattern', 'glob'))],
-    [sig('modpath', [], 0), (): Value => ctx.modulePath ?? path.resolve(ctx.workspaceRoot)],
-    [sig('workdir', [], 0), (): Value => ctx.workdir ?? ''],
-    [sig('current', [], 0), (): Value => ctx.currentFile()],
+    [sig('glob', ['pattern'], 1), (call, ctx): Value => globPaths(ctx, pathArg(call, 0, 'pattern', 'glob'))],
+    [sig('modpath', [], 0), (_, ctx): Value => ctx.modulePath ?? path.resolve(ctx.workspaceRoot)],
+    [sig('workdir', [], 0), (_, ctx): Value => ctx.workdir ?? ''],
+    [sig('current', [], 0), (_, ctx): Value => ctx.currentFile()],
     [sig('exists', ['filepath'], 1), exists],
     [sig('abs', ['filepath'], 1), abs],
     [sig('mkdir', ['directory', 'exists'], 1), mkdir],
@@ -138,6 +141,7 @@ function fileImpls(ctx: SystemContext): Array<readonly [Signature, Impl]> {
   ];
 }
 
-export function fileModule(ctx: SystemContext): ModuleValue {
-  return makeModule('file', fileImpls(ctx));
+/** Every file function depends on the file system or the program's context. */
+export function fileModule(): ModuleValue {
+  return makeModule('file', fileImpls().map(([signature, impl]) => [signature, outside(impl)] as const));
 }

@@ -1,7 +1,8 @@
 /**
- * KCL's system modules by import name (`import math`), each built on first use. Modules that
- * touch files or the program's output depend on the context and are built once per context; the
- * others are built once and shared.
+ * KCL's system modules by import name (`import math`), each built on first use and shared by
+ * every program: functions that touch files or the program's output take the calling program's
+ * context from the host they are called with (see common.ts `outside`), so a module value kept in
+ * a cached package works for every later run.
  *
  * `template` (handlebars) is not provided.
  */
@@ -10,7 +11,6 @@ import { base32Module } from './base32.js';
 import { base64Module } from './base64.js';
 import { templateModule } from './template.js';
 import { collectionModule } from './collection.js';
-import type { SystemContext } from './common.js';
 import { cryptoModule } from './crypto.js';
 import { datetimeModule } from './datetime.js';
 import { fileModule } from './file.js';
@@ -25,20 +25,11 @@ import { yamlModule } from './yaml.js';
 
 export type { SystemContext } from './common.js';
 
-type ModuleFactory = (ctx: SystemContext) => ModuleValue;
+type ModuleFactory = () => ModuleValue;
 
 function shared(build: () => ModuleValue): ModuleFactory {
   let module: ModuleValue | undefined;
   return () => (module ??= build());
-}
-
-function perContext(build: ModuleFactory): ModuleFactory {
-  const modules = new WeakMap<SystemContext, ModuleValue>();
-  return (ctx) => {
-    let module = modules.get(ctx);
-    if (!module) modules.set(ctx, (module = build(ctx)));
-    return module;
-  };
 }
 
 export const SYSTEM_MODULES: ReadonlyMap<string, ModuleFactory> = new Map<string, ModuleFactory>([
@@ -46,15 +37,15 @@ export const SYSTEM_MODULES: ReadonlyMap<string, ModuleFactory> = new Map<string
   ['base64', shared(base64Module)],
   ['template', shared(templateModule)],
   ['collection', shared(collectionModule)],
-  ['crypto', perContext(cryptoModule)],
+  ['crypto', shared(cryptoModule)],
   ['datetime', shared(datetimeModule)],
-  ['file', perContext(fileModule)],
-  ['json', perContext(jsonModule)],
-  ['manifests', perContext(manifestsModule)],
+  ['file', shared(fileModule)],
+  ['json', shared(jsonModule)],
+  ['manifests', shared(manifestsModule)],
   ['math', shared(mathModule)],
   ['net', shared(netModule)],
   ['regex', shared(regexModule)],
   ['runtime', shared(runtimeModule)],
   ['units', shared(unitsModule)],
-  ['yaml', perContext(yamlModule)],
+  ['yaml', shared(yamlModule)],
 ]);

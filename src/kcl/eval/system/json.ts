@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { toJson, type JsonOptions } from '../../yaml.js';
 import { expectInt, expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
 import { DictValue, deepCopy, isDict, isNoneOrUndefined, UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';
-import { boolOption, makeModule, sig, type SystemContext } from './common.js';
+import { boolOption, makeModule, outside, sig } from './common.js';
 import { parseJson } from './json-parse.js';
 import { io, workspacePath } from './workspace.js';
 
@@ -58,26 +58,24 @@ function merge(call: CallArgs): Value {
   return mergePatch(requiredArg(call, 0, 'src'), requiredArg(call, 1, 'patch'));
 }
 
-function dumpToFile(ctx: SystemContext): Impl {
-  return (call) => {
-    const data = requiredArg(call, 0, 'data');
-    const filename = expectStr(requiredArg(call, 1, 'filename'), 'dump_to_file', 'filename');
-    const text = toJson(data, jsonOptions(call, 2, 'dump_to_file'));
-    const abs = workspacePath(ctx, 'dump_to_file', filename, { modifies: true });
-    io(`Unable to write file '${filename}'`, () => fs.writeFileSync(abs, text));
-    return UNDEFINED;
-  };
-}
+const dumpToFile: Impl = outside((call, ctx) => {
+  const data = requiredArg(call, 0, 'data');
+  const filename = expectStr(requiredArg(call, 1, 'filename'), 'dump_to_file', 'filename');
+  const text = toJson(data, jsonOptions(call, 2, 'dump_to_file'));
+  const abs = workspacePath(ctx, 'dump_to_file', filename, { modifies: true });
+  io(`Unable to write file '${filename}'`, () => fs.writeFileSync(abs, text));
+  return UNDEFINED;
+});
 
 const OPTIONS = ['sort_keys', 'indent', 'ignore_private', 'ignore_none'];
 
-export function jsonModule(ctx: SystemContext): ModuleValue {
+export function jsonModule(): ModuleValue {
   const definitions: ReadonlyArray<readonly [Signature, Impl]> = [
     [sig('encode', ['data', ...OPTIONS], 1), encode],
     [sig('decode', ['value'], 1), decode],
     [sig('validate', ['value'], 1), validate],
     [sig('merge', ['src', 'patch'], 2), merge],
-    [sig('dump_to_file', ['data', 'filename', ...OPTIONS], 2), dumpToFile(ctx)],
+    [sig('dump_to_file', ['data', 'filename', ...OPTIONS], 2), dumpToFile],
   ];
   return makeModule('json', definitions);
 }

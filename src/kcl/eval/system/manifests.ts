@@ -11,7 +11,7 @@ import { kclError } from '../../diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argAt, expectList, requiredArg, type Impl, type Signature } from '../args.js';
 import { isDict, isNoneOrUndefined, isStr, typeName, UNDEFINED, type DictValue, type ModuleValue, type Value } from '../values.js';
-import { evalError, makeModule, sig, type SystemContext } from './common.js';
+import { evalError, makeModule, outside, sig } from './common.js';
 
 function flag(opts: DictValue, key: string, fallback: boolean): boolean {
   const v = opts.get(key);
@@ -35,19 +35,17 @@ function streamOptions(opts: Value | undefined): YamlStreamOptions {
   };
 }
 
-function yamlStream(ctx: SystemContext): Impl {
-  return (call) => {
-    const values = expectList(requiredArg(call, 0, 'values'), 'yaml_stream', 'values');
-    const options = streamOptions(argAt(call, 1, 'opts'));
-    if (!ctx.setManifestsOutput) {
-      throw kclError('EvaluationError', 'manifests.yaml_stream() cannot set the output of this program');
-    }
-    ctx.setManifestsOutput(values, options);
-    return UNDEFINED;
-  };
-}
+const yamlStream: Impl = outside((call, ctx) => {
+  const values = expectList(requiredArg(call, 0, 'values'), 'yaml_stream', 'values');
+  const options = streamOptions(argAt(call, 1, 'opts'));
+  if (!ctx.setManifestsOutput) {
+    throw kclError('EvaluationError', 'manifests.yaml_stream() cannot set the output of this program');
+  }
+  ctx.setManifestsOutput(values, options);
+  return UNDEFINED;
+});
 
-export function manifestsModule(ctx: SystemContext): ModuleValue {
-  const definitions: ReadonlyArray<readonly [Signature, Impl]> = [[sig('yaml_stream', ['values', 'opts'], 1), yamlStream(ctx)]];
+export function manifestsModule(): ModuleValue {
+  const definitions: ReadonlyArray<readonly [Signature, Impl]> = [[sig('yaml_stream', ['values', 'opts'], 1), yamlStream]];
   return makeModule('manifests', definitions);
 }

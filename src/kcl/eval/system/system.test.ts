@@ -6,13 +6,14 @@ import { KclError } from '../../diagnostics.js';
 import { toYamlStream, type YamlStreamOptions } from '../../yaml.js';
 import { DictValue, dictOf, UNDEFINED, type BuiltinHost, type FunctionValue, type Value } from '../values.js';
 import { SYSTEM_MODULES, type SystemContext } from './index.js';
-import { diagnosticOf } from '../../testing.js';
-
-const host: BuiltinHost = { print: () => undefined, option: () => undefined };
+import { diagnosticOf, testHost } from '../../testing.js';
 
 let sandbox: string;
 let workspace: string;
 let ctx: SystemContext;
+let host: BuiltinHost;
+/** The functions that said they reach outside the program. */
+let outsideCalls = 0;
 let manifests: Array<{ stream: string; options: YamlStreamOptions }>;
 
 beforeAll(() => {
@@ -34,6 +35,7 @@ beforeAll(() => {
     readEnv: (key) => (key === 'KDECK_TEST' ? 'yes' : undefined),
     setManifestsOutput: (documents, options) => void manifests.push({ stream: toYamlStream(documents, options), options }),
   };
+  host = testHost({ system: ctx, reachesOutside: () => void outsideCalls++ });
 });
 
 afterAll(() => {
@@ -43,7 +45,7 @@ afterAll(() => {
 function member(module: string, name: string): Value {
   const factory = SYSTEM_MODULES.get(module);
   if (!factory) throw new Error(`no system module ${module}`);
-  const v = factory(ctx).members.get(name);
+  const v = factory().members.get(name);
   if (v === undefined) throw new Error(`no member ${module}.${name}`);
   return v;
 }
@@ -69,14 +71,33 @@ describe('SYSTEM_MODULES', () => {
     );
   });
 
-  it('builds a module once, and context-bound modules once per context', () => {
+  it('builds a module once, for every program', () => {
     const math = SYSTEM_MODULES.get('math');
     const file = SYSTEM_MODULES.get('file');
-    expect(math?.(ctx)).toBe(math?.({ ...ctx }));
-    expect(file?.(ctx)).toBe(file?.(ctx));
-    expect(file?.(ctx)).not.toBe(file?.({ ...ctx }));
-    expect(math?.(ctx).kind).toBe('module');
-    expect(math?.(ctx).name).toBe('math');
+    expect(math?.()).toBe(math?.());
+    expect(file?.()).toBe(file?.());
+    expect(math?.().kind).toBe('module');
+    expect(math?.().name).toBe('math');
+  });
+
+  it('runs context-bound functions in the context of the program calling them', () => {
+    const current = member('file', 'current') as FunctionValue;
+    const other = testHost({ system: { ...ctx, currentFile: () => path.join(workspace, 'other.k') } });
+    expect(current.call({ args: [], kwargs: new Map() }, host)).toBe(path.join(workspace, 'main.k'));
+    expect(current.call({ args: [], kwargs: new Map() }, other)).toBe(path.join(workspace, 'other.k'));
+  });
+
+  it('has functions that read files, the clock or randomness say so, and pure ones not', () => {
+    const before = outsideCalls;
+    call('math.log', [8n, 2n]);
+    call('json.encode', [dictOf({ a: 1n })]);
+    call('crypto.sha256', ['abc']);
+    expect(outsideCalls).toBe(before);
+    call('file.read', ['test.txt']);
+    call('crypto.filesha256', ['test.txt']);
+    call('datetime.ticks');
+    call('crypto.uuid');
+    expect(outsideCalls).toBe(before + 4);
   });
 
   it('checks arity like the builtins', () => {

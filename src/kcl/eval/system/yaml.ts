@@ -10,7 +10,7 @@ import { kclError } from '../../diagnostics.js';
 import { toYaml, type EncodeOptions } from '../../yaml.js';
 import { expectList, expectStr, requiredArg, type Impl, type Signature } from '../args.js';
 import { DictValue, UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';
-import { boolOption, makeModule, sig, type SystemContext } from './common.js';
+import { boolOption, makeModule, outside, sig } from './common.js';
 import { io, workspacePath } from './workspace.js';
 
 /** What kcl puts between the documents of encode_all and dump_all_to_file. */
@@ -116,8 +116,8 @@ function encodeAll(call: CallArgs): Value {
   return encodeAllText(data, yamlOptions(call, 1, 'encode_all'));
 }
 
-function dumper(ctx: SystemContext, fn: string, all: boolean): Impl {
-  return (call) => {
+function dumper(fn: string, all: boolean): Impl {
+  return outside((call, ctx) => {
     const data = requiredArg(call, 0, 'data');
     const filename = expectStr(requiredArg(call, 1, 'filename'), fn, 'filename');
     const options = yamlOptions(call, 2, fn);
@@ -125,20 +125,20 @@ function dumper(ctx: SystemContext, fn: string, all: boolean): Impl {
     const abs = workspacePath(ctx, fn, filename, { modifies: true });
     io(`Unable to write file '${filename}'`, () => fs.writeFileSync(abs, text));
     return UNDEFINED;
-  };
+  });
 }
 
 const OPTIONS = ['sort_keys', 'ignore_private', 'ignore_none'];
 
-export function yamlModule(ctx: SystemContext): ModuleValue {
+export function yamlModule(): ModuleValue {
   const definitions: ReadonlyArray<readonly [Signature, Impl]> = [
     [sig('encode', ['data', ...OPTIONS], 1), encode],
     [sig('encode_all', ['data', ...OPTIONS], 1), encodeAll],
     [sig('decode', ['value'], 1), decode],
     [sig('decode_all', ['value'], 1), decodeAll],
     [sig('validate', ['value'], 1), validate],
-    [sig('dump_to_file', ['data', 'filename', ...OPTIONS], 2), dumper(ctx, 'dump_to_file', false)],
-    [sig('dump_all_to_file', ['data', 'filename', ...OPTIONS], 2), dumper(ctx, 'dump_all_to_file', true)],
+    [sig('dump_to_file', ['data', 'filename', ...OPTIONS], 2), dumper('dump_to_file', false)],
+    [sig('dump_all_to_file', ['data', 'filename', ...OPTIONS], 2), dumper('dump_all_to_file', true)],
   ];
   return makeModule('yaml', definitions);
 }

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { collect } from './commands/command-flags.js';
 import { compileCommand } from './commands/compile.js';
 import { kclRunCommand } from './commands/kcl-run.js';
 import { lsCommand } from './commands/ls.js';
@@ -26,7 +27,7 @@ function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
-    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context)')
+    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context); the console takes it several times', collect, [])
     .option('--read-only', 'refuse every action that changes a cluster or a state')
     .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig");
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());

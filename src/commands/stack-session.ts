@@ -11,10 +11,10 @@ import { LocalStateBackend } from '../state/local.js';
 import type { StateBackend } from '../state/backend.js';
 import type { Clusters } from '../workflows/plan.js';
 import { UserError } from '../user-error.js';
-import { compileOptions, type GlobalFlags, type StackFlags } from './command-flags.js';
+import { compileOptions, singleContext, type GlobalFlags, type StackFlags } from './command-flags.js';
 
 /** ClusterSet with `--context` as the default for stacks that name no cluster. */
-class DefaultedClusters implements Clusters {
+export class DefaultedClusters implements Clusters {
   constructor(
     readonly set: ClusterSet,
     private readonly context: string | undefined,
@@ -56,7 +56,7 @@ export async function openClusters(global: GlobalFlags, root: string): Promise<{
     : undefined;
   try {
     const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? global.kubeconfig));
-    if (global.context) clusterSet.config(global.context);
+    for (const c of global.context) clusterSet.config(c);
     return { clusterSet, close: async () => sandbox?.stop() };
   } catch (e) {
     await sandbox?.stop();
@@ -71,7 +71,7 @@ export async function openStack(flags: StackFlags, global: GlobalFlags): Promise
   return {
     compile: () => compileStack(dir, compileOptions(flags)),
     clusterSet,
-    clusters: new DefaultedClusters(clusterSet, global.context),
+    clusters: new DefaultedClusters(clusterSet, singleContext(global)),
     backend: new LocalStateBackend(root),
     close,
   };

@@ -59,8 +59,8 @@ export interface ActionDef {
   mutating?: boolean;
   /** Asks first: a typed stack name when it touches a prod context, y/N otherwise. */
   dangerous?: boolean;
-  /** Shown in the footer (the help shows every action). */
-  footer?: boolean;
+  /** Shown in the footer, which keeps the lowest numbers when it runs out of room (the help shows every action). */
+  footer?: number;
 }
 
 const inMain = (c: ActionContext) => c.focus === 'main';
@@ -68,14 +68,14 @@ const view = (id: ViewId) => ({ id: `view.${id}` as ActionId, group: 'Views' as 
 
 export const ACTIONS: readonly ActionDef[] = [
   { id: 'up', keys: ['k', 'up'], label: 'up', description: 'select the row above', group: 'Navigate' },
-  { id: 'down', keys: ['j', 'down'], label: 'move', description: 'select the row below', group: 'Navigate', footer: true },
+  { id: 'down', keys: ['j', 'down'], label: 'move', description: 'select the row below', group: 'Navigate', footer: 6 },
   { id: 'pageUp', keys: ['pgup', 'ctrl+b'], label: 'page up', description: 'a page up', group: 'Navigate' },
   { id: 'pageDown', keys: ['pgdn', 'ctrl+f'], label: 'page down', description: 'a page down', group: 'Navigate' },
   { id: 'top', keys: ['g', 'home'], label: 'top', description: 'the first row', group: 'Navigate' },
   { id: 'bottom', keys: ['G', 'end'], label: 'bottom', description: 'the last row', group: 'Navigate' },
-  { id: 'open', keys: ['enter'], label: 'open', description: "open: a stack's resources, a resource's diff", group: 'Navigate', footer: true, when: (c) => c.focus === 'tree' || c.view === 'resources' || c.view === 'graph' },
-  { id: 'back', keys: ['esc'], label: 'back', description: 'back: close, leave the view, or return to the stacks', group: 'Navigate', footer: true, when: inMain },
-  { id: 'pane', keys: ['tab', 'shift+tab'], label: 'pane', description: 'switch between the stacks and the main pane', group: 'Navigate', footer: true },
+  { id: 'open', keys: ['enter'], label: 'open', description: "open: a stack's resources, a resource's diff", group: 'Navigate', footer: 7, when: (c) => c.focus === 'tree' || c.view === 'resources' || c.view === 'graph' },
+  { id: 'back', keys: ['esc'], label: 'back', description: 'back: close, leave the view, or return to the stacks', group: 'Navigate', footer: 8, when: inMain },
+  { id: 'pane', keys: ['tab', 'shift+tab'], label: 'pane', description: 'switch between the stacks and the main pane', group: 'Navigate', footer: 10 },
   { id: 'nextView', keys: [']', 'right'], label: 'next view', description: 'the next view', group: 'Views', when: inMain },
   { id: 'prevView', keys: ['[', 'left'], label: 'previous view', description: 'the previous view', group: 'Views', when: inMain },
   { ...view('resources'), keys: ['1'], label: 'resources', description: 'Resources: id, kind, cluster, action, health' },
@@ -84,15 +84,15 @@ export const ACTIONS: readonly ActionDef[] = [
   { ...view('apply'), keys: ['4'], label: 'apply view', description: 'Apply: progress and the live health stream' },
   { ...view('recovery'), keys: ['5'], label: 'recovery', description: 'Recovery: a runbook plan and its progress' },
   { ...view('events'), keys: ['6'], label: 'events', description: 'Events: compiles, drift, operations, watches' },
-  { id: 'apply', keys: ['a'], label: 'apply', description: 'apply the selected stack', group: 'Stack', mutating: true, dangerous: true, footer: true, when: (c) => !c.running },
-  { id: 'destroy', keys: ['D'], label: 'destroy', description: 'destroy the selected stack (delete what kdeck applied)', group: 'Stack', mutating: true, dangerous: true, footer: true, when: (c) => !c.running },
-  { id: 'interrupt', keys: ['x'], label: 'stop', description: 'stop the running operation (nothing new starts; what runs finishes)', group: 'Stack', footer: true, when: (c) => c.running },
+  { id: 'apply', keys: ['a'], label: 'apply', description: 'apply the selected stack', group: 'Stack', mutating: true, dangerous: true, footer: 4, when: (c) => !c.running },
+  { id: 'destroy', keys: ['D'], label: 'destroy', description: 'destroy the selected stack (delete what kdeck applied)', group: 'Stack', mutating: true, dangerous: true, footer: 5, when: (c) => !c.running },
+  { id: 'interrupt', keys: ['x'], label: 'stop', description: 'stop the running operation (nothing new starts; what runs finishes)', group: 'Stack', footer: 4, when: (c) => c.running },
   { id: 'refresh', keys: ['r', 'ctrl+r'], label: 'refresh', description: 'compile and compare the selected stack again', group: 'Stack' },
   { id: 'recover', keys: ['R'], label: 'recover', description: 'plan a recovery runbook (:recover RUNBOOK hosts=...)', group: 'Stack' },
-  { id: 'palette', keys: [':'], label: 'command', description: 'the command line: apply, destroy, recover, ctx, stack, view, q', group: 'Console', footer: true },
-  { id: 'filter', keys: ['/'], label: 'filter', description: 'filter the focused list (!text keeps what does not match)', group: 'Console', footer: true },
-  { id: 'help', keys: ['?'], label: 'help', description: 'every key that works here, and the commands', group: 'Console', footer: true },
-  { id: 'quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'quit (a running operation is interrupted first)', group: 'Console', footer: true },
+  { id: 'palette', keys: [':'], label: 'cmd', description: 'the command line: apply, destroy, recover, ctx, stack, view, q', group: 'Console', footer: 3 },
+  { id: 'filter', keys: ['/'], label: 'filter', description: 'filter the focused list (!text keeps what does not match)', group: 'Console', footer: 9 },
+  { id: 'help', keys: ['?'], label: 'help', description: 'every key that works here, and the commands', group: 'Console', footer: 1 },
+  { id: 'quit', keys: ['q', 'ctrl+c'], label: 'quit', description: 'quit (a running operation is interrupted first)', group: 'Console', footer: 2 },
 ];
 
 export const ACTION_IDS: readonly ActionId[] = ACTIONS.map((a) => a.id);

@@ -13,8 +13,10 @@ import type { StackInputs } from '../../konfig/stack-inputs.js';
 import type { StateBackend } from '../../state/backend.js';
 import { errorMessage, UserError } from '../../user-error.js';
 import { planChanges } from '../../workflows/plan.js';
+import type { Operation } from '../../workflows/stack-operation.js';
 import { DefaultedClusters } from '../../commands/stack-session.js';
 import { affectedStacks } from './affected.js';
+import type { ConsoleControl } from './control.js';
 import type { StackCompiler } from './compiler.js';
 import type { CompileOutcome } from './compile-protocol.js';
 import { shortId } from './derive.js';
@@ -52,7 +54,7 @@ function driftText(stack: string, id: string, cluster: string, deleted: boolean,
   return `${stack}: ${shortId(id)} on ${cluster} ${deleted ? 'was deleted' : `changed (${fields.map((f) => f.path).join(', ')})`} outside kdeck`;
 }
 
-export class ConsoleSession {
+export class ConsoleSession implements ConsoleControl {
   readonly store: Store<ConsoleState>;
   private workspace: Workspace;
   private clusters: DefaultedClusters;
@@ -311,6 +313,18 @@ export class ConsoleSession {
   }
 
   // ---- what the user asks for -----------------------------------------------------------
+
+  startOperation(stack: string, operation: Operation): Promise<void> {
+    return this.operations.start(stack, operation);
+  }
+
+  interrupt(stack: string): boolean {
+    return this.operations.interrupt(stack);
+  }
+
+  refresh(stack: string): void {
+    this.compile([stack]);
+  }
 
   /** `:ctx NAME`: the context for stacks that name no cluster. */
   setContext(name: string): void {

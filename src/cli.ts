@@ -15,6 +15,7 @@ import { previewCommand } from './commands/preview.js';
 import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { interactive, runUi, uiCommand } from './commands/ui.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
 import { errorMessage, SilentExit, UserError } from './user-error.js';
 
@@ -39,8 +40,9 @@ function program(): Command {
   root.addCommand(stateCommand());
   root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
-  // the console is the default command once it exists; until then a bare `kdeck` shows the help
-  root.action(() => root.outputHelp());
+  root.addCommand(uiCommand());
+  // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the help
+  root.action(async () => (interactive() ? runUi(undefined, root) : root.outputHelp()));
   for (const c of root.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

@@ -30,7 +30,7 @@ describe('the console', () => {
     await tui.press('j', 'j', 'j');
     expect(lines(tui.frame())[1]).toContain('guestbook/prod → sandbox-b');
     await tui.press('enter', 'j', 'j', 'j', 'j');
-    expect(tui.frame()).toContain('▸ Deployment  guestbook/frontend');
+    expect(tui.frame()).toMatch(/▸ Deployment +guestbook\/frontend/);
     await tui.press('enter');
     await tui.waitFor('Update (drift) apps/v1:Deployment:guestbook:frontend on sandbox-b');
     expect(tui.frame()).toMatch(/spec\.replicas +3 +3 +5/);
@@ -40,6 +40,13 @@ describe('the console', () => {
     await tui.waitFor('KIND');
     await tui.press('esc', 'j');
     expect(lines(tui.frame())[1]).toContain('guestbook/staging');
+    tui.unmount();
+  });
+
+  it('takes keys that arrive together (fast typing, a paste) one at a time', async () => {
+    const tui = await renderTui(app());
+    await tui.press('jjj\rjjjj\r');
+    await tui.waitFor('Update (drift) apps/v1:Deployment:guestbook:frontend on sandbox-b');
     tui.unmount();
   });
 
@@ -78,6 +85,22 @@ describe('the console', () => {
     await tui.waitFor('apply guestbook/prod done');
     expect(control.calls).toEqual(['apply guestbook/prod']);
     expect(tui.frame()).toMatch(/Deployment\/guestbook\/frontend Healthy: successfully rolled out/);
+    tui.unmount();
+  });
+
+  it('offers to stop a running apply, and quits only when asked twice', async () => {
+    const control = new FixtureControl(fixtureState(), true);
+    const tui = await renderTui(app(control));
+    await tui.press('j', 'j', 'j', 'j', 'j', 'a', 'y');
+    await tui.waitFor('apply http-echo/dev running');
+    expect(footer(tui.frame())).toContain('x stop');
+    expect(footer(tui.frame())).not.toContain('a apply');
+    await tui.press('q');
+    expect(status(tui.frame())).toBe('apply http-echo/dev is running: q again interrupts it (what is in flight finishes) and quits');
+    await tui.press('x');
+    await tui.waitFor('apply http-echo/dev interrupted');
+    expect(control.calls).toEqual(['apply http-echo/dev', 'interrupt http-echo/dev']);
+    expect(footer(tui.frame())).toContain('a apply');
     tui.unmount();
   });
 
@@ -173,7 +196,7 @@ describe('the console', () => {
     const frame = tui.frame();
     expect(lines(frame)[1]).toContain('✗ main.k:12:5 expected int, got str(3)');
     expect(frame).toContain('The last good plan, until the error is fixed:');
-    expect(frame).toContain('Deployment  guestbook/frontend');
+    expect(frame).toMatch(/Deployment +guestbook\/frontend/);
     tui.unmount();
   });
 

@@ -4,7 +4,7 @@
  * lives in hooks, one per concern: the session's store, navigation, what the screen shows,
  * what keys do, and the one keyboard listener.
  */
-import { useEffect, useReducer } from 'react';
+import { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import type { Bindings } from './actions.js';
 import { ConfirmView } from './components/ConfirmView.js';
@@ -18,10 +18,10 @@ import { StatusLine } from './components/StatusLine.js';
 import { useCommands } from './hooks/useCommands.js';
 import { useConsoleState } from './hooks/useConsoleState.js';
 import { useKeyRouter } from './hooks/useKeyRouter.js';
-import { useScreen } from './hooks/useScreen.js';
+import { useNavigation } from './hooks/useNavigation.js';
+import { deriveScreen, useScreen } from './hooks/useScreen.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { keyLabel } from './keys.js';
-import { initialNav, navigate } from './navigation.js';
 import { ApplyView } from './screens/ApplyView.js';
 import { DiffView } from './screens/DiffView.js';
 import { EventsView } from './screens/EventsView.js';
@@ -49,16 +49,22 @@ const MIN_ROWS = 12;
 export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
   const state = useConsoleState(control.store);
   const size = useTerminalSize();
-  const [nav, dispatch] = useReducer(navigate, initialNav);
+  const { nav, current, dispatch } = useNavigation();
   const screen = useScreen(state, nav);
+  const now = () => {
+    const fresh = control.store.get();
+    const at = current();
+    return { state: fresh, nav: at, screen: deriveScreen(fresh, at) };
+  };
   // the frame stays a line short of the terminal: a full-height frame makes Ink clear the screen
   const height = size.rows - 1;
   const treeWidth = Math.min(32, Math.max(22, Math.floor(size.columns * 0.24)));
   const mainWidth = size.columns - treeWidth;
   const bodyHeight = height - 4;
   const inner = { width: mainWidth - 2, height: bodyHeight - 3 };
-  const commands = useCommands(control, state, nav, dispatch, screen, bindings, Math.max(1, inner.height - 2));
-  useKeyRouter(nav, dispatch, commands, screen, bindings, Math.max(1, inner.height - 2));
+  const page = Math.max(1, inner.height - 2);
+  const commands = useCommands(control, now, dispatch, bindings, page);
+  useKeyRouter(now, dispatch, commands, bindings, page);
   const stackKey = screen.stack?.key;
   useEffect(() => {
     if (stackKey) control.focus(stackKey);

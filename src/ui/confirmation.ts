@@ -21,6 +21,8 @@ export function confirmationFor(action: 'apply' | 'destroy', s: StackEntry, stat
       : [`on ${where}`, `deletes the ${s.changeSet.changes.filter((c) => c.prior).length} resources kdeck applied, dependents first`];
   const drifted = s.changeSet.changes.filter((c) => c.decision.drift).length;
   if (action === 'apply' && drifted) summary.push(`${drifted} resource${drifted === 1 ? ' has' : 's have'} drifted; the apply puts ${drifted === 1 ? 'it' : 'them'} back as planned`);
+  const taken = s.changeSet.changes.filter((c) => c.conflict).length;
+  if (action === 'apply' && taken) summary.push(`${taken} resource${taken === 1 ? ' has' : 's have'} fields another manager owns now; the apply takes them back`);
   if (action === 'apply' && n.Create + n.Update + n.Delete + n.Import === 0) summary.push('Nothing to change: the apply only records the stack as it is.');
   return { action, stack: s.key, summary, ...(onProd.length ? { typed: s.key } : {}) };
 }

@@ -38,7 +38,7 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
             <Box flexShrink={0}>
               <Text color={theme[g.tone]}>{g.glyph} </Text>
               <Text>{c.action.padEnd(7)} </Text>
-              <Text>{(c.id.length > width ? `…${c.id.slice(-(width - 1))}` : c.id).padEnd(width)} </Text>
+              <Text>{compactId(c.id, width).padEnd(width)} </Text>
               <Text color={theme.muted}>{c.cluster} </Text>
             </Box>
             <Detail progress={p} />
@@ -59,6 +59,13 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
       </Text>
     </Box>
   );
+}
+
+/** An id in `width` columns: whole, else without its apiVersion, else cut from the left (the kind goes before the name). */
+function compactId(id: string, width: number): string {
+  if (id.length <= width) return id;
+  const short = id.slice(id.indexOf(':') + 1);
+  return short.length <= width ? short : `…${short.slice(-(width - 1))}`;
 }
 
 /** What to say about a row: why it failed or was skipped, else its latest health. */

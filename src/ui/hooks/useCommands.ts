@@ -3,7 +3,7 @@
  * the navigation (where the user is) and the console's session (what happens). Refusals are
  * sentences on the status line, never silence.
  */
-import { useRef, type Dispatch } from 'react';
+import { useRef } from 'react';
 import { useApp } from 'ink';
 import { actionDef, type ActionId, type Bindings } from '../actions.js';
 import { confirmationFor } from '../confirmation.js';
@@ -24,9 +24,35 @@ export interface Commands {
   pickContext(name: string): void;
 }
 
-export function useCommands(control: ConsoleControl, state: ConsoleState, nav: NavState, dispatch: Dispatch<NavAction>, screen: Screen, bindings: Bindings, page: number): Commands {
+/** What the commands act on: read afresh for every key, not from the last render. */
+export interface Now {
+  state: ConsoleState;
+  nav: NavState;
+  screen: Screen;
+}
+
+export function useCommands(control: ConsoleControl, now: () => Now, dispatch: (a: NavAction) => void, bindings: Bindings, page: number): Commands {
   const { exit } = useApp();
   const quitArmed = useRef(false);
+  const deps = { control, dispatch, bindings, page, exit, quitArmed };
+  return {
+    run: (id) => commandsAt(now(), deps).run(id),
+    runLine: (line) => commandsAt(now(), deps).runLine(line),
+    answer: (yes) => commandsAt(now(), deps).answer(yes),
+    pickContext: (name) => commandsAt(now(), deps).pickContext(name),
+  };
+}
+
+interface Deps {
+  control: ConsoleControl;
+  dispatch: (a: NavAction) => void;
+  bindings: Bindings;
+  page: number;
+  exit: () => void;
+  quitArmed: { current: boolean };
+}
+
+function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, page, exit, quitArmed }: Deps): Commands {
   const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') => dispatch({ type: 'message', message: { tone, text } });
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;

@@ -1,17 +1,17 @@
 /**
  * The one keyboard listener. Keys go first to the mode the console is in (typing a command or
  * a filter, confirming, reading the help, picking a context), which consumes them; in the
- * normal mode the action registry says what a key means where the user is. The handler is
- * read through a ref, so Ink keeps a single subscription however often the screen redraws.
+ * normal mode the action registry says what a key means where the user is. Each key reads the
+ * navigation afresh (not the last render's), so keys that arrive together act in order; the
+ * handler is read through a ref, so Ink keeps one subscription however often the screen redraws.
  */
-import { useCallback, useRef, type Dispatch } from 'react';
+import { useCallback, useRef } from 'react';
 import { useInput, type Key } from 'ink';
 import { actionFor, type Bindings } from '../actions.js';
 import { keyName } from '../keys.js';
-import type { NavAction, NavState } from '../navigation.js';
+import type { NavAction } from '../navigation.js';
 import { completions } from '../palette.js';
-import type { Commands } from './useCommands.js';
-import type { Screen } from './useScreen.js';
+import type { Commands, Now } from './useCommands.js';
 
 /** What a text field does with a key: the new text, or 'submit' / 'cancel'. */
 function edit(text: string, name: string, input: string, key: Key): string | 'submit' | 'cancel' {
@@ -22,8 +22,48 @@ function edit(text: string, name: string, input: string, key: Key): string | 'su
   return text + input;
 }
 
-export function useKeyRouter(nav: NavState, dispatch: Dispatch<NavAction>, commands: Commands, screen: Screen, bindings: Bindings, page: number): void {
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
+
+/**
+ * Keys that arrive together (fast typing, a paste, tmux send-keys) come from Ink as one input;
+ * they are taken apart into single keys, Enter, Tab and Backspace included.
+ */
+function burst(input: string, key: Key): { input: string; key: Key }[] {
+  const chars = [...input];
+  if (chars.length < 2 || key.ctrl || key.meta) return [{ input, key }];
+  return chars.flatMap((ch) => {
+    if (ch === '\r' || ch === '\n') return [{ input: '', key: { ...NO_KEY, return: true } }];
+    if (ch === '\t') return [{ input: '', key: { ...NO_KEY, tab: true } }];
+    if (ch === '\u007F' || ch === '\b') return [{ input: '', key: { ...NO_KEY, backspace: true } }];
+    if (ch < ' ') return [];
+    return [{ input: ch, key: { ...NO_KEY, shift: ch !== ch.toLowerCase() } }];
+  });
+}
+
+export function useKeyRouter(now: () => Now, dispatch: (a: NavAction) => void, commands: Commands, bindings: Bindings, page: number): void {
   const handler = (input: string, key: Key) => {
+    const { nav, screen } = now();
     const name = keyName(input, key);
     const m = nav.mode;
     switch (m.kind) {
@@ -83,6 +123,9 @@ export function useKeyRouter(nav: NavState, dispatch: Dispatch<NavAction>, comma
   };
   const latest = useRef(handler);
   latest.current = handler;
-  const stable = useCallback((input: string, key: Key) => latest.current(input, key), []);
+  // keys are handled in the order they came, each reading where the one before led
+  const stable = useCallback((input: string, key: Key) => {
+    for (const k of burst(input, key)) latest.current(k.input, k.key);
+  }, []);
   useInput(stable);
 }

@@ -26,21 +26,24 @@ export interface Screen {
   ctx: ActionContext;
 }
 
-export function useScreen(state: ConsoleState, nav: NavState): Screen {
-  const stacks = useMemo(() => filterRows(state.stacks, nav.filters.tree, (s) => s.key), [state.stacks, nav.filters.tree]);
+/** The last derivation: the render and the key handler mostly ask for the same one. */
+let last: { state: ConsoleState; nav: NavState; screen: Screen } | undefined;
+
+export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
+  if (last && last.state === state && last.nav === nav) return last.screen;
+  const stacks = filterRows(state.stacks, nav.filters.tree, (s) => s.key);
   const stack = stacks.find((s) => s.key === nav.stack) ?? state.stacks.find((s) => s.key === nav.stack) ?? stacks[0];
-  const all = useMemo(() => (stack ? resourceRows(stack) : []), [stack]);
-  const rows = useMemo(() => filterRows(all, nav.view === 'resources' ? nav.filters.main : '', rowText), [all, nav.view, nav.filters.main]);
+  const all = stack ? rowsOf(stack) : [];
+  const rows = filterRows(all, nav.view === 'resources' ? nav.filters.main : '', rowText);
   const row = rows.find((r) => r.key === nav.resource) ?? all.find((r) => r.key === nav.resource) ?? rows[0];
   const change = row && stack?.changeSet?.changes.find((c) => liveKey(c.cluster, c.id) === row.key);
-  const graphOrder = useMemo(() => {
-    if (!stack?.graph) return [];
+  let graphOrder: string[] = [];
+  if (stack?.graph) {
     const byId = new Map(all.map((r) => [r.id, r.key]));
-    return graphLayout(stack.graph).order.map((id) => byId.get(id) ?? liveKey(stack.stack.cluster ?? '', id));
-  }, [stack, all]);
-  const prod = useMemo(() => new Set(state.contexts.filter((c) => c.prod).map((c) => c.name)), [state.contexts]);
+    graphOrder = graphLayout(stack.graph).order.map((id) => byId.get(id) ?? liveKey(stack.stack.cluster ?? '', id));
+  }
   const running = stack ? (state.operations.get(stack.key)?.running ?? false) : false;
-  return {
+  const screen: Screen = {
     stacks,
     stack,
     rows,
@@ -48,7 +51,34 @@ export function useScreen(state: ConsoleState, nav: NavState): Screen {
     row,
     change,
     graphOrder,
-    prod,
+    prod: prodOf(state),
     ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running },
   };
+  last = { state, nav, screen };
+  return screen;
+}
+
+/** Rows per stack entry: an entry is replaced whenever it changes, so they are cached by it. */
+const rowCache = new WeakMap<StackEntry, ResourceRow[]>();
+function rowsOf(s: StackEntry): ResourceRow[] {
+  let rows = rowCache.get(s);
+  if (!rows) {
+    rows = resourceRows(s);
+    rowCache.set(s, rows);
+  }
+  return rows;
+}
+
+const prodCache = new WeakMap<ConsoleState['contexts'], ReadonlySet<string>>();
+function prodOf(state: ConsoleState): ReadonlySet<string> {
+  let prod = prodCache.get(state.contexts);
+  if (!prod) {
+    prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
+    prodCache.set(state.contexts, prod);
+  }
+  return prod;
+}
+
+export function useScreen(state: ConsoleState, nav: NavState): Screen {
+  return useMemo(() => deriveScreen(state, nav), [state, nav]);
 }

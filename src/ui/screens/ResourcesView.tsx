@@ -38,7 +38,7 @@ export function errorLines(entry: StackEntry, height: number): number {
 }
 
 function columns(width: number) {
-  const kind = 12;
+  const kind = 14;
   const cluster = 10;
   const action = 13;
   const health = Math.max(12, Math.floor((width - 2 - kind - cluster - action) * 0.3));

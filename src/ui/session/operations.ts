@@ -69,6 +69,8 @@ export class OperationRunner {
       operation,
       concurrency: this.deps.settings.concurrency,
       timeoutMs: this.deps.settings.timeoutMs,
+      // the confirmation said which fields another manager took over: applying takes them back
+      forceConflicts: true,
       followHealth: true,
     });
     const actor: OperationActor = createActor(machine, { input: { autoApprove: true } });

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSet } from '../../cluster/cluster-set.js';
 import { loadKubeconfig } from '../../cluster/kubeconfig.js';
@@ -11,8 +10,8 @@ import { until } from '../testing/until.js';
 import { InlineCompiler } from './compiler.js';
 import { stackBadge } from './derive.js';
 import { ConsoleSession } from './session.js';
+import { copySample } from '../../../test/support/sample.js';
 
-const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'konfig-sample');
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-session-'));
 let sandbox: Sandbox;
 let session: ConsoleSession;
@@ -25,7 +24,7 @@ const badge = (key: string) => {
 };
 
 beforeAll(async () => {
-  fs.cpSync(SAMPLE, copy, { recursive: true });
+  copySample(copy);
   sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
   clusterSet = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
   session = new ConsoleSession({ dir: copy, clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: [], readOnly: false, watch: true, debounceMs: 20 });

@@ -146,12 +146,17 @@ export function fixtureState(): ConsoleState {
   };
 }
 
-/** An apply that reports progress and health for every change, then ends. */
-function scriptedOperation(changeSet: ChangeSet) {
+/** An apply that reports progress and health for every change, then ends (or, held, waits to be stopped). */
+function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
   return operationMachine({
     compile: async () => ({ resources: [] }),
     plan: async () => changeSet,
-    execute: async (cs, emit) => {
+    execute: async (cs, emit, signal) => {
+      if (hold) {
+        emit({ type: 'started', id: cs.changes[0].id, cluster: cs.changes[0].cluster, action: cs.changes[0].action });
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        return { succeeded: [], failed: [], skipped: [], notStarted: cs.changes.slice(1).map((c) => c.id), interrupted: true, counts: { created: 0, updated: 0, deleted: 0 } };
+      }
       const ids = cs.changes.filter((c) => c.action !== 'UnChanged');
       for (const [i, c] of ids.entries()) {
         const at = new Date(T0 + 60_000 + i * 1000).toISOString();
@@ -173,14 +178,18 @@ export class FixtureControl implements ConsoleControl {
   readonly store: Store<ConsoleState>;
   readonly calls: string[] = [];
 
-  constructor(state: ConsoleState = fixtureState()) {
+  constructor(
+    state: ConsoleState = fixtureState(),
+    /** Operations run until interrupted, instead of ending at once. */
+    private readonly hold = false,
+  ) {
     this.store = new Store(state);
   }
 
   async startOperation(stack: string, operation: Operation): Promise<void> {
     this.calls.push(`${operation} ${stack}`);
     const entry = this.store.get().stacks.find((s) => s.key === stack)!;
-    const actor = createActor(scriptedOperation(entry.changeSet!), { input: { autoApprove: true } });
+    const actor = createActor(scriptedOperation(entry.changeSet!, this.hold), { input: { autoApprove: true } });
     const record = { stack, operation, actor, startedAt: T0 + 60_000, running: true };
     this.store.update((s) => ({ ...s, operations: new Map(s.operations).set(stack, record) }));
     actor.subscribe({ complete: () => this.store.update((s) => ({ ...s, operations: new Map(s.operations).set(stack, { ...record, running: false }) })) });
@@ -189,7 +198,10 @@ export class FixtureControl implements ConsoleControl {
 
   interrupt(stack: string): boolean {
     this.calls.push(`interrupt ${stack}`);
-    return false;
+    const op = this.store.get().operations.get(stack);
+    if (!op?.running) return false;
+    op.actor.send({ type: 'CANCEL' });
+    return true;
   }
 
   refresh(stack: string): void {

@@ -59,6 +59,9 @@ function readFileOrUndefined(file: string): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // React (under Ink) loads its production build only when told; its development build
+  // checks and times every render, which makes the console several times slower
+  process.env.NODE_ENV ??= 'production';
   try {
     await program().parseAsync(argv, { from: 'user' });
     return 0;

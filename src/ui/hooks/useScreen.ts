@@ -8,20 +8,20 @@ import { useMemo } from 'react';
 import type { ResourceChange } from '../../diff/change-set.js';
 import type { ActionContext } from '../actions.js';
 import type { NavState } from '../navigation.js';
-import { filterRows, resourceRows, rowText, type ResourceRow } from '../session/derive.js';
+import { changeIndex, filterRows, resourceRows, rowText, type ResourceRow } from '../session/derive.js';
 import { liveKey, type ConsoleState, type StackEntry } from '../session/state.js';
 import { graphLayout } from '../screens/graph-layout.js';
 
 export interface Screen {
-  stacks: StackEntry[];
+  stacks: readonly StackEntry[];
   stack?: StackEntry;
-  rows: ResourceRow[];
+  rows: readonly ResourceRow[];
   /** liveKey of the selected resource */
   resource?: string;
   row?: ResourceRow;
   change?: ResourceChange;
   /** liveKeys in the graph's drawing order */
-  graphOrder: string[];
+  graphOrder: readonly string[];
   prod: ReadonlySet<string>;
   ctx: ActionContext;
 }
@@ -36,12 +36,8 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
   const all = stack ? rowsOf(stack) : [];
   const rows = filterRows(all, nav.view === 'resources' ? nav.filters.main : '', rowText);
   const row = rows.find((r) => r.key === nav.resource) ?? all.find((r) => r.key === nav.resource) ?? rows[0];
-  const change = row && stack?.changeSet?.changes.find((c) => liveKey(c.cluster, c.id) === row.key);
-  let graphOrder: string[] = [];
-  if (stack?.graph) {
-    const byId = new Map(all.map((r) => [r.id, r.key]));
-    graphOrder = graphLayout(stack.graph).order.map((id) => byId.get(id) ?? liveKey(stack.stack.cluster ?? '', id));
-  }
+  const change = row && stack?.changeSet ? changeIndex(stack.changeSet).get(row.key) : undefined;
+  const graphOrder = stack ? graphOrderOf(stack) : [];
   const running = stack ? (state.operations.get(stack.key)?.running ?? false) : false;
   const screen: Screen = {
     stacks,
@@ -67,6 +63,19 @@ function rowsOf(s: StackEntry): ResourceRow[] {
     rowCache.set(s, rows);
   }
   return rows;
+}
+
+/** The graph's drawing order as liveKeys, per plan (a new reading of live health keeps it). */
+const orderCache = new WeakMap<object, string[]>();
+function graphOrderOf(s: StackEntry): string[] {
+  const owner = s.changeSet ?? s.graph;
+  let order = owner && orderCache.get(owner);
+  if (!order) {
+    const byId = new Map(rowsOf(s).map((r) => [r.id, r.key]));
+    order = s.graph ? graphLayout(s.graph).order.map((id) => byId.get(id) ?? liveKey(s.stack.cluster ?? '', id)) : [];
+    if (owner) orderCache.set(owner, order);
+  }
+  return order;
 }
 
 const prodCache = new WeakMap<ConsoleState['contexts'], ReadonlySet<string>>();

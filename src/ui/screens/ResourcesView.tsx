@@ -52,7 +52,7 @@ function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } 
   return { text: `${r.health.state}${r.health.reason ? ` (${r.health.reason})` : ''}`, tone: healthTone[r.health.state] };
 }
 
-export function ResourcesView({ entry, rows, selected, width, height, focused }: ViewProps & { rows: ResourceRow[]; selected?: string }) {
+export function ResourcesView({ entry, rows, selected, width, height, focused }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
   const c = columns(width);
   const errors = errorLines(entry, height);
   const tableHeight = Math.max(1, height - 2 - (errors ? errors + 1 : 0));

@@ -2,11 +2,22 @@
  * What the views show, derived from the console's state: a stack's badge, its resource rows,
  * and short names for ids. Pure, so the tests and the bench call it without a screen.
  */
-import { summarize } from '../../diff/change-set.js';
+import { summarize, type ChangeSet, type ResourceChange } from '../../diff/change-set.js';
 import type { Action } from '../../diff/actions.js';
 import type { Health } from '../../health/rules.js';
 import type { Tone } from '../theme.js';
 import { liveKey, type OperationEntry, type StackEntry } from './state.js';
+
+/** A change set's changes by liveKey(cluster, id), built once per change set. */
+const changeIndexes = new WeakMap<ChangeSet, Map<string, ResourceChange>>();
+export function changeIndex(cs: ChangeSet): ReadonlyMap<string, ResourceChange> {
+  let index = changeIndexes.get(cs);
+  if (!index) {
+    index = new Map(cs.changes.map((c) => [liveKey(c.cluster, c.id), c]));
+    changeIndexes.set(cs, index);
+  }
+  return index;
+}
 
 export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running';
 
@@ -91,11 +102,11 @@ export function resourceRows(s: StackEntry): ResourceRow[] {
 }
 
 /** Rows whose text holds `filter` (case-insensitive); a leading `!` keeps the others. */
-export function filterRows<T>(rows: readonly T[], filter: string, text: (row: T) => string): T[] {
-  if (!filter) return [...rows];
+export function filterRows<T>(rows: readonly T[], filter: string, text: (row: T) => string): readonly T[] {
+  if (!filter) return rows;
   const invert = filter.startsWith('!');
   const needle = (invert ? filter.slice(1) : filter).toLowerCase();
-  if (!needle) return [...rows];
+  if (!needle) return rows;
   return rows.filter((r) => text(r).toLowerCase().includes(needle) !== invert);
 }
 

@@ -19,7 +19,7 @@ import { affectedStacks } from './affected.js';
 import type { ConsoleControl } from './control.js';
 import type { StackCompiler } from './compiler.js';
 import type { CompileOutcome } from './compile-protocol.js';
-import { shortId } from './derive.js';
+import { changeIndex, shortId } from './derive.js';
 import { watchWorkspace, type FileWatch } from './file-watch.js';
 import { liveStatusAfter, plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
@@ -49,6 +49,11 @@ export interface SessionOptions {
 const PLAN_CONCURRENCY = 4;
 /** After a drift is seen, wait this long for more before planning again. */
 const REPLAN_AFTER_DRIFT_MS = 300;
+
+/** Whether two readings of a resource would look the same on screen. */
+function sameLive(a: LiveStatus | undefined, b: LiveStatus): boolean {
+  return a !== undefined && a.drift === b.drift && a.deleted === b.deleted && a.health?.state === b.health?.state && a.health?.reason === b.health?.reason && a.health?.message === b.health?.message;
+}
 
 function driftText(stack: string, id: string, cluster: string, deleted: boolean, fields: FieldChange[]): string {
   return `${stack}: ${shortId(id)} on ${cluster} ${deleted ? 'was deleted' : `changed (${fields.map((f) => f.path).join(', ')})`} outside kdeck`;
@@ -268,32 +273,44 @@ export class ConsoleSession implements ConsoleControl {
   // ---- the clusters' watch --------------------------------------------------------------
 
   private onLive(events: LiveEvent[]): void {
+    // the latest object per resource, gathered per stack: one new live map per stack and batch
+    const latest = new Map<string, Map<string, LiveEvent>>();
+    for (const e of events) {
+      const id = manifestId(e.object);
+      if (typeof id !== 'string') continue;
+      const k = liveKey(e.cluster, id);
+      for (const stack of this.liveIndex.get(k) ?? []) {
+        if (!latest.has(stack)) latest.set(stack, new Map());
+        latest.get(stack)!.set(k, e);
+      }
+    }
     const drifted: string[] = [];
     const replan = new Set<string>();
     this.store.update((state) => {
       let next = state;
-      for (const e of events) {
-        const id = manifestId(e.object);
-        if (typeof id !== 'string') continue;
-        const k = liveKey(e.cluster, id);
-        for (const stack of this.liveIndex.get(k) ?? []) {
-          const running = state.operations.get(stack)?.running ?? false;
-          next = withStack(next, stack, (entry) => {
-            const change = entry.changeSet?.changes.find((c) => c.id === id && c.cluster === e.cluster);
-            if (!change) return entry;
+      for (const [stack, byKey] of latest) {
+        // while kdeck itself changes the stack, changes are not drift
+        const running = state.operations.get(stack)?.running ?? false;
+        next = withStack(next, stack, (entry) => {
+          if (!entry.changeSet) return entry;
+          const changes = changeIndex(entry.changeSet);
+          let live: Map<string, LiveStatus> | undefined;
+          for (const [k, e] of byKey) {
+            const change = changes.get(k);
+            if (!change) continue;
             const before = entry.live.get(k);
             const { status, driftFields } = liveStatusAfter(change, e.type === 'DELETED' ? undefined : e.object);
-            // while kdeck itself changes the stack, changes are not drift
             const after = running ? { ...status, drift: false } : status;
+            if (sameLive(before, after)) continue;
             if (after.drift && !before?.drift) {
-              drifted.push(driftText(stack, id, e.cluster, after.deleted === true, driftFields));
+              drifted.push(driftText(stack, change.id, change.cluster, after.deleted === true, driftFields));
               replan.add(stack);
             }
-            const live = new Map(entry.live);
+            live ??= new Map(entry.live);
             live.set(k, after);
-            return { ...entry, live };
-          });
-        }
+          }
+          return live ? { ...entry, live } : entry;
+        });
       }
       return next;
     });

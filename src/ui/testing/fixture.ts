@@ -23,20 +23,20 @@ import { liveKey, newStackEntry, Store, type ConsoleEvent, type ConsoleState, ty
 export const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
 const ROOT = '/work/konfig-sample';
 
-function stack(project: string, name: string, cluster?: string): Stack {
+export function stack(project: string, name: string, cluster?: string): Stack {
   const dir = `${ROOT}/appops/${project}/${name}`;
   return { name, dir, path: `appops/${project}/${name}`, project: { name: project, dir: `${ROOT}/appops/${project}` }, ...(cluster ? { cluster } : {}) };
 }
 
 const meta = (kind: string, name: string, namespace?: string) => ({ apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
 
-function resource(attributes: Attributes, dependsOn: string[] = []): Resource {
+export function resource(attributes: Attributes, dependsOn: string[] = []): Resource {
   const m = attributes.metadata as { name: string; namespace?: string };
   const id = m.namespace ? `${attributes.apiVersion}:${attributes.kind}:${m.namespace}:${m.name}` : `${attributes.apiVersion}:${attributes.kind}:${m.name}`;
   return { id, type: 'Kubernetes', attributes, ...(dependsOn.length ? { dependsOn } : {}) };
 }
 
-function deployment(ns: string, name: string, image: string, replicas: number): Attributes {
+export function deployment(ns: string, name: string, image: string, replicas: number): Attributes {
   return {
     ...meta('Deployment', name, ns),
     spec: {
@@ -58,7 +58,7 @@ export function guestbookSpec(image = 'gb-frontend:v5'): Spec {
   return { resources: [ns, conf, secret, svc, leader, frontend].sort((a, b) => (a.id < b.id ? -1 : 1)) };
 }
 
-interface Side {
+export interface Side {
   prior?: Attributes;
   live?: Attributes;
 }
@@ -78,7 +78,7 @@ const healthy: Health = { state: 'Healthy', message: 'ready' };
 const liveOf = (cs: ChangeSet, health: (c: ResourceChange) => Health | undefined = (c) => (c.live ? healthy : undefined)) =>
   new Map<string, LiveStatus>(cs.changes.map((c) => [liveKey(c.cluster, c.id), { ...(health(c) ? { health: health(c) } : {}), drift: c.decision.drift }]));
 
-function planned(s: Stack, spec: Spec, cluster: string, sides: (r: Resource) => Side, health?: (c: ResourceChange) => Health | undefined): StackEntry {
+export function planned(s: Stack, spec: Spec, cluster: string, sides: (r: Resource) => Side, health?: (c: ResourceChange) => Health | undefined): StackEntry {
   const changeSet = changeSetOf(s, spec, cluster, sides);
   return { ...newStackEntry(s), compile: { state: 'ok', ms: 38 }, spec, graph: changeSet.graph, plan: { state: 'ok' }, changeSet, live: liveOf(changeSet, health) };
 }

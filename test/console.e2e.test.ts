@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from './support/run.js';
+import { CLI, kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-console-'));
@@ -93,4 +93,18 @@ describe('kdeck ui in a terminal', () => {
     }
     expect(fs.readFileSync(exitFile, 'utf8').trim()).toBe('0');
   }, 300_000);
+});
+
+describe('kdeck ui without a terminal', () => {
+  it('exits 2 and names the commands that work without one; a bare kdeck shows the help', async () => {
+    const ui = await kdeckIn(dir, ['ui', workspace]);
+    expect(ui.code).toBe(2);
+    expect(ui.stderr).toBe(
+      'kdeck: kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: kdeck ls (stacks), kdeck preview -d (the plan and its diff), kdeck apply --yes, kdeck destroy --yes, kdeck recover RUNBOOK.k --plan\n',
+    );
+    const bare = await kdeckIn(dir, []);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain('Usage: kdeck');
+    expect(bare.stdout).toMatch(/ui \[workspace\] +the console/);
+  });
 });

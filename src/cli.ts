@@ -5,7 +5,7 @@
  * never a stack trace.
  */
 import fs from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { collect } from './commands/command-flags.js';
 import { compileCommand } from './commands/compile.js';
 import { kclRunCommand } from './commands/kcl-run.js';
@@ -17,6 +17,7 @@ import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { interactive, runUi, uiCommand } from './commands/ui.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
+import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
 import { errorMessage, SilentExit, UserError } from './user-error.js';
 
 const EXIT_FAILED = 1;
@@ -30,7 +31,10 @@ function program(): Command {
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context); the console takes it several times', collect, [])
     .option('--read-only', 'refuse every action that changes a cluster or a state')
-    .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig");
+    .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig")
+    .addOption(new Option('--state-backend <backend>', 'where states and locks live (default: state.backend in .kdeck/config.yaml, else local)').choices(BACKENDS))
+    .option('--state-context <name>', 'the kube context whose cluster keeps the states of the kubernetes backend (default: state.context, else the current context)')
+    .option('--state-namespace <name>', `the namespace of the kubernetes backend's Secrets and Leases (default: state.namespace, else ${DEFAULT_STATE_NAMESPACE})`);
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
   root.addCommand(compileCommand());
   root.addCommand(lsCommand());

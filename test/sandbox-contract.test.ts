@@ -141,6 +141,39 @@ describe('writes', () => {
     expect(taken).toMatchObject({ code: 409, reason: 'AlreadyExists', details: { name: 'cm-a', kind: 'configmaps' } });
   });
 
+  it('holds Secrets and Leases to the same preconditions: stale update or delete → 409 Conflict, taken name → 409 AlreadyExists', async () => {
+    const ns = t.namespace;
+    const secret = await t.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'held' }, data: { k: Buffer.from('v1').toString('base64') } } });
+    await t.core.replaceNamespacedSecret({ namespace: ns, name: 'held', body: { ...secret, data: { k: Buffer.from('v2').toString('base64') } } });
+    expect(statusOf(await failure(t.core.replaceNamespacedSecret({ namespace: ns, name: 'held', body: { ...secret, data: { k: 'djM=' } } })))).toMatchObject({ code: 409, reason: 'Conflict' });
+    expect(statusOf(await failure(t.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'held' } } })))).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+    const staleDelete = statusOf(await failure(t.core.deleteNamespacedSecret({ namespace: ns, name: 'held', body: { preconditions: { resourceVersion: secret.metadata?.resourceVersion } } })));
+    expect(staleDelete).toMatchObject({ code: 409, reason: 'Conflict' });
+    expect(staleDelete.message).toContain('Precondition failed: ResourceVersion in precondition');
+
+    const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+    const spec = { holderIdentity: 'a@host:1', leaseDurationSeconds: 15, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:00.000000Z' };
+    const made = await raw(t.kc, 'POST', leases, JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lock' }, spec }), { 'Content-Type': 'application/json' });
+    expect(made.status).toBe(201);
+    const lease = made.json() as { metadata: { resourceVersion: string } };
+    const renew = (rv: string) => raw(t.kc, 'PUT', `${leases}/lock`, JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lock', resourceVersion: rv }, spec: { ...spec, renewTime: '2026-01-01T00:00:05.000000Z' } }), { 'Content-Type': 'application/json' });
+    expect((await renew(lease.metadata.resourceVersion)).status).toBe(200);
+    const lost = await renew(lease.metadata.resourceVersion);
+    expect(lost.status).toBe(409);
+    expect(lost.json()).toMatchObject({ reason: 'Conflict' });
+    const again = await raw(t.kc, 'POST', leases, JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lock' }, spec }), { 'Content-Type': 'application/json' });
+    expect(again.json()).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+  });
+
+  it('refuses a Secret whose data passes 1 MiB with 422 Invalid on data', async () => {
+    const big = Buffer.alloc(1024 * 1024 + 1, 1).toString('base64');
+    const refused = statusOf(await failure(t.core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 'big' }, data: { k: big } } })));
+    expect(refused).toMatchObject({ code: 422, reason: 'Invalid' });
+    expect(refused.message).toContain('data: Too long');
+    const fits = Buffer.alloc(1024 * 1024, 1).toString('base64');
+    expect((await t.core.createNamespacedSecret({ namespace: t.namespace, body: { metadata: { name: 'fits' }, data: { k: fits } } })).metadata?.name).toBe('fits');
+  });
+
   it('deletes a collection by selector, and keeps an immutable ConfigMap unchanged', async () => {
     for (const n of ['dc-1', 'dc-2']) await t.core.createNamespacedConfigMap({ namespace: t.namespace, body: { metadata: { name: n, labels: { sweep: 'yes' } } } });
     await t.core.deleteCollectionNamespacedConfigMap({ namespace: t.namespace, labelSelector: 'sweep=yes' });

@@ -99,6 +99,23 @@ describe('on a manual clock', () => {
     expect((await status('crash')).containerStatuses?.[0]?.restartCount).toBe(2);
   });
 
+  it('counts a replacement pod available once it has been Ready for minReadySeconds, though its siblings passed theirs long ago', async () => {
+    const d = deployment('minready', 'nginx:1.27');
+    d.spec!.replicas = 3;
+    d.spec!.minReadySeconds = 10;
+    await apps.createNamespacedDeployment({ namespace: 'default', body: d });
+    await cluster.advance(1000 + 2000);
+    await cluster.advance(10_000);
+    const available = async () => (await apps.readNamespacedDeployment({ name: 'minready', namespace: 'default' })).status?.availableReplicas ?? 0;
+    expect(await available()).toBe(d.spec!.replicas ?? 1);
+    const victim = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=minready' })).items[0]!;
+    await core.deleteNamespacedPod({ name: victim.metadata!.name!, namespace: 'default', gracePeriodSeconds: 0 });
+    await cluster.advance(1000 + 2000);
+    expect(await available()).toBe((d.spec!.replicas ?? 1) - 1);
+    await cluster.advance(10_000);
+    expect(await available()).toBe(d.spec!.replicas ?? 1);
+  });
+
   it('marks a Deployment ProgressDeadlineExceeded when it makes no progress in time', async () => {
     await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('stuck', 'app:nopull', 30) });
     await cluster.advance(29_000);

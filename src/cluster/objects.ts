@@ -113,19 +113,46 @@ export class ObjectClient {
     return res.body as KubeObject;
   }
 
-  /** Deletes an object; false when it was already gone. */
-  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background'): Promise<boolean> {
+  /**
+   * Deletes an object; false when it was already gone. With `uid`, only that incarnation of it:
+   * a successor under the same name (a StatefulSet's new pod) is left alone and counts as gone.
+   */
+  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background', uid?: string): Promise<boolean> {
     try {
       await this.rest.request({
         method: 'DELETE',
         path: await this.pathOf(ref),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy },
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(uid ? { preconditions: { uid } } : {}) },
       });
       return true;
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return false;
+      if (e instanceof ApiError && (e.status === 404 || (uid !== undefined && e.status === 409))) return false;
       throw e;
     }
+  }
+
+  /**
+   * Evicts a pod (that incarnation of it), as `kubectl drain` does, so its PodDisruptionBudget
+   * has its say: false when the pod was already gone; a refusing budget is an ApiError 429.
+   */
+  async evict(ref: ObjectRef, uid: string): Promise<boolean> {
+    try {
+      await this.rest.request({
+        method: 'POST',
+        path: `${await this.pathOf(ref)}/eviction`,
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: ref.name, namespace: ref.namespace }, deleteOptions: { preconditions: { uid } } },
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 409)) return false;
+      throw e;
+    }
+  }
+
+  /** A JSON merge patch (RFC 7396) of an object: what `kubectl rollout restart` amounts to. */
+  async mergePatch(ref: ObjectRef, patch: Record<string, unknown>): Promise<KubeObject> {
+    const res = await this.rest.request({ method: 'PATCH', path: await this.pathOf(ref), query: { fieldManager: FIELD_MANAGER }, body: patch, contentType: 'application/merge-patch+json' });
+    return res.body as KubeObject;
   }
 
   /** Resolves once the object no longer exists; rejects after `timeoutMs`. */

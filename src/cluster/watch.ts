@@ -26,6 +26,8 @@ export interface WatchOptions {
   retry?: RetryPolicy;
   /** Told about every reconnect, for the console's event log. */
   onReconnect?: (why: string) => void;
+  /** Told before the objects of a (re)list arrive: what was seen before may be gone. */
+  onList?: () => void;
 }
 
 const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.resourceVersion ?? '');
@@ -41,6 +43,7 @@ export async function watchObjects(client: ObjectClient, kc: KubeConfig, target:
     if (!resourceVersion) {
       try {
         const list = await client.list(target, selectors);
+        options.onList?.();
         for (const object of list.items) onEvent({ type: 'ADDED', object });
         resourceVersion = list.resourceVersion;
         failures = 0;

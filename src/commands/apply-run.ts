@@ -9,6 +9,8 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
+import { describeHolder, type LockLostError } from '../state/backend.js';
+import { keepRenewed } from '../state/renewal.js';
 import { SilentExit, UserError } from '../user-error.js';
 import type { EngineEvent } from '../workflows/execute.js';
 import type { OperationActor } from '../workflows/operation-machine.js';
@@ -18,13 +20,12 @@ import { changeDetails, changeSummary, changeTable } from '../diff/change-text.j
 import type { Operation, OperationFlags } from './apply.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import { openStack, type StackSession } from './stack-session.js';
+import { parseDuration } from '../duration.js';
 
-/** `90s`, `5m`, `1h` or plain seconds. */
-function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) throw new UserError(`--timeout ${text} is not a duration; write it like 90s, 5m or 1h`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
-  return Math.round(Number(m[1]) * unit);
+function timeoutOf(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`--timeout ${text} is not a duration; write it like 90s, 5m or 1h`);
+  return ms;
 }
 
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
@@ -61,7 +62,7 @@ async function confirm(operation: Operation, changeSet: ChangeSet): Promise<bool
 export async function runOperationCommand(operation: Operation, flags: OperationFlags, command: Command): Promise<void> {
   const global = globalFlags(command);
   if (global.readOnly) throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
-  const timeoutMs = parseDuration(flags.timeout);
+  const timeoutMs = timeoutOf(flags.timeout);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
   const session = await openStack(flags, global);
@@ -93,11 +94,23 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
     },
   });
   // the stack's states are locked before planning, so the plan is made on a state nobody else
-  // is changing and a second operation on the stack is refused, naming this one
+  // is changing and a second operation on the stack is refused, naming this one; the locks are
+  // renewed while it runs, and if one is lost nothing new starts
   const locks = await lockStack(session.backend, session.clusters, stack, spec, operation);
+  for (const l of locks) if (l.tookOverFrom) process.stderr.write(`kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`);
+  const actor = createActor(machine, { input: { autoApprove: false } });
+  let lost: LockLostError | undefined;
+  const renewal = keepRenewed(locks, (e) => {
+    lost = e;
+    actor.send({ type: 'CANCEL' });
+  });
   try {
-    await runOperation(createActor(machine, { input: { autoApprove: false } }), operation, flags, out);
+    await runOperation(actor, operation, flags, out);
+  } catch (e) {
+    // an operation stopped because its lock was lost says so, not just that it was interrupted
+    throw lost ?? e;
   } finally {
+    renewal.stop();
     await releaseAll(locks);
   }
 }

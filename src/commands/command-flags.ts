@@ -4,9 +4,10 @@
  */
 import type { Command } from 'commander';
 import type { CompileOptions } from '../konfig/compile.js';
+import type { StateFlags } from '../state/config.js';
 import { UserError } from '../user-error.js';
 
-export interface GlobalFlags {
+export interface GlobalFlags extends StateFlags {
   kubeconfig?: string;
   /** `--context`, repeatable: the console works with several; other commands take one. */
   context: string[];

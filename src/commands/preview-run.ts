@@ -3,7 +3,7 @@
  * targets, and print kusion's table (with the field diffs under -d) or its JSON.
  */
 import type { Command } from 'commander';
-import { describeHolder } from '../state/backend.js';
+import { describeLock } from '../state/backend.js';
 import { planChanges } from '../workflows/plan.js';
 import { changeDetails, changeJson, changeSummary, changeTable } from '../diff/change-text.js';
 import { globalFlags, ignoreList } from './command-flags.js';
@@ -29,7 +29,7 @@ async function preview({ compile, clusters, backend }: StackSession, flags: Prev
   process.stdout.write(changeTable(changeSet));
   for (const cluster of changeSet.states.keys()) {
     const holder = await backend.lockHolder({ project: changeSet.project, stack: changeSet.stack, cluster });
-    if (holder) process.stdout.write(`Note: ${cluster} is locked by ${describeHolder(holder)}; an apply now would wait for it.\n`);
+    if (holder) process.stdout.write(`Note: ${cluster} is locked by ${describeLock(holder)}; an apply now would be refused until it is released.\n`);
   }
   process.stdout.write(changeSummary(changeSet));
   if (flags.detail) {

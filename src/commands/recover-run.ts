@@ -1,70 +1,271 @@
 /**
  * What `kdeck recover` does: resolve the runbook's hostnames (the clusters, or a CMDB file),
- * compile the runbook with the cmdb plugin, and print its plan.
+ * compile the runbook with the cmdb plugin, print its plan, and (unless `--plan`) run it after
+ * approval as a persisted, resumable recovery machine; `--resume RUN_ID` carries a run on.
  */
 import path from 'node:path';
+import readline from 'node:readline/promises';
 import type { Command } from 'commander';
+import { createElement } from 'react';
+import { render } from 'ink';
 import YAML from 'yaml';
+import type { ClusterSet } from '../cluster/cluster-set.js';
+import { isProdContext } from '../cluster/prod.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
 import { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
-import { kubectlCommand, planRecovery, runbookOf, type RecoveryPlan } from '../recovery/plan.js';
-import { UserError } from '../user-error.js';
-import { globalFlags } from './command-flags.js';
+import { planRecovery, runbookOf, type RecoveryPlan } from '../recovery/plan.js';
+import { planText } from '../recovery/plan-text.js';
+import { operatorName } from '../state/holder.js';
+import { LiveRecovery } from '../ui/components/LiveRecovery.js';
+import { SilentExit, UserError } from '../user-error.js';
+import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
+import { clusterSteps } from '../workflows/recovery/cluster-steps.js';
+import { clusterActorId, clustersOf, type RunSnapshot } from '../workflows/recovery/run-machine.js';
+import { freezePlan } from '../workflows/recovery/run-plan.js';
+import { newRunId, RunStore } from '../workflows/recovery/run-store.js';
+import { startRun, type LiveRun, type RunUpdate } from '../workflows/recovery/runner.js';
+import { globalFlags, type GlobalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
 import { openClusters } from './stack-session.js';
+import { updateLine } from './recover-output.js';
 
-async function hostTable(file: string, hosts: string[], flags: RecoverFlags, command: Command): Promise<HostTable> {
+async function hostTable(hosts: string[], flags: RecoverFlags, clusters: () => Promise<ClusterSet>): Promise<HostTable> {
   if (flags.cmdb) return resolveFromFile(hosts, path.resolve(flags.cmdb));
   if (hosts.length === 0) return { records: [], unresolved: [] };
-  const { clusterSet, close } = await openClusters(globalFlags(command), findWorkspaceRoot(path.dirname(path.resolve(file))));
+  const clusterSet = await clusters();
+  const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
+  return resolveFromClusters(hosts, sources);
+}
+
+function compileRunbook(file: string, options: [string, string][], table: HostTable): RecoveryPlan {
+  const result = runKcl({ files: [file], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
+  if (result.printed) process.stderr.write(result.printed);
+  return planRecovery(runbookOf(YAML.parse(result.yaml)));
+}
+
+export async function runRecover(file: string | undefined, flags: RecoverFlags, command: Command): Promise<void> {
+  const global = globalFlags(command);
+  if (flags.resume) {
+    if (file) throw new UserError('give either a runbook or --resume RUN_ID, not both', 2);
+    return resumeRecover(flags.resume, flags, global);
+  }
+  if (!file) throw new UserError('name the runbook to run (e.g. `kdeck recover runbooks/AppRecovery.k -D hosts=a,b`), or --resume RUN_ID', 2);
+  if (!flags.plan && global.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; `--plan` shows what it would do', 2);
+  const runbookFile = path.resolve(file);
+  const root = findWorkspaceRoot(path.dirname(runbookFile));
+  const options = flags.argument.map(parseOptionArg);
+  const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
+  // a plan from a CMDB file needs no cluster: the clusters are opened when first needed
+  let opened: Awaited<ReturnType<typeof openClusters>> | undefined;
+  const clusterSetOnce = async () => (opened ??= await openClusters(global, root)).clusterSet;
   try {
-    const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
-    return await resolveFromClusters(hosts, sources);
+    const plan = compileRunbook(runbookFile, options, await hostTable(hosts, flags, clusterSetOnce));
+    if (flags.plan) {
+      process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : `${planText(plan)}\nPlan only: nothing was changed.\n`);
+      return;
+    }
+    if (flags.output === 'text') process.stdout.write(planText(plan));
+    if (plan.batches.length === 0) {
+      throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart; check the hostnames, or give a CMDB file with --cmdb` : 'the runbook has no targets: nothing to restart', 1);
+    }
+    const at = new Date();
+    const clusterSet = await clusterSetOnce();
+    const runPlan = await freezePlan(plan, (c) => clusterSet.client(c), at);
+    const clusters = clustersOf(runPlan);
+    await approve(clusters, clusterSet, flags);
+    const store = new RunStore(root, newRunId(plan.runbook.name, at));
+    store.create({ version: 1, id: store.id, runbook: path.relative(root, runbookFile), options, createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
+    const run = open(store, clusterSet, flags);
+    run.actor.send({ type: 'APPROVE' });
+    await follow(run, clusterSet, flags);
+  } finally {
+    await opened?.close();
+  }
+}
+
+async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlags): Promise<void> {
+  if (global.readOnly) throw new UserError('resuming a recovery restarts pods and is refused in --read-only mode', 2);
+  const root = findWorkspaceRoot(process.cwd());
+  const store = new RunStore(root, id);
+  const record = store.record();
+  const snapshot = store.snapshot() as RunSnapshot | undefined;
+  if (snapshot?.status === 'done') {
+    process.stdout.write(`Run ${id} was cancelled before it started; nothing to resume.\n`);
+    return;
+  }
+  const { clusterSet, close } = await openClusters(global, root);
+  try {
+    const clusters = clustersOf(record.plan);
+    for (const c of clusters) clusterSet.resolve(c);
+    const run = open(store, clusterSet, flags, snapshot);
+    const s = run.actor.getSnapshot();
+    if (s.matches('awaitingApproval')) {
+      // snapshots are written behind the run: the audit log, written first, knows it was approved
+      const approved = store.auditLog().some((e) => e.action === 'run' && e.outcome === 'approved');
+      if (!approved) {
+        await approve(clusters, clusterSet, flags).catch(async (e: unknown) => {
+          await run.close();
+          throw e;
+        });
+      }
+      run.actor.send({ type: 'APPROVE' });
+    } else if (s.matches('finished')) {
+      if (!Object.values(s.context.settled).some((r) => r.end === 'stopped')) {
+        await run.close();
+        process.stdout.write(`Run ${id} already finished: ${Object.entries(s.context.settled).map(([c, r]) => `${c} ${r.end}`).join(', ')}.\n`);
+        return;
+      }
+      run.actor.send({ type: 'RETRY_STOPPED' });
+    } else if (s.context.paused) run.actor.send({ type: 'RESUME' });
+    if (flags.output === 'text') process.stdout.write(`Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`);
+    await follow(run, clusterSet, flags);
   } finally {
     await close();
   }
 }
 
-function planText(plan: RecoveryPlan): string {
-  const { runbook, batches } = plan;
-  const s = runbook.strategy;
-  const clusters = [...new Set(batches.map((b) => b.cluster))];
-  const what = runbook.action === 'rollout-restart' ? 'roll out again' : `${runbook.action}`;
-  const lines = [
-    `Runbook ${runbook.name}: ${what} ${runbook.targets.length} target${runbook.targets.length === 1 ? '' : 's'} in ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`,
-    `  batches of ${s.batchSize}, at most ${s.maxUnavailable} replica${s.maxUnavailable === 1 ? '' : 's'} of a workload at once, ${s.clusterConcurrency} cluster${s.clusterConcurrency === 1 ? '' : 's'} at a time, health timeout ${s.healthTimeout}, on failure: ${s.onFailure}`,
-  ];
-  if (runbook.unresolved.length) lines.push(`Unresolved hostnames (no pod found): ${runbook.unresolved.join(', ')}`);
-  for (const cluster of clusters) {
-    lines.push('', cluster);
-    for (const b of batches.filter((x) => x.cluster === cluster)) {
-      lines.push(`  batch ${b.index}:`);
-      for (const t of b.targets) {
-        const from = [t.hostname && `host ${t.hostname}`, t.owner && `${t.owner.kind}/${t.owner.name}`].filter(Boolean).join(', ');
-        lines.push(`    ${t.namespace}/${t.kind === 'Pod' ? '' : `${t.kind.toLowerCase()}/`}${t.name}${from ? `  (${from})` : ''}`);
-        lines.push(`      $ ${kubectlCommand(runbook.action, t)}`);
-      }
-    }
+/** Typed cluster names for production contexts; yes/no (or --yes) otherwise. */
+async function approve(clusters: string[], clusterSet: ClusterSet, flags: RecoverFlags): Promise<void> {
+  const prod = clusters.filter((c) => isProdContext(clusterSet.contexts.find((x) => x.name === c) ?? { name: c }));
+  const interactive = process.stdin.isTTY && process.stdout.isTTY;
+  if (prod.length) {
+    const given = (flags.confirm ?? '').split(',').filter(Boolean).sort();
+    if (given.join(',') === [...prod].sort().join(',')) return;
+    if (!interactive) throw new UserError(`the run touches production clusters (${prod.join(', ')}); confirm them by name with --confirm ${prod.join(',')}`, 2);
+    const answer = await ask(`This restarts pods in production (${prod.join(', ')}). Type the cluster names to go on: `);
+    if (answer.split(/[\s,]+/).filter(Boolean).sort().join(',') !== [...prod].sort().join(',')) throw new UserError('the names did not match: nothing was changed', 1);
+    return;
   }
-  if (plan.blastRadius.length) {
-    lines.push('', 'Blast radius (per workload: targets, most down at once):');
-    for (const r of plan.blastRadius) lines.push(`  ${r.workload}: ${r.targets}, ${r.atOnce} at once`);
-  }
-  lines.push('', 'Plan only: nothing was changed.');
-  return lines.join('\n') + '\n';
+  if (flags.yes) return;
+  if (!interactive) throw new UserError('a recovery needs a confirmation and there is no terminal to ask on; review it with --plan, then pass --yes', 2);
+  const answer = (await ask('Run this recovery? [yes/no] ')).toLowerCase();
+  if (answer !== 'yes' && answer !== 'y') throw new UserError('Recovery cancelled: nothing was changed.', 1);
 }
 
-export async function runRecover(file: string, flags: RecoverFlags, command: Command): Promise<void> {
-  if (!flags.plan) {
-    throw new UserError('running a runbook is not available yet; `kdeck recover RUNBOOK.k --plan` shows what it would do, and kubectl commands for each step');
+async function ask(question: string): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
   }
-  const options = flags.argument.map(parseOptionArg);
-  const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
-  const table = await hostTable(file, hosts, flags, command);
-  const result = runKcl({ files: [path.resolve(file)], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
-  const plan = planRecovery(runbookOf(YAML.parse(result.yaml)));
-  if (result.printed) process.stderr.write(result.printed);
-  process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : planText(plan));
+}
+
+const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && process.stdout.isTTY === true;
+
+function open(store: RunStore, clusterSet: ClusterSet, flags: RecoverFlags, snapshot?: unknown): LiveRun {
+  const record = store.record();
+  const write = (u: RunUpdate) => {
+    if (flags.output === 'json') process.stdout.write(`${JSON.stringify(u)}\n`);
+    else process.stdout.write(`${updateLine(u)}\n`);
+  };
+  return startRun({
+    store,
+    who: operatorName(),
+    steps: (audit) => clusterSteps(clusterSet, audit),
+    input: { runId: store.id, runbook: record.plan.runbook },
+    plan: record.plan,
+    ...(snapshot !== undefined ? { snapshot } : {}),
+    ...(interactiveOutput(flags) ? {} : { onUpdate: write }),
+  });
+}
+
+/** Follows a run to its end: the live view or event lines, Ctrl-C, and the outcome as the exit code. */
+async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags): Promise<void> {
+  const interactive = interactiveOutput(flags) && process.stdin.isTTY === true;
+  const { actor } = run;
+  // with nobody to ask, a cluster paused on a failure stops; a resume retries it
+  const unwatched: (() => void)[] = [];
+  if (!interactive) {
+    const watching = new Set<string>();
+    const watchChildren = () => {
+      for (const c of actor.getSnapshot().context.started) {
+        if (watching.has(c)) continue;
+        const ref = actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined;
+        if (!ref) continue;
+        watching.add(c);
+        const sub = ref.subscribe((s) => {
+          if (s.value === 'paused') actor.send({ type: 'STOP', cluster: c });
+        });
+        unwatched.push(() => sub.unsubscribe());
+        if (ref.getSnapshot().value === 'paused') actor.send({ type: 'STOP', cluster: c });
+      }
+    };
+    const sub = actor.subscribe(watchChildren);
+    unwatched.push(() => sub.unsubscribe());
+    watchChildren();
+  }
+  const prod = new Set(clusterSet.contexts.filter(isProdContext).map((c) => c.name));
+  const view = interactiveOutput(flags) ? render(createElement(LiveRecovery, { actor, prod, keys: interactive }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
+
+  let interrupts = 0;
+  let onInterrupted: (() => void) | undefined;
+  const interrupted = new Promise<void>((resolve) => (onInterrupted = resolve));
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      actor.send({ type: 'PAUSE' });
+      process.stderr.write(`\nPausing: steps in flight finish, no new batch starts (Ctrl-C again to stop now; the run can be resumed either way).\n`);
+      void waitHeld(run).then(() => onInterrupted?.());
+    } else onInterrupted?.();
+  };
+  process.on('SIGINT', onSigint);
+  let final: RunSnapshot | undefined;
+  try {
+    final = await Promise.race([run.settled(), interrupted.then(() => undefined)]);
+  } finally {
+    process.off('SIGINT', onSigint);
+    for (const u of unwatched) u();
+    view?.unmount();
+    await run.close();
+  }
+  if (!final) {
+    process.stdout.write(`Paused. Resume with: kdeck recover --resume ${run.id}\n`);
+    throw new SilentExit(130);
+  }
+  const problems = summary(final);
+  if (flags.output === 'text') process.stdout.write(`${problems.lines.join('\n')}\n`);
+  if (problems.failed) throw new SilentExit(1);
+}
+
+/** Resolves once no cluster has a step in flight (all held, paused, stopped or through). */
+function waitHeld(run: LiveRun): Promise<void> {
+  const quiet = () => {
+    const s = run.actor.getSnapshot();
+    return s.matches('finished') || s.context.started.every((c) => {
+      const v = (s.children[clusterActorId(c)] as ClusterActor | undefined)?.getSnapshot().value;
+      return v === undefined || ['held', 'paused', 'stopped', 'aborted', 'done'].includes(String(v));
+    });
+  };
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (quiet()) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 50);
+  });
+}
+
+function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {
+  const lines = [''];
+  let failed = false;
+  for (const c of final.context.clusters) {
+    const result = final.context.settled[c] ?? { end: 'aborted', outcomes: [] };
+    const count = (o: string) => result.outcomes.filter((x) => x === o).length;
+    const n = result.outcomes.length;
+    const detail = `${count('done')} of ${n} batch${n === 1 ? '' : 'es'} verified${count('failed') ? `, ${count('failed')} failed` : ''}${count('skipped') ? `, ${count('skipped')} skipped` : ''}`;
+    if (result.end !== 'done' || count('failed') || count('skipped')) failed = true;
+    const why = result.failure ? `: ${result.failure.reason}: ${result.failure.message}` : '';
+    lines.push(`${c}: ${result.end} (${detail})${why}`);
+  }
+  if (final.matches('cancelled')) lines.push('Recovery cancelled: nothing was changed.');
+  else if (failed) {
+    const stopped = Object.values(final.context.settled).some((r) => r.end === 'stopped');
+    lines.push(`Recovery finished with failures.${stopped ? ` Once the cause is fixed, resume with: kdeck recover --resume ${final.context.runId}` : ''}`);
+  } else lines.push('Recovery complete: every batch verified.');
+  lines.push(`Audit log: .kdeck/runs/${final.context.runId}/audit.jsonl`);
+  return { lines, failed };
 }

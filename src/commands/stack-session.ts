@@ -1,17 +1,18 @@
 /**
- * What preview, apply and destroy share: the stack compiled from its
- * folder, its clusters from the kubeconfig, and its state backend.
+ * What preview, apply and destroy share: the stack compiled from its folder, its clusters from
+ * the kubeconfig, and its state backend (the workspace's config and the global flags choose it).
  */
 import path from 'node:path';
 import { ClusterSet } from '../cluster/cluster-set.js';
 import { loadKubeconfig } from '../cluster/kubeconfig.js';
 import { compileStack, type CompiledStack } from '../konfig/compile.js';
 import { loadStack } from '../konfig/workspace.js';
-import { LocalStateBackend } from '../state/local.js';
 import type { StateBackend } from '../state/backend.js';
+import { stateConfig } from '../state/config.js';
 import type { Clusters } from '../workflows/plan.js';
 import { UserError } from '../user-error.js';
 import { compileOptions, singleContext, type GlobalFlags, type StackFlags } from './command-flags.js';
+import { backendOf } from './state-session.js';
 
 /** ClusterSet with `--context` as the default for stacks that name no cluster. */
 export class DefaultedClusters implements Clusters {
@@ -67,12 +68,18 @@ export async function openClusters(global: GlobalFlags, root: string): Promise<{
 export async function openStack(flags: StackFlags, global: GlobalFlags): Promise<StackSession> {
   const dir = flags.workdir ?? process.cwd();
   const { root } = loadStack(dir);
+  const config = stateConfig(root, global);
   const { clusterSet, close } = await openClusters(global, root);
-  return {
-    compile: () => compileStack(dir, compileOptions(flags)),
-    clusterSet,
-    clusters: new DefaultedClusters(clusterSet, singleContext(global)),
-    backend: new LocalStateBackend(root),
-    close,
-  };
+  try {
+    return {
+      compile: () => compileStack(dir, compileOptions(flags)),
+      clusterSet,
+      clusters: new DefaultedClusters(clusterSet, singleContext(global)),
+      backend: backendOf(config.backend, root, config, clusterSet),
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }

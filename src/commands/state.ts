@@ -1,89 +1,62 @@
 /**
- * `kdeck state ls | show | unlock`: the recorded states of a workspace, one stack's state, and
- * removing a lock an operation left behind.
+ * `kdeck state ls | show | history | unlock | migrate`: the recorded states of a workspace, one
+ * stack's state and its last operations, removing a lock an operation left behind, and moving
+ * every state to the other backend. What they do is in state-run.ts, loaded when one runs.
  */
-import readline from 'node:readline/promises';
-import { Command } from 'commander';
-import YAML from 'yaml';
-import { maskSecret } from '../diff/fields.js';
-import type { Attributes } from '../konfig/spec.js';
-import { findWorkspaceRoot, loadStack } from '../konfig/workspace.js';
-import { describeHolder } from '../state/backend.js';
-import { LocalStateBackend } from '../state/local.js';
-import type { State } from '../state/model.js';
-import { UserError } from '../user-error.js';
-import { globalFlags } from './command-flags.js';
-import { table } from './table.js';
+import { Command, Option } from 'commander';
+import { BACKENDS } from '../state/backend.js';
 
-function masked(state: State, showSecrets: boolean): State {
-  return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Attributes) })) };
+export interface StackStateFlags {
+  workdir: string;
+  cluster?: string;
 }
 
-/** The stack of `dir` and the clusters it has states on (all, or the one asked for). */
-async function stackStates(dir: string, cluster: string | undefined) {
-  const { root, stack } = loadStack(dir);
-  const backend = new LocalStateBackend(root);
-  const keys = (await backend.list()).filter((k) => k.project === stack.project.name && k.stack === stack.name && (!cluster || k.cluster === cluster));
-  if (keys.length === 0) throw new UserError(`no state for stack ${stack.project.name}/${stack.name}${cluster ? ` on ${cluster}` : ''}: it has not been applied${cluster ? ' there' : ''} yet`);
-  return { backend, keys };
+export interface ShowFlags extends StackStateFlags {
+  showSecrets?: boolean;
 }
+
+export interface HistoryFlags extends StackStateFlags {
+  last: string;
+}
+
+export interface UnlockFlags extends StackStateFlags {
+  force?: boolean;
+  yes?: boolean;
+}
+
+export interface MigrateFlags {
+  to: (typeof BACKENDS)[number];
+}
+
+const run = () => import('./state-run.js');
+
+const stackOptions = (cmd: Command) => cmd.option('-w, --workdir <dir>', 'the stack folder', '.').option('--cluster <name>', 'only the state on this cluster');
 
 export function stateCommand(): Command {
-  const state = new Command('state').description('the recorded state of stacks: what kdeck last applied, and its locks');
+  const state = new Command('state').description('the recorded state of stacks: what kdeck last applied, its locks and its last operations');
   state
     .command('ls')
-    .description('list the states of the workspace')
+    .description('list the states of the workspace, with who holds their locks')
     .argument('[dir]', 'a folder of the workspace', '.')
-    .action(async (dir: string) => {
-      const backend = new LocalStateBackend(findWorkspaceRoot(dir));
-      const rows = [['PROJECT', 'STACK', 'CLUSTER', 'SERIAL', 'RESOURCES', 'MODIFIED', 'LOCK']];
-      for (const key of await backend.list()) {
-        const s = await backend.read(key);
-        const holder = await backend.lockHolder(key);
-        rows.push([key.project, key.stack, key.cluster, String(s?.serial ?? 0), String(s?.resources.length ?? 0), s?.modifiedTime ?? '', holder ? describeHolder(holder) : '']);
-      }
-      if (rows.length === 1) {
-        process.stdout.write('no state yet: nothing has been applied from this workspace\n');
-        return;
-      }
-      process.stdout.write(table(rows));
-    });
-  state
-    .command('show')
+    .action(async (dir: string, _flags: unknown, command: Command) => (await run()).listStates(dir, command));
+  stackOptions(state.command('show'))
     .description('print the state of the stack in the current folder (Secret values masked)')
-    .option('-w, --workdir <dir>', 'the stack folder', '.')
-    .option('--cluster <name>', 'only the state on this cluster')
     .option('--show-secrets', 'print Secret values')
-    .action(async (flags: { workdir: string; cluster?: string; showSecrets?: boolean }) => {
-      const { backend, keys } = await stackStates(flags.workdir, flags.cluster);
-      const states = await Promise.all(keys.map(async (k) => masked((await backend.read(k))!, flags.showSecrets ?? false)));
-      process.stdout.write(states.map((s) => YAML.stringify(s)).join('---\n'));
-    });
+    .action(async (flags: ShowFlags, command: Command) => (await run()).showState(flags, command));
+  stackOptions(state.command('history'))
+    .description("the stack's last operations: who ran what, when, and how it ended")
+    .option('-n, --last <count>', 'how many operations', '10')
+    .action(async (flags: HistoryFlags, command: Command) => (await run()).showHistory(flags, command));
+  stackOptions(state.command('unlock'))
+    .description('remove the lock of the stack in the current folder: one that ran out, or with --force any lock')
+    .option('--force', 'remove a lock that has not run out (its operation must be gone)')
+    .option('-y, --yes', 'with --force: do not ask for confirmation')
+    .action(async (flags: UnlockFlags, command: Command) => (await run()).unlockState(flags, command));
   state
-    .command('unlock')
-    .description('remove the lock of the stack in the current folder, left by an operation that died')
-    .option('-w, --workdir <dir>', 'the stack folder', '.')
-    .option('--cluster <name>', 'only the lock on this cluster')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .action(async (flags: { workdir: string; cluster?: string; yes?: boolean }, command: Command) => {
-      if (globalFlags(command).readOnly) throw new UserError('state unlock is refused in --read-only mode');
-      const { backend, keys } = await stackStates(flags.workdir, flags.cluster);
-      for (const key of keys) {
-        const holder = await backend.lockHolder(key);
-        if (!holder) continue;
-        if (!flags.yes) {
-          if (!process.stdin.isTTY) throw new UserError(`the lock on ${key.cluster} is held by ${describeHolder(holder)}; pass --yes to remove it without a terminal`);
-          const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-          const answer = await rl.question(`${key.cluster} is locked by ${describeHolder(holder)}. Remove the lock only if that operation is gone. Type the cluster name to remove it: `);
-          rl.close();
-          if (answer.trim() !== key.cluster) {
-            process.stdout.write('left locked\n');
-            continue;
-          }
-        }
-        await backend.forceUnlock(key);
-        process.stdout.write(`unlocked ${key.project}/${key.stack} on ${key.cluster} (was held by ${describeHolder(holder)})\n`);
-      }
-    });
+    .command('migrate')
+    .description('copy every state of the workspace to the other backend, verified, while no stack is locked')
+    .argument('[dir]', 'a folder of the workspace', '.')
+    .addOption(new Option('--to <backend>', 'the backend to move the states to').choices(BACKENDS).makeOptionMandatory())
+    .action(async (dir: string, flags: MigrateFlags, command: Command) => (await run()).migrate(dir, flags, command));
   return state;
 }

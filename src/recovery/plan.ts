@@ -4,6 +4,7 @@
  * blast radius per workload, and the kubectl commands that would do the same by hand. Pure.
  */
 import { asObject } from '../konfig/spec.js';
+import { parseDuration } from '../duration.js';
 import { UserError } from '../user-error.js';
 
 export type RecoveryAction = 'delete' | 'evict' | 'rollout-restart';
@@ -76,6 +77,8 @@ export function runbookOf(output: unknown): Runbook {
       ...(typeof owner.kind === 'string' && typeof owner.name === 'string' ? { owner: { kind: owner.kind, name: owner.name } } : {}),
     };
   });
+  // a hostname given twice, or two hostnames of one pod (its name and its node), restart it once
+  const unique = [...new Map(targets.map((t) => [`${t.cluster}/${t.namespace}/${t.kind}/${t.name}`, t])).values()];
   return {
     name: str(rb, 'name', 'runbook'),
     action,
@@ -86,7 +89,7 @@ export function runbookOf(output: unknown): Runbook {
       healthTimeout: String(s.healthTimeout ?? '5m'),
       onFailure: (s.onFailure ?? 'pause') as OnFailure,
     },
-    targets,
+    targets: unique,
     unresolved: Array.isArray(rb.unresolved) ? rb.unresolved.map(String) : [],
   };
 }
@@ -135,4 +138,11 @@ export function kubectlCommand(action: RecoveryAction, t: RecoveryTarget): strin
     case 'rollout-restart':
       return `${base} rollout restart ${t.kind.toLowerCase()}/${t.name}`;
   }
+}
+
+/** The runbook's health timeout in milliseconds (the runbook model checked its form). */
+export function durationOf(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`strategy.healthTimeout ${text} is not a duration such as 90s or 5m`);
+  return ms;
 }

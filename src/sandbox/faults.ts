@@ -166,11 +166,3 @@ export class Faults {
 
 export const READINESS_DELAY_ANNOTATION = 'sandbox.kdeck.dev/readiness-delay';
 
-/** `30s`, `500ms`, `2m` or a bare number of seconds, in ms; undefined when it does not parse. */
-export function parseDuration(text: string): number | undefined {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!;
-}

@@ -100,9 +100,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const saved = statePath ? readState(statePath) : undefined;
   const started: SandboxCluster[] = [];
   try {
-    for (const s of specs) {
+    for (const [i, s] of specs.entries()) {
       const prior = saved?.clusters.find((c) => c.name === s.name);
-      const o: ClusterOptions = { ...shared, ...s };
+      // one seed, several clusters: each its own sequence, or their pods would share names
+      const o: ClusterOptions = { ...shared, ...(shared.seed !== undefined ? { seed: shared.seed + i } : {}), ...s };
       if (prior) {
         o.snapshot = prior.snapshot;
         o.port ??= prior.port;

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LockedError, StateConflictError } from './backend.js';
-import { LocalStateBackend, thisProcess } from './local.js';
+import { LockedError, LockLostError, StateConflictError } from './backend.js';
+import { thisProcess } from './holder.js';
+import { LocalStateBackend } from './local.js';
 import { emptyState, withOperation, withResource, withoutResource } from './model.js';
 
 const key = { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' };
@@ -44,6 +45,15 @@ describe('local state backend', () => {
     await expect(backend.read(key)).rejects.toThrow(/is damaged/);
   });
 
+  it('imports a state as it is, serial and bytes, only where none exists', async () => {
+    const from = new LocalStateBackend(workspace());
+    const state = await from.write(withResource(emptyState(key, 'a@h', NOW), ns), 0);
+    const to = new LocalStateBackend(workspace());
+    await to.importState(state);
+    expect(fs.readFileSync(to.fileOf(key), 'utf8')).toBe(fs.readFileSync(from.fileOf(key), 'utf8'));
+    await expect(to.importState(state)).rejects.toThrow(StateConflictError);
+  });
+
   it('keeps a bounded operation history', () => {
     let state = emptyState(key, 'a@h', NOW);
     const op = { kind: 'apply' as const, operator: 'a@h', startTime: NOW, result: 'running' as const, created: 0, updated: 0, deleted: 0 };
@@ -56,7 +66,7 @@ describe('local state backend', () => {
 });
 
 describe('local state lock', () => {
-  it('makes a second operation wait, naming the holder, until the first releases', async () => {
+  it('refuses a second operation, naming the holder, until the first releases', async () => {
     const backend = new LocalStateBackend(workspace());
     const first = await backend.lock(key, thisProcess('apply', NOW));
     const other = { ...thisProcess('destroy', NOW), pid: process.pid + 1, id: 'ops@other:1' };
@@ -65,7 +75,8 @@ describe('local state lock', () => {
     expect((refused as LockedError).message).toContain(`is locked by ${first.holder.id} (apply since ${NOW})`);
     await first.release();
     const second = await backend.lock(key, other);
-    expect(await backend.lockHolder(key)).toEqual(other);
+    expect(await backend.lockHolder(key)).toEqual(second.holder);
+    expect(second.holder).toMatchObject(other);
     await second.release();
     expect(await backend.lockHolder(key)).toBeUndefined();
   });
@@ -79,12 +90,24 @@ describe('local state lock', () => {
     expect(lock.holder.pid).toBe(process.pid);
   });
 
-  it('never takes over a lock held from another machine, but unlock --force removes it', async () => {
+  it('does not take over a live lock held from another machine, but unlock --force removes it (only the one shown)', async () => {
     const backend = new LocalStateBackend(workspace());
     const remote = { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'apply', since: NOW };
-    await backend.lock(key, remote);
-    await expect(backend.lock(key, thisProcess('apply', NOW))).rejects.toThrow(/locked by ci@runner-7:42/);
-    expect(await backend.forceUnlock(key)).toEqual(remote);
+    const held = await backend.lock(key, remote);
+    await expect(backend.lock(key, thisProcess('apply', NOW))).rejects.toThrow(/locked by ci@runner-7:42 \(apply since .*\); wait for that operation to finish, or, if it is gone, its lock runs out at /);
+    expect(await backend.forceUnlock(key, { ...remote, since: 'another time' })).toBeUndefined();
+    expect(await backend.forceUnlock(key, held.holder)).toEqual(held.holder);
     await (await backend.lock(key, thisProcess('apply', NOW))).release();
+  });
+
+  it('takes over a lock from another machine once it ran out unrenewed; its holder then learns it lost it', async () => {
+    const backend = new LocalStateBackend(workspace(), 1);
+    const remote = await backend.lock(key, { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'apply', since: NOW });
+    await remote.renew();
+    fs.writeFileSync(backend.fileOf(key).replace(/\.json$/, '.lock'), JSON.stringify({ ...remote.holder, expires: '2026-01-01T00:00:00.000Z' }));
+    const lock = await backend.lock(key, thisProcess('apply', NOW));
+    expect(lock.tookOverFrom?.id).toBe('ci@runner-7:42');
+    await expect(remote.renew()).rejects.toThrow(LockLostError);
+    await lock.release();
   });
 });

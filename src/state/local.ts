@@ -1,14 +1,17 @@
 /**
  * The local state backend: one JSON file per (project, stack, cluster) under
  * `<workspace>/.kdeck/state/`, written atomically (temp file, fsync, rename, fsync of the folder)
- * so that a crash leaves either the old state or the new one, and a lock file beside it.
+ * so that a crash leaves either the old state or the new one, and a lock file beside it. A lock
+ * is taken over when its holder's process on this machine is gone, or when it has run out
+ * without a renewal (a holder on another machine sharing the folder).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../user-error.js';
-import { LockedError, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
-import { describeKey, type State, type StateKey } from './model.js';
+import { DEFAULT_LOCK_SECONDS, isExpired, lastOperations, LockedError, LockLostError, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
+import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
+import { isAlive, writeDurably } from './durable-file.js';
 
 export const STATE_DIR = path.join('.kdeck', 'state');
 
@@ -16,40 +19,18 @@ export const STATE_DIR = path.join('.kdeck', 'state');
 const segment = (s: string) => encodeURIComponent(s).replaceAll('.', '%2E');
 const unsegment = (s: string) => decodeURIComponent(s);
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const stateText = (state: State) => `${JSON.stringify(state, null, 2)}\n`;
 
-function writeDurably(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-  const dir = fs.openSync(path.dirname(file), 'r');
-  try {
-    fs.fsyncSync(dir);
-  } finally {
-    fs.closeSync(dir);
-  }
-}
+const sameHolder = (a: LockHolder | undefined, b: LockHolder) => a?.id === b.id && a.since === b.since;
 
 export class LocalStateBackend implements StateBackend {
   readonly description: string;
   private readonly dir: string;
 
-  constructor(workspaceRoot: string) {
+  constructor(
+    workspaceRoot: string,
+    private readonly lockSeconds = DEFAULT_LOCK_SECONDS,
+  ) {
     this.dir = path.join(workspaceRoot, STATE_DIR);
     this.description = `local files under ${this.dir}`;
   }
@@ -88,8 +69,22 @@ export class LocalStateBackend implements StateBackend {
     const stored = this.readSync(state)?.serial ?? 0;
     if (stored !== expectedSerial) throw new StateConflictError(state, expectedSerial, stored);
     const next: State = { ...state, serial: expectedSerial + 1 };
-    writeDurably(this.fileOf(state), `${JSON.stringify(next, null, 2)}\n`);
+    writeDurably(this.fileOf(state), stateText(next));
     return next;
+  }
+
+  async importState(state: State): Promise<void> {
+    const stored = this.readSync(state);
+    if (stored) throw new StateConflictError(state, 0, stored.serial);
+    writeDurably(this.fileOf(state), stateText(state));
+  }
+
+  async history(key: StateKey, count: number): Promise<OperationRecord[]> {
+    return lastOperations(this.readSync(key), count);
+  }
+
+  private expiresFrom(now: Date): string {
+    return new Date(now.getTime() + this.lockSeconds * 1000).toISOString();
   }
 
   async lockHolder(key: StateKey): Promise<LockHolder | undefined> {
@@ -100,9 +95,11 @@ export class LocalStateBackend implements StateBackend {
     }
   }
 
-  async lock(key: StateKey, holder: LockHolder): Promise<Lock> {
+  async lock(key: StateKey, asked: LockHolder): Promise<Lock> {
     const file = this.lockFileOf(key);
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    let holder: LockHolder = { ...asked, expires: this.expiresFrom(new Date()) };
+    let tookOverFrom: LockHolder | undefined;
     // the holder is written in full before the lock appears: link() publishes it atomically
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, `${JSON.stringify(holder, null, 2)}\n`);
@@ -114,9 +111,12 @@ export class LocalStateBackend implements StateBackend {
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
           const current = await this.lockHolder(key);
-          // a holder on this machine whose process is gone crashed: its lock is stale
-          const stale = current && current.host === os.hostname() && current.pid !== holder.pid && !isAlive(current.pid);
+          // a holder on this machine whose process is gone crashed, and one that stopped renewing
+          // its lock let it run out: either lock is stale
+          const crashed = current && current.host === os.hostname() && current.pid !== holder.pid && !isAlive(current.pid);
+          const stale = current && (crashed || isExpired(current, new Date()));
           if (attempt === 0 && (stale || !current)) {
+            tookOverFrom = current;
             fs.rmSync(file, { force: true });
             continue;
           }
@@ -128,18 +128,28 @@ export class LocalStateBackend implements StateBackend {
     }
     let released = false;
     return {
-      holder,
+      get holder() {
+        return holder;
+      },
+      durationSeconds: this.lockSeconds,
+      ...(tookOverFrom ? { tookOverFrom } : {}),
+      renew: async () => {
+        const current = await this.lockHolder(key);
+        if (!sameHolder(current, holder)) throw new LockLostError(key, current);
+        holder = { ...holder, expires: this.expiresFrom(new Date()) };
+        writeDurably(file, `${JSON.stringify(holder, null, 2)}\n`);
+      },
       release: async () => {
         if (released) return;
         released = true;
-        const current = await this.lockHolder(key);
-        if (current?.id === holder.id && current.since === holder.since) fs.rmSync(file, { force: true });
+        if (sameHolder(await this.lockHolder(key), holder)) fs.rmSync(file, { force: true });
       },
     };
   }
 
-  async forceUnlock(key: StateKey): Promise<LockHolder | undefined> {
+  async forceUnlock(key: StateKey, expected?: LockHolder): Promise<LockHolder | undefined> {
     const holder = await this.lockHolder(key);
+    if (!holder || (expected && !sameHolder(holder, expected))) return undefined;
     fs.rmSync(this.lockFileOf(key), { force: true });
     return holder;
   }
@@ -156,16 +166,4 @@ export class LocalStateBackend implements StateBackend {
     }
     return keys;
   }
-}
-
-/** The holder record of this process, for `operation`. */
-export function thisProcess(operation: string, now: string): LockHolder {
-  const user = os.userInfo().username;
-  const host = os.hostname();
-  return { id: `${operatorName()}:${process.pid}`, user, host, pid: process.pid, operation, since: now };
-}
-
-/** Who runs this process, as a state records its operator: user@host. */
-export function operatorName(): string {
-  return `${os.userInfo().username}@${os.hostname()}`;
 }

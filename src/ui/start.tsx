@@ -8,8 +8,9 @@ import path from 'node:path';
 import { render } from 'ink';
 import type { GlobalFlags } from '../commands/command-flags.js';
 import { openClusters } from '../commands/stack-session.js';
+import { backendOf } from '../commands/state-session.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
-import { LocalStateBackend } from '../state/local.js';
+import { stateConfig } from '../state/config.js';
 import { errorMessage } from '../user-error.js';
 import { App } from './App.js';
 import { KEYMAP_FILE, loadKeymap } from './keymap.js';
@@ -49,12 +50,13 @@ function captureConsole(root: string): () => void {
 
 export async function runConsole(dir: string, global: GlobalFlags): Promise<void> {
   const root = findWorkspaceRoot(dir);
+  const config = stateConfig(root, global);
   const { clusterSet, close } = await openClusters(global, root);
   const keymap = loadKeymap(root);
   const session = new ConsoleSession({
     dir,
     clusterSet,
-    backend: new LocalStateBackend(root),
+    backend: backendOf(config.backend, root, config, clusterSet),
     compiler: new WorkerCompiler(),
     contexts: global.context,
     readOnly: global.readOnly === true,

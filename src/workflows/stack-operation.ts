@@ -8,7 +8,7 @@ import { healthFollower } from '../health/follow.js';
 import { clusterOf, type Spec } from '../konfig/spec.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { Lock, StateBackend } from '../state/backend.js';
-import { operatorName, thisProcess } from '../state/local.js';
+import { operatorName, thisProcess } from '../state/holder.js';
 import { executeChanges } from './execute.js';
 import { operationMachine } from './operation-machine.js';
 import { keyFor, planChanges, type Clusters } from './plan.js';

@@ -2,7 +2,7 @@
  * Running a program from a test without blocking the test's process, which may be serving the
  * sandbox the program talks to: output collected, killed by its handle past a bound.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,9 +14,16 @@ export interface Run {
   stderr: string;
 }
 
-export function run(command: string, args: string[], cwd: string, limitMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+export interface Started {
+  child: ChildProcess;
+  /** Resolves when the program has exited and its output is complete. */
+  done: Promise<Run>;
+}
+
+/** A program started and left running: the test can wait for it, or kill it by its handle. */
+export function start(command: string, args: string[], cwd: string, limitMs: number): Started {
+  const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  const done = new Promise<Run>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -31,7 +38,13 @@ export function run(command: string, args: string[], cwd: string, limitMs: numbe
       resolve({ code, stdout, stderr });
     });
   });
+  return { child, done };
 }
+
+export const run = (command: string, args: string[], cwd: string, limitMs: number): Promise<Run> => start(command, args, cwd, limitMs).done;
 
 /** The built kdeck CLI, run in `cwd`. */
 export const kdeckIn = (cwd: string, args: string[], limitMs = 120_000) => run(process.execPath, [CLI, ...args], cwd, limitMs);
+
+/** The built kdeck CLI, started in `cwd` and left running. */
+export const startKdeck = (cwd: string, args: string[], limitMs = 120_000) => start(process.execPath, [CLI, ...args], cwd, limitMs);

@@ -130,6 +130,7 @@ const KINDS: Record<string, Record<string, Shape>> = {
   PodDisruptionBudget: { spec: s('PodDisruptionBudgetSpec', { minAvailable: 'intOrString', maxUnavailable: 'intOrString', selector: SELECTOR, unhealthyPodEvictionPolicy: 'string' }) },
   ConfigMap: { data: strings, binaryData: strings, immutable: 'bool' },
   Secret: { data: strings, stringData: strings, type: 'string', immutable: 'bool' },
+  Lease: { spec: s('LeaseSpec', { holderIdentity: 'string', leaseDurationSeconds: 'int32', acquireTime: 'string', renewTime: 'string', leaseTransitions: 'int32' }) },
 };
 
 const GO_TYPE: Record<Scalar, string> = { string: 'string', int32: 'int32', int64: 'int64', bool: 'bool', intOrString: 'intstr.IntOrString' };

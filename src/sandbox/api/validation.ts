@@ -1,7 +1,8 @@
 /**
  * The validation users commonly trip over, with the field paths and wording of the API server:
  * names, labels, containers, workload selectors (which must match the template and never
- * change), Job restart policies, Service ports, immutable ConfigMaps and Secrets.
+ * change), Job restart policies, Service ports, immutable ConfigMaps and Secrets, and the 1 MiB
+ * limit on a Secret's data (what makes a large kdeck state spread over several Secrets).
  */
 import { deepEqual, getPath, isMap, type JsonMap } from '../json.js';
 import type { FieldError } from './errors.js';
@@ -163,6 +164,16 @@ function validateSchedule(schedule: unknown, errs: FieldError[]): void {
   }
 }
 
+/** The API server's bound on the bytes of a Secret's values, summed (core.MaxSecretSize). */
+export const MAX_SECRET_BYTES = 1024 * 1024;
+
+function validateSecretSize(o: KubeObject, errs: FieldError[]): void {
+  if (!isMap(o.data)) return;
+  let total = 0;
+  for (const v of Object.values(o.data)) if (typeof v === 'string') total += Buffer.byteLength(v, 'base64');
+  if (total > MAX_SECRET_BYTES) errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_SECRET_BYTES} bytes` });
+}
+
 const TEMPLATE_PATH: Record<string, string[]> = {
   Deployment: ['spec', 'template'],
   ReplicaSet: ['spec', 'template'],
@@ -182,6 +193,7 @@ export function validate(o: KubeObject, r: ResourceType, old?: KubeObject, bindi
   if (o.kind === 'Service') validateService(o, errs);
   if (o.kind === 'Job') validateJob(o, errs);
   if (o.kind === 'CronJob') validateSchedule(getPath(o, ['spec', 'schedule']), errs);
+  if (o.kind === 'Secret') validateSecretSize(o, errs);
   if (o.kind === 'Pod' && old && !binding) podUpdateErrors(o, old, errs);
   immutableErrors(o, old, errs);
   return errs;

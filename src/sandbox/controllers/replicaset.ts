@@ -54,8 +54,9 @@ export function replicaSetController(ctx: ControllerContext): Controller {
         observedGeneration: rs.metadata.generation ?? 1,
       };
       writeStatus(ctx, replicasets, rs, omitZeros(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas']));
-      const soonest = Math.min(...active.map((p) => availableAt(p, minReady) ?? Infinity));
-      if (soonest !== Infinity && soonest > now) wake(ctx, c, key, soonest - now);
+      // the next pod to pass minReadySeconds: those already past it must not hide it
+      const soonest = Math.min(...active.map((p) => availableAt(p, minReady) ?? Infinity).filter((t) => t > now));
+      if (soonest !== Infinity) wake(ctx, c, key, soonest - now);
     },
   };
   return c;

@@ -6,7 +6,8 @@
  */
 import { createActor, waitFor } from 'xstate';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
-import type { StateBackend } from '../../state/backend.js';
+import { describeHolder, type StateBackend } from '../../state/backend.js';
+import { keepRenewed } from '../../state/renewal.js';
 import { errorMessage, UserError } from '../../user-error.js';
 import type { Clusters } from '../../workflows/plan.js';
 import { lockStack, releaseAll, stackOperationMachine, type Operation } from '../../workflows/stack-operation.js';
@@ -60,6 +61,7 @@ export class OperationRunner {
     if (!entry.spec) throw new UserError(`${key} is still compiling; ${operation} once its plan shows`);
     const clusters = this.deps.clusters();
     const locks = await lockStack(this.deps.backend, clusters, entry.stack, entry.spec, operation);
+    for (const l of locks) if (l.tookOverFrom) this.deps.log('warn', `${key}: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it`);
     const machine = stackOperationMachine({
       stack: entry.stack,
       spec: entry.spec,
@@ -77,11 +79,20 @@ export class OperationRunner {
     const record: OperationEntry = { stack: key, operation, actor, startedAt: this.deps.now(), running: true };
     store.update((s) => ({ ...s, operations: new Map(s.operations).set(key, record) }));
     this.deps.log('info', `${operation} ${key}: started`);
+    // the locks are renewed while it runs; if one is lost, nothing new starts
+    const renewal = keepRenewed(locks, (e) => {
+      this.deps.log('error', `${operation} ${key}: ${e.message}`);
+      actor.send({ type: 'CANCEL' });
+    });
+    const end = () => {
+      renewal.stop();
+      void this.ended(key, record, locks);
+    };
     actor.subscribe({
-      complete: () => void this.ended(key, record, locks),
+      complete: end,
       error: (e) => {
         this.deps.log('error', `${operation} ${key}: ${errorMessage(e)}`);
-        void this.ended(key, record, locks);
+        end();
       },
     });
     actor.start();

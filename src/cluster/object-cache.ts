@@ -1,0 +1,74 @@
+/**
+ * The objects of one kind in one namespace, kept current by a resilient watch (list, then
+ * events; a relist replaces everything): what a loop that waits for pods to turn Ready reads
+ * instead of listing the namespace again and again, and what wakes it when something changed.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject, ObjectClient } from './objects.js';
+import { watchObjects, type WatchTarget } from './watch.js';
+
+export class ObjectCache {
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly listeners = new Set<() => void>();
+  private readonly controller = new AbortController();
+  private synced = false;
+  private relisting = false;
+  private readonly first: Promise<void>;
+
+  constructor(client: ObjectClient, kc: KubeConfig, target: WatchTarget) {
+    let resolveFirst: () => void = () => undefined;
+    this.first = new Promise((r) => (resolveFirst = r));
+    const keyOf = (o: KubeObject) => String(o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`);
+    void watchObjects(
+      client,
+      kc,
+      target,
+      (e) => {
+        if (this.relisting) {
+          this.objects.clear();
+          this.relisting = false;
+        }
+        if (e.type === 'DELETED') this.objects.delete(keyOf(e.object));
+        else this.objects.set(keyOf(e.object), e.object);
+        if (!this.synced) return;
+        for (const l of this.listeners) l();
+      },
+      {
+        signal: this.controller.signal,
+        onList: () => {
+          // the list's objects follow at once: swap on the first of them, or now if there are none
+          this.relisting = true;
+          queueMicrotask(() => {
+            if (this.relisting) this.objects.clear();
+            this.relisting = false;
+            if (!this.synced) {
+              this.synced = true;
+              resolveFirst();
+            }
+            for (const l of this.listeners) l();
+          });
+        },
+      },
+    );
+  }
+
+  /** Resolves once the first list has arrived. */
+  ready(): Promise<void> {
+    return this.first;
+  }
+
+  items(): KubeObject[] {
+    return [...this.objects.values()];
+  }
+
+  /** Calls `listener` after every change; returns the way to stop. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.controller.abort();
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * The recovery steps against real clusters (or the sandbox): the gate reads how many replicas
+ * of each owning workload are available, the action deletes or evicts a pod (that incarnation
+ * of it, by uid) or writes a rollout restart's annotation, and verification reads the workload
+ * and its pods until the replacements are Ready and the owner Healthy. Every step can run twice:
+ * a pod whose uid changed was already replaced, an annotation already written is left alone.
+ * The gate and verification read the namespace's pods and workloads from watch-fed caches, and
+ * look again when something changed there (or once a second, for the deadline), so a batch is
+ * verified the moment its last replacement turns Ready, without listing the namespace in a loop.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ObjectCache } from '../../cluster/object-cache.js';
+import { ApiError } from '../../cluster/rest.js';
+import type { KubeObject, ObjectClient } from '../../cluster/objects.js';
+import { assess, conditionMet, podTrouble, type Health } from '../../health/rules.js';
+import { asObject } from '../../konfig/spec.js';
+import { StepError, targetName, type HealthNote, type RecoverySteps, type RunTarget, type StepInput, type TargetOutcome } from './model.js';
+
+export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
+
+export interface StepOptions {
+  /** How long a gate or a verification waits for a change before looking again anyway (default 1 s). */
+  recheckMs?: number;
+  now?: () => number;
+}
+
+/** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
+export interface ClusterAccess {
+  client(cluster: string): ObjectClient;
+  config(cluster: string): KubeConfig;
+}
+
+interface Workload {
+  /** `namespace/Kind/name`. */
+  name: string;
+  namespace: string;
+  kind: string;
+  objectName: string;
+  targets: RunTarget[];
+}
+
+const API_VERSION: Record<string, string> = { Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1', ReplicaSet: 'apps/v1' };
+
+/** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
+function workloadsOf(input: StepInput): Workload[] {
+  const byName = new Map<string, Workload>();
+  for (const t of input.batch.targets) {
+    const owner = t.kind === 'Pod' ? t.owner : { kind: t.kind, name: t.name };
+    if (!owner || !API_VERSION[owner.kind]) continue;
+    const name = `${t.namespace}/${owner.kind}/${owner.name}`;
+    const w = byName.get(name) ?? { name, namespace: t.namespace, kind: owner.kind, objectName: owner.name, targets: [] };
+    w.targets.push(t);
+    byName.set(name, w);
+  }
+  return [...byName.values()];
+}
+
+const uidOf = (o: KubeObject) => String(o.metadata?.uid ?? '');
+const deleting = (o: KubeObject) => o.metadata?.deletionTimestamp !== undefined;
+const ready = (p: KubeObject) => !deleting(p) && conditionMet(p, 'Ready');
+
+/** Replicas the workload wants: a DaemonSet's come from its nodes. */
+function desired(w: KubeObject): number {
+  if (w.kind === 'DaemonSet') return Number(asObject(w.status).desiredNumberScheduled ?? 0);
+  const r = asObject(w.spec).replicas;
+  return typeof r === 'number' ? r : 1;
+}
+
+/** Whether a pod's labels satisfy the workload's matchLabels (what the workloads kdeck restarts use). */
+function selects(w: KubeObject, pod: KubeObject): boolean {
+  const want = Object.entries(asObject(asObject(asObject(w.spec).selector).matchLabels));
+  const labels = asObject(asObject(pod.metadata).labels);
+  return want.length > 0 && want.every(([k, v]) => labels[k] === v);
+}
+
+interface Reading {
+  object: KubeObject;
+  pods: KubeObject[];
+}
+
+/** The watch-fed caches of a run: one per cluster, namespace and kind, made when first needed. */
+class Caches {
+  private readonly caches = new Map<string, ObjectCache>();
+
+  constructor(private readonly clusters: ClusterAccess) {}
+
+  of(cluster: string, namespace: string, kind: string): ObjectCache {
+    const key = `${cluster}/${namespace}/${kind}`;
+    let c = this.caches.get(key);
+    if (!c) {
+      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), { apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!, kind, namespace });
+      this.caches.set(key, c);
+    }
+    return c;
+  }
+
+  close(): void {
+    for (const c of this.caches.values()) c.close();
+    this.caches.clear();
+  }
+}
+
+/** The batch's workloads and their pods, from the caches (the first call waits for their lists). */
+async function readAll(caches: Caches, cluster: string, workloads: Workload[]): Promise<{ readings: Reading[]; sources: ObjectCache[] }> {
+  const sources = [...new Set(workloads.flatMap((w) => [caches.of(cluster, w.namespace, w.kind), caches.of(cluster, w.namespace, 'Pod')]))];
+  await Promise.all(sources.map((c) => c.ready()));
+  const readings = workloads.map((w) => {
+    const object = caches.of(cluster, w.namespace, w.kind).items().find((o) => o.metadata?.name === w.objectName);
+    if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
+    return { object, pods: caches.of(cluster, w.namespace, 'Pod').items().filter((p) => selects(object, p)) };
+  });
+  return { readings, sources };
+}
+
+/** Resolves when one of `sources` changes, after `ms`, or on abort, whichever comes first. */
+function changeOf(sources: ObjectCache[], ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      for (const off of offs) off();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    for (const s of sources) offs.push(s.onChange(done));
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Pods of a batch: the original incarnation still there and not yet going. */
+const stillThere = (pods: KubeObject[], t: RunTarget) => pods.some((p) => uidOf(p) === t.uid && !deleting(p));
+
+export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audit'], options: StepOptions = {}): RecoverySteps {
+  const recheckMs = options.recheckMs ?? 1_000;
+  const now = options.now ?? Date.now;
+  const caches = new Caches(clusters);
+
+  /**
+   * Runs `check` (undefined: done; notes: not yet) again on every change of what it read, until
+   * done; at the deadline, fails with the first note.
+   */
+  async function until(input: StepInput, signal: AbortSignal, report: (n: HealthNote) => void, timeoutReason: string, check: () => Promise<{ waiting: HealthNote[] | undefined; sources: ObjectCache[] }>): Promise<void> {
+    let last = '';
+    for (;;) {
+      const { waiting, sources } = await check();
+      if (!waiting) return;
+      const keys = waiting.map((n) => `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`);
+      waiting.forEach((n, i) => {
+        if (!last.includes(keys[i]!)) report(n);
+      });
+      last = keys.join('\n');
+      if (signal.aborted) throw new StepError('Interrupted', 'the step was interrupted');
+      if (now() >= input.deadline) {
+        const first = waiting[0]!;
+        throw new StepError(first.health.reason ?? timeoutReason, `${first.subject}: ${first.health.message} (${timeoutReason === 'GateTimeout' ? 'the batch did not start' : 'out of time'})`);
+      }
+      await changeOf(sources, Math.min(recheckMs, Math.max(0, input.deadline - now())), signal);
+    }
+  }
+
+  return {
+    now,
+    audit,
+    close: () => caches.close(),
+
+    async gate(input, report, signal) {
+      const workloads = workloadsOf(input);
+      await until(input, signal, report, 'GateTimeout', async () => {
+        const notes: HealthNote[] = [];
+        const { readings, sources } = await readAll(caches, input.cluster, workloads);
+        for (const [i, { object, pods }] of readings.entries()) {
+          const w = workloads[i]!;
+          const want = desired(object);
+          const available = pods.filter(ready).length;
+          const taking = input.action === 'rollout-restart' ? 0 : w.targets.filter((t) => stillThere(pods, t)).length;
+          // taking `taking` pods down must leave at least want − maxUnavailable available
+          if (available - taking < want - input.maxUnavailable) {
+            notes.push({ subject: w.name, health: { state: 'Progressing', reason: 'GateClosed', message: `${available} of ${want} available; the batch would take ${taking} down and at most ${input.maxUnavailable} may be unavailable` } });
+          }
+        }
+        return { waiting: notes.length ? notes : undefined, sources };
+      });
+    },
+
+    async act(input, signal) {
+      const c = clusters.client(input.cluster);
+      return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, signal, now)));
+    },
+
+    async verify(input, report, signal) {
+      const workloads = workloadsOf(input);
+      const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
+      if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
+      const reported = new Set<string>();
+      const seen = new Map<string, number>();
+      await until(input, signal, report, 'Timeout', async () => {
+        const notes: HealthNote[] = [];
+        const { readings, sources } = await readAll(caches, input.cluster, workloads);
+        for (const [i, { object, pods }] of readings.entries()) {
+          const w = workloads[i]!;
+          const h = verdict(input, w, object, pods, seen);
+          if (h.state === 'Degraded') throw new StepError(h.reason ?? 'Degraded', `${w.name}: ${h.message}`);
+          if (h.state === 'Progressing') notes.push({ subject: w.name, health: h });
+          else if (!reported.has(w.name)) {
+            reported.add(w.name);
+            report({ subject: w.name, health: h });
+          }
+        }
+        return { waiting: notes.length ? notes : undefined, sources };
+      });
+    },
+  };
+}
+
+/** One target's action, done at most once whatever happened before. */
+async function actOn(c: ObjectClient, input: StepInput, t: RunTarget, signal: AbortSignal, now: () => number): Promise<TargetOutcome> {
+  if (input.action === 'rollout-restart') {
+    const ref = { apiVersion: API_VERSION[t.kind] ?? 'apps/v1', kind: t.kind, namespace: t.namespace, name: t.name };
+    const live = await c.get(ref);
+    if (!live) throw new StepError('NotFound', `${targetName(t)} does not exist in ${input.cluster}`);
+    const annotations = asObject(asObject(asObject(asObject(live.spec).template).metadata).annotations);
+    if (annotations[RESTARTED_AT] === input.restartedAt) return 'already-restarted';
+    await c.mergePatch(ref, { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: input.restartedAt } } } } });
+    return 'restarted';
+  }
+  if (!t.owner) throw new StepError('NoOwner', `${targetName(t)} has no owner: deleting it would not bring it back; restart it by hand`);
+  // a pod gone before the run was planned has nothing left to restart
+  if (!t.uid) return 'already-replaced';
+  const ref = { apiVersion: 'v1', kind: 'Pod', namespace: t.namespace, name: t.name };
+  const live = await c.get(ref);
+  if (!live || uidOf(live) !== t.uid || deleting(live)) return 'already-replaced';
+  if (input.action === 'delete') return (await c.delete(ref, 'Background', t.uid)) ? 'deleted' : 'already-replaced';
+  // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back
+  for (;;) {
+    try {
+      return (await c.evict(ref, t.uid)) ? 'evicted' : 'already-replaced';
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 429) || now() >= input.deadline || signal.aborted) {
+        if (e instanceof ApiError && e.status === 429) throw new StepError('DisruptionBudget', `${targetName(t)}: ${e.message}`);
+        throw e;
+      }
+      await sleep(1_000, signal);
+    }
+  }
+}
+
+const restarts = (p: KubeObject) => (Array.isArray(asObject(p.status).containerStatuses) ? (asObject(p.status).containerStatuses as unknown[]) : []).reduce<number>((n, c) => n + Number(asObject(c).restartCount ?? 0), 0);
+
+/**
+ * Whether a workload is back: the batch's old pods going, enough Ready pods, and the owner
+ * Healthy. A replacement in trouble (crash loop, image pull) fails the batch once it gets into
+ * trouble while this verification watches (`seen`: restarts of each pod when first seen); one
+ * already in trouble when a resumed run looks again gets its next restart, since the cause may
+ * have been fixed in between, and the deadline.
+ */
+function verdict(input: StepInput, w: Workload, object: KubeObject, pods: KubeObject[], seen: Map<string, number>): Health {
+  const old = new Set(w.targets.map((t) => t.uid));
+  const fresh = pods.filter((p) => !old.has(uidOf(p)) && !deleting(p));
+  for (const p of fresh) {
+    const trouble = podTrouble(p);
+    if (!seen.has(uidOf(p))) seen.set(uidOf(p), trouble ? restarts(p) : -1);
+    if (trouble && restarts(p) > seen.get(uidOf(p))!) return trouble;
+    if (trouble) return { state: 'Progressing', ...(trouble.reason ? { reason: trouble.reason } : {}), message: `${trouble.message} (from before; waiting for its next restart)` };
+  }
+  if (input.action !== 'rollout-restart') {
+    const lingering = w.targets.filter((t) => stillThere(pods, t));
+    if (lingering.length) return { state: 'Progressing', message: `waiting for ${lingering.map((t) => t.name).join(', ')} to go` };
+  }
+  const want = desired(object);
+  const readyCount = pods.filter(ready).length;
+  if (readyCount < want) return { state: 'Progressing', message: `${readyCount} of ${want} pods Ready` };
+  const h = assess(object, { pods });
+  return h.state === 'Healthy' ? { state: 'Healthy', message: `${readyCount} of ${want} pods Ready; ${h.message}` } : h;
+}

@@ -96,7 +96,7 @@ describe('the console', () => {
     expect(footer(tui.frame())).toContain('x stop');
     expect(footer(tui.frame())).not.toContain('a apply');
     await tui.press('q');
-    expect(status(tui.frame())).toBe('apply http-echo/dev is running: q again interrupts it (what is in flight finishes) and quits');
+    expect(status(tui.frame())).toBe('apply http-echo/dev is running: q again stops it (what is in flight finishes) and quits');
     await tui.press('x');
     await tui.waitFor('apply http-echo/dev interrupted');
     expect(control.calls).toEqual(['apply http-echo/dev', 'interrupt http-echo/dev']);
@@ -156,6 +156,35 @@ describe('the console', () => {
     await tui.press('enter');
     await tui.waitFor('Runbook app-recovery: delete 3 targets in 2 clusters');
     expect(control.calls).toEqual(['ctx sandbox-b', 'recover runbooks/AppRecovery.k hosts=a-node-1']);
+    tui.unmount();
+  });
+
+  it('runs a recovery runbook: prod clusters confirmed by name, then pause, resume and a retry after a failure', async () => {
+    const control = new FixtureControl();
+    const tui = await renderTui(app(control));
+    await tui.press(':');
+    await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1');
+    await tui.press('enter');
+    await tui.waitFor('Plan only, nothing changed yet: enter runs it');
+    expect(footer(tui.frame())).toContain('enter run');
+    await tui.press('enter');
+    await tui.waitFor('Type sandbox-b to run it, esc to cancel');
+    await tui.type('sandbox-b');
+    await tui.press('enter');
+    await tui.waitFor(/sandbox-a +gate/);
+    expect(footer(tui.frame())).toMatch(/p pause {2}r resume {2}a abort/);
+    await tui.press('p');
+    await tui.waitFor('paused (clusters hold before their next batch)');
+    control.openGates();
+    await tui.waitFor(/sandbox-a +done/);
+    expect(tui.frame()).not.toMatch(/sandbox-b +(restarting|verifying|paused)/);
+    await tui.press('r');
+    await tui.waitFor(/sandbox-b +paused: failure/);
+    expect(tui.frame()).toContain('CrashLoopBackOff: pod frontend-7d9-xyz: container php-redis');
+    await tui.press('t');
+    await tui.waitFor('The run has ended');
+    expect(tui.frame()).toMatch(/sandbox-b +done/);
+    expect(control.calls).toEqual(['recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1', 'run app-recovery', 'pause', 'resume', 'retry']);
     tui.unmount();
   });
 

@@ -84,7 +84,7 @@ export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
       case 'events':
         return <EventsView events={filterRows(state.events, nav.filters.main, (e) => e.text)} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
       case 'recovery':
-        return <RecoveryView recovery={state.recovery} runbooks={runbooks} recoverKey={key('recover')} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
+        return <RecoveryView recovery={state.recovery} runbooks={runbooks} recoverKey={key('recover')} runKey={key('recovery.run')} prod={screen.prod} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
       case 'apply':
         return <ApplyView operation={entry && state.operations.get(entry.key)} idle={entry ? `No apply or destroy of ${entry.key} yet: ${key('apply')} applies it, ${key('destroy')} destroys it.` : 'No stack.'} width={inner.width} height={viewHeight} />;
     }

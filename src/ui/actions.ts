@@ -28,6 +28,13 @@ export type ActionId =
   | 'interrupt'
   | 'refresh'
   | 'recover'
+  | 'recovery.run'
+  | 'recovery.pause'
+  | 'recovery.resume'
+  | 'recovery.abort'
+  | 'recovery.retry'
+  | 'recovery.skip'
+  | 'recovery.stop'
   | 'palette'
   | 'filter'
   | 'help'
@@ -42,9 +49,11 @@ export interface ActionContext {
   readOnly: boolean;
   /** An operation runs on the selected stack. */
   running: boolean;
+  /** Where the console's recovery is: a plan to run, a run going on, or one that has ended. */
+  recovery?: 'planned' | 'running' | 'settled';
 }
 
-export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Console';
+export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Recovery' | 'Console';
 
 export interface ActionDef {
   id: ActionId;
@@ -64,6 +73,9 @@ export interface ActionDef {
 }
 
 const inMain = (c: ActionContext) => c.focus === 'main';
+/** Stack actions give way to the recovery's own keys in the Recovery view. */
+const onStacks = (c: ActionContext) => c.view !== 'recovery' || c.focus === 'tree';
+const steering = (c: ActionContext) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'running';
 const view = (id: ViewId) => ({ id: `view.${id}` as ActionId, group: 'Views' as const });
 
 export const ACTIONS: readonly ActionDef[] = [
@@ -84,11 +96,18 @@ export const ACTIONS: readonly ActionDef[] = [
   { ...view('apply'), keys: ['4'], label: 'apply view', description: 'Apply: progress and the live health stream' },
   { ...view('recovery'), keys: ['5'], label: 'recovery', description: 'Recovery: a runbook plan and its progress' },
   { ...view('events'), keys: ['6'], label: 'events', description: 'Events: compiles, drift, operations, watches' },
-  { id: 'apply', keys: ['a'], label: 'apply', description: 'apply the selected stack', group: 'Stack', mutating: true, dangerous: true, footer: 4, when: (c) => !c.running },
-  { id: 'destroy', keys: ['D'], label: 'destroy', description: 'destroy the selected stack (delete what kdeck applied)', group: 'Stack', mutating: true, dangerous: true, footer: 5, when: (c) => !c.running },
-  { id: 'interrupt', keys: ['x'], label: 'stop', description: 'stop the running operation (nothing new starts; what runs finishes)', group: 'Stack', footer: 4, when: (c) => c.running },
-  { id: 'refresh', keys: ['r', 'ctrl+r'], label: 'refresh', description: 'compile and compare the selected stack again', group: 'Stack' },
+  { id: 'apply', keys: ['a'], label: 'apply', description: 'apply the selected stack', group: 'Stack', mutating: true, dangerous: true, footer: 4, when: (c) => !c.running && onStacks(c) },
+  { id: 'destroy', keys: ['D'], label: 'destroy', description: 'destroy the selected stack (delete what kdeck applied)', group: 'Stack', mutating: true, dangerous: true, footer: 5, when: (c) => !c.running && onStacks(c) },
+  { id: 'interrupt', keys: ['x'], label: 'stop', description: 'stop the running operation (nothing new starts; what runs finishes)', group: 'Stack', footer: 4, when: (c) => c.running && onStacks(c) },
+  { id: 'refresh', keys: ['r', 'ctrl+r'], label: 'refresh', description: 'compile and compare the selected stack again', group: 'Stack', when: onStacks },
   { id: 'recover', keys: ['R'], label: 'recover', description: 'plan a recovery runbook (:recover RUNBOOK hosts=...)', group: 'Stack' },
+  { id: 'recovery.run', keys: ['enter'], label: 'run', description: 'run the planned recovery (asks first; prod clusters by name)', group: 'Recovery', mutating: true, dangerous: true, footer: 4, when: (c) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'planned' },
+  { id: 'recovery.pause', keys: ['p'], label: 'pause', description: 'pause the recovery: clusters hold before their next batch', group: 'Recovery', footer: 4, when: steering },
+  { id: 'recovery.resume', keys: ['r'], label: 'resume', description: 'resume a paused recovery', group: 'Recovery', footer: 4, when: steering },
+  { id: 'recovery.abort', keys: ['a'], label: 'abort', description: 'abort the recovery: nothing new starts, steps in flight finish', group: 'Recovery', footer: 5, when: steering },
+  { id: 'recovery.retry', keys: ['t'], label: 'retry', description: 'a cluster paused on a failure: retry its batch', group: 'Recovery', footer: 6, when: steering },
+  { id: 'recovery.skip', keys: ['s'], label: 'skip', description: 'a cluster paused on a failure: skip its batch', group: 'Recovery', footer: 6, when: steering },
+  { id: 'recovery.stop', keys: ['x'], label: 'stop cluster', description: 'a cluster paused on a failure: stop it (kdeck recover --resume retries it)', group: 'Recovery', footer: 6, when: steering },
   { id: 'palette', keys: [':'], label: 'cmd', description: 'the command line: apply, destroy, recover, ctx, stack, view, q', group: 'Console', footer: 3 },
   { id: 'filter', keys: ['/'], label: 'filter', description: 'filter the focused list (!text keeps what does not match)', group: 'Console', footer: 9 },
   { id: 'help', keys: ['?'], label: 'help', description: 'every key that works here, and the commands', group: 'Console', footer: 1 },

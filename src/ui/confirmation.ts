@@ -1,9 +1,11 @@
 /**
  * What the console asks before an apply or destroy, from the plan on screen: where it goes,
  * what it changes, and whether a prod context is touched (then the stack's name must be
- * typed). Refuses, with the reason, when there is no plan to show yet. Pure.
+ * typed); likewise before a recovery runs. Refuses, with the reason, when there is nothing to
+ * show or do. Pure.
  */
 import { summarize } from '../diff/change-set.js';
+import type { RecoveryPlan } from '../recovery/plan.js';
 import type { Confirmation } from './navigation.js';
 import type { ConsoleState, StackEntry } from './session/state.js';
 
@@ -24,5 +26,19 @@ export function confirmationFor(action: 'apply' | 'destroy', s: StackEntry, stat
   const taken = s.changeSet.changes.filter((c) => c.conflict).length;
   if (action === 'apply' && taken) summary.push(`${taken} resource${taken === 1 ? ' has' : 's have'} fields another manager owns now; the apply takes them back`);
   if (action === 'apply' && n.Create + n.Update + n.Delete + n.Import === 0) summary.push('Nothing to change: the apply only records the stack as it is.');
-  return { action, stack: s.key, summary, ...(onProd.length ? { typed: s.key } : {}) };
+  return { action, subject: s.key, summary, ...(onProd.length ? { typed: s.key } : {}) };
+}
+
+/** Before a recovery runs: what it restarts where; the prod clusters' names typed when it touches any. */
+export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): Confirmation | { refused: string } {
+  if (plan.batches.length === 0) return { refused: plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart` : 'the runbook has no targets: nothing to restart' };
+  const clusters = [...new Set(plan.batches.map((b) => b.cluster))].sort();
+  const prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
+  const onProd = clusters.filter((c) => prod.has(c));
+  const what = plan.runbook.action === 'rollout-restart' ? 'roll out again' : plan.runbook.action;
+  const summary = [
+    `${what} ${plan.runbook.targets.length} target${plan.runbook.targets.length === 1 ? '' : 's'} in ${clusters.map((c) => `${c}${prod.has(c) ? ' (prod)' : ''}`).join(', ')}`,
+    `${plan.batches.length} batches, at most ${plan.runbook.strategy.maxUnavailable} of a workload at once; on failure: ${plan.runbook.strategy.onFailure}`,
+  ];
+  return { action: 'recover', subject: plan.runbook.name, summary, ...(onProd.length ? { typed: onProd.join(',') } : {}) };
 }

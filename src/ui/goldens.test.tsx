@@ -11,8 +11,12 @@ import { renderTui, type Tui } from './testing/render-tui.js';
 
 process.env.TZ = 'UTC';
 
+const controls: FixtureControl[] = [];
+
 async function console_(): Promise<Tui> {
-  return renderTui(<App control={new FixtureControl()} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} />);
+  const control = new FixtureControl();
+  controls.push(control);
+  return renderTui(<App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} />);
 }
 
 /** The prod stack of the fixture, its frontend Deployment selected (drift and an update). */
@@ -31,6 +35,21 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
   ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/pr'))],
   ['apply', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/prod'), await tui.press('enter'), void (await tui.waitFor('apply guestbook/prod done')))],
   ['recovery', async (tui) => (await tui.press(':'), await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1,c-node-9'), await tui.press('enter'), void (await tui.waitFor('Blast radius')))],
+  [
+    'recovery-run',
+    async (tui) => {
+      await tui.press(':');
+      await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1');
+      await tui.press('enter');
+      await tui.waitFor('Plan only');
+      await tui.press('enter');
+      await tui.type('sandbox-b');
+      await tui.press('enter');
+      await tui.waitFor(/sandbox-a +gate/);
+      controls.at(-1)!.openGates();
+      await tui.waitFor(/sandbox-b +paused: failure/);
+    },
+  ],
   ['events', async (tui) => tui.press('6')],
   ['help', async (tui) => tui.press('?')],
   ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],

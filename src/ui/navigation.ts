@@ -10,9 +10,10 @@ import type { Tone } from './theme.js';
 import type { ViewId } from './views.js';
 
 export interface Confirmation {
-  action: 'apply' | 'destroy';
-  stack: string;
-  /** What must be typed to confirm (a prod context); y/N when absent. */
+  action: 'apply' | 'destroy' | 'recover';
+  /** The stack, or the runbook for a recovery. */
+  subject: string;
+  /** What must be typed to confirm (the stack, or the prod clusters' names); y/N when absent. */
   typed?: string;
   /** What will happen, a line each. */
   summary: string[];

@@ -11,7 +11,7 @@ import { cut, fit } from '../text.js';
 import { theme } from '../theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 
-const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Console'];
+const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Recovery', 'Console'];
 
 export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: string): DiffLine[] {
   const actions = visibleActions(ctx, bindings);
@@ -20,7 +20,7 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
     const inGroup = actions.filter((a) => a.def.group === g);
     if (!inGroup.length) continue;
     lines.push({ text: g, bold: true });
-    for (const a of inGroup) lines.push({ text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous ? ' (asks first; on a prod context, type the stack)' : ''}` });
+    for (const a of inGroup) lines.push({ text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}` });
   }
   if (ctx.readOnly) lines.push({ text: 'Read-only: apply and destroy are hidden and refused.', tone: 'warning' });
   lines.push({ text: 'Commands', bold: true });

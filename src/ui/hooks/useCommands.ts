@@ -6,11 +6,12 @@
 import { useRef } from 'react';
 import { useApp } from 'ink';
 import { actionDef, type ActionId, type Bindings } from '../actions.js';
-import { confirmationFor } from '../confirmation.js';
+import { confirmationFor, recoveryConfirmation } from '../confirmation.js';
 import { keyLabel } from '../keys.js';
-import { step, type Mode, type NavAction, type NavState } from '../navigation.js';
+import { step, type Confirmation, type Mode, type NavAction, type NavState } from '../navigation.js';
 import { matchStack, parseCommand, type PaletteCommand } from '../palette.js';
 import type { ConsoleControl } from '../session/control.js';
+import type { RecoveryCommand } from '../session/recovery.js';
 import type { ConsoleState } from '../session/state.js';
 import { errorMessage } from '../../user-error.js';
 import { VIEWS } from '../views.js';
@@ -92,33 +93,51 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
 
   /**
    * A mutating action is refused in read-only mode and a dangerous one asks first, as the
-   * registry says; only apply and destroy are both today.
+   * registry says, with what it will do.
    */
-  const guarded = (id: 'apply' | 'destroy', key = stack?.key) => {
+  const guarded = (id: 'apply' | 'destroy' | 'recovery.run', confirmation: () => Confirmation | { refused: string }) => {
     const def = actionDef(id);
     if (def.mutating && state.readOnly) return say(`${def.label} changes clusters and is refused in --read-only mode; restart without it to ${def.label}`, 'warning');
-    const entry = state.stacks.find((s) => s.key === key);
-    if (!entry) return say('no stack is selected', 'warning');
-    const confirm = confirmationFor(id, entry, state);
+    const confirm = confirmation();
     if ('refused' in confirm) return say(confirm.refused, 'warning');
-    dispatch({ type: 'stack', key: entry.key });
-    if (!def.dangerous) return start(confirm.action, confirm.stack);
+    if (!def.dangerous) return start(confirm);
     mode({ kind: 'confirm', confirm, input: '' });
   };
 
-  const start = (operation: 'apply' | 'destroy', key: string) => {
+  const operate = (id: 'apply' | 'destroy', key = stack?.key) => {
+    const entry = state.stacks.find((s) => s.key === key);
+    if (!entry) return say('no stack is selected', 'warning');
+    dispatch({ type: 'stack', key: entry.key });
+    guarded(id, () => confirmationFor(id, entry, state));
+  };
+
+  const start = (c: Confirmation) => {
+    if (c.action === 'recover') {
+      control.runRecovery().then(
+        () => say(`recovery ${c.subject} started; ${keyOf('recovery.pause')} pauses it, ${keyOf('recovery.abort')} aborts it`, 'ok'),
+        (e: unknown) => say(errorMessage(e), 'danger'),
+      );
+      return;
+    }
+    const operation = c.action;
     dispatch({ type: 'show', view: 'apply' });
-    control.startOperation(key, operation).then(
-      () => say(`${operation} ${key} started; ${keyOf('interrupt')} stops it`, 'ok'),
+    control.startOperation(c.subject, operation).then(
+      () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
       (e: unknown) => say(errorMessage(e), 'danger'),
     );
   };
 
+  const steer = (command: RecoveryCommand) => {
+    if (!control.steerRecovery(command)) say('no recovery is running');
+  };
+
   const quit = () => {
-    const running = [...state.operations.values()].filter((o) => o.running);
+    const running = [...state.operations.values()].filter((o) => o.running).map((o) => `${o.operation} ${o.stack}`);
+    const r = state.recovery;
+    if (r?.state === 'running' && !r.settled) running.push(`recovery ${r.runId} (saved for kdeck recover --resume)`);
     if (running.length && !quitArmed.current) {
       quitArmed.current = true;
-      return say(`${running.map((o) => `${o.operation} ${o.stack}`).join(', ')} is running: ${keyOf('quit')} again interrupts it (what is in flight finishes) and quits`, 'warning');
+      return say(`${running.join(', ')} is running: ${keyOf('quit')} again stops it (what is in flight finishes) and quits`, 'warning');
     }
     exit();
   };
@@ -155,7 +174,24 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       }
       case 'apply':
       case 'destroy':
-        return guarded(id);
+        return operate(id);
+      case 'recovery.run': {
+        const r = state.recovery;
+        if (r?.state !== 'planned') return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+        return guarded(id, () => recoveryConfirmation(r.plan, state));
+      }
+      case 'recovery.pause':
+        return steer('PAUSE');
+      case 'recovery.resume':
+        return steer('RESUME');
+      case 'recovery.abort':
+        return steer('ABORT');
+      case 'recovery.retry':
+        return steer('RETRY');
+      case 'recovery.skip':
+        return steer('SKIP');
+      case 'recovery.stop':
+        return steer('STOP');
       case 'interrupt':
         if (stack && control.interrupt(stack.key)) return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
         return say('nothing is running on this stack');
@@ -186,7 +222,7 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       case 'destroy': {
         const key = c.stack ? matchStack(c.stack, state.stacks.map((s) => s.key)) : stack?.key;
         if (typeof key === 'object') return say(key.error, 'warning');
-        return guarded(c.kind, key);
+        return operate(c.kind, key);
       }
       case 'recover':
         dispatch({ type: 'show', view: 'recovery' });
@@ -229,8 +265,8 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       const m = nav.mode;
       mode({ kind: 'normal' });
       if (m.kind !== 'confirm') return;
-      if (!yes) return say(`${m.confirm.action} of ${m.confirm.stack} cancelled: nothing was changed`);
-      start(m.confirm.action, m.confirm.stack);
+      if (!yes) return say(`${m.confirm.action} of ${m.confirm.subject} cancelled: nothing was changed`);
+      start(m.confirm);
     },
     pickContext(name) {
       mode({ kind: 'normal' });

@@ -48,10 +48,17 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
     change,
     graphOrder,
     prod: prodOf(state),
-    ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running },
+    ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running, ...recoveryOf(state) },
   };
   last = { state, nav, screen };
   return screen;
+}
+
+function recoveryOf(state: ConsoleState): Pick<ActionContext, 'recovery'> {
+  const r = state.recovery;
+  if (r?.state === 'planned') return { recovery: 'planned' };
+  if (r?.state === 'running') return { recovery: r.settled ? 'settled' : 'running' };
+  return {};
 }
 
 /** Rows per stack entry: an entry is replaced whenever it changes, so they are cached by it. */

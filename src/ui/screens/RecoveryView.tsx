@@ -1,16 +1,29 @@
 /**
  * Recovery: the plan of a runbook asked for with `:recover RUNBOOK hosts=...` (targets by
- * cluster, batches, blast radius). Running the plan belongs to the runbook machine; until it
- * is part of kdeck, this view shows the plan and says so.
+ * cluster, batches, blast radius); once run, the run as LiveRecovery shows it (per cluster: its
+ * phase, batches and latest health reading), steered with the keys the footer shows.
  */
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
+import { LiveRecovery } from '../components/LiveRecovery.js';
 import type { RecoveryEntry } from '../session/recovery.js';
 import { cut, fit } from '../text.js';
 import { theme } from '../theme.js';
 import { recoveryLines } from './recovery-lines.js';
 
-export function RecoveryView({ recovery, runbooks, recoverKey, scroll, width, height }: { recovery?: RecoveryEntry; runbooks: string[]; recoverKey: string; scroll: number; width: number; height: number }) {
+export interface RecoveryViewProps {
+  recovery?: RecoveryEntry;
+  runbooks: string[];
+  /** The keys of `recover` and `recovery.run`, for the hints. */
+  recoverKey: string;
+  runKey: string;
+  prod: ReadonlySet<string>;
+  scroll: number;
+  width: number;
+  height: number;
+}
+
+export function RecoveryView({ recovery, runbooks, recoverKey, runKey, prod, scroll, width, height }: RecoveryViewProps) {
   const lines = useMemo(() => (recovery?.state === 'planned' ? recoveryLines(recovery.plan) : []), [recovery]);
   if (!recovery) {
     const example = runbooks[0] ?? 'runbooks/AppRecovery.k';
@@ -36,6 +49,21 @@ export function RecoveryView({ recovery, runbooks, recoverKey, scroll, width, he
       </Box>
     );
   }
+  if (recovery.state === 'running') {
+    return (
+      <Box flexDirection="column" height={height}>
+        <LiveRecovery actor={recovery.actor} prod={prod} keys={false} />
+        <Text color={theme.muted}>
+          {cut(
+            recovery.settled
+              ? `The run has ended; its audit log is in .kdeck/runs/${recovery.runId} (and in Events). ${recoverKey} plans another.`
+              : `Run ${recovery.runId}: if the console quits, kdeck recover --resume ${recovery.runId} carries it on.`,
+            width,
+          )}
+        </Text>
+      </Box>
+    );
+  }
   const bodyHeight = Math.max(1, height - 2);
   const top = Math.min(scroll, Math.max(0, lines.length - bodyHeight));
   return (
@@ -48,7 +76,7 @@ export function RecoveryView({ recovery, runbooks, recoverKey, scroll, width, he
           </Text>
         ))}
       </Box>
-      <Text color={theme.warning}>{cut('Plan only: running a runbook comes with the recovery machine (kdeck recover); nothing was changed.', width)}</Text>
+      <Text color={theme.warning}>{cut(`Plan only, nothing changed yet: ${runKey} runs it (asks first; prod clusters by name).`, width)}</Text>
     </Box>
   );
 }

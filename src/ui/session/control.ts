@@ -3,6 +3,7 @@
  * clusters; screen tests and golden frames implement it over a fixed state.
  */
 import type { Operation } from '../../workflows/stack-operation.js';
+import type { RecoveryCommand } from './recovery.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
 export interface ConsoleControl {
@@ -16,6 +17,10 @@ export interface ConsoleControl {
   /** The context for stacks that name none; throws a sentence for an unknown one. */
   setContext(name: string): void;
   planRecovery(runbook: string, args: string[]): Promise<void>;
+  /** Runs the planned recovery (confirmed by the operator); rejects with a sentence when it cannot. */
+  runRecovery(): Promise<void>;
+  /** Pause, resume, abort, or answer a cluster paused on a failure; false when no run listens. */
+  steerRecovery(command: RecoveryCommand): boolean;
   /** The stack on screen, which compiles first. */
   focus(stack: string): void;
   log(level: EventLevel, text: string): void;

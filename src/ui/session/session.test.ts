@@ -101,9 +101,37 @@ describe('the console session', () => {
     expect(session.store.get().events.filter((e) => e.text.startsWith('drift:'))).toHaveLength(1);
   });
 
+  it('plans a recovery runbook from the hostnames and runs it: the pod is replaced and the run leaves its audit log', async () => {
+    const client = clusterSet.client('sandbox-a');
+    const pods = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
+    const pod = pods.items[0];
+    const name = String(pod.metadata?.name);
+    await session.planRecovery('runbooks/AppRecovery.k', [`hosts=${name},nowhere-1`]);
+    const planned = session.store.get().recovery;
+    expect(planned?.state).toBe('planned');
+    if (planned?.state !== 'planned') return;
+    expect(planned.plan.runbook.targets.map((t) => `${t.cluster}/${t.namespace}/${t.name}`)).toEqual([`sandbox-a/nginx-example-dev/${name}`]);
+    expect(planned.plan.runbook.unresolved).toEqual(['nowhere-1']);
+    await session.runRecovery();
+    await until(() => {
+      const r = session.store.get().recovery;
+      return r?.state === 'running' && r.settled;
+    }, 'the recovery to finish', 60_000);
+    const r = session.store.get().recovery;
+    expect(r?.state === 'running' && r.actor.getSnapshot().context.settled).toEqual({ 'sandbox-a': expect.objectContaining({ end: 'done' }) });
+    const after = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
+    expect(after.items.map((p) => p.metadata?.uid)).not.toContain(pod.metadata?.uid);
+    const runs = fs.readdirSync(path.join(copy, '.kdeck', 'runs'));
+    expect(runs).toHaveLength(1);
+    expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain('"outcome":"finished"');
+    expect(session.store.get().events.map((e) => e.text)).toContainEqual(expect.stringMatching(/^recovery: sandbox-a  nginx-example-dev\/Pod\//));
+  });
+
   it('refuses to change anything in read-only mode', async () => {
     const readOnly = new ConsoleSession({ dir: copy, clusterSet: clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: ['sandbox-a'], readOnly: true, watch: false });
     await expect(readOnly.operations.start('nginx-example/dev', 'destroy')).rejects.toThrow('destroy changes clusters and is refused in --read-only mode');
+    await readOnly.planRecovery('runbooks/AppRecovery.k', ['hosts=a-node-1']);
+    await expect(readOnly.runRecovery()).rejects.toThrow('a recovery restarts pods and is refused in --read-only mode');
     await readOnly.close();
   });
 });

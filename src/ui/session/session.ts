@@ -25,7 +25,7 @@ import { liveStatusAfter, plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
 import { OperationRunner } from './operations.js';
 import { prodContexts } from './prod.js';
-import { recoveryPlan } from './recovery.js';
+import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
 import { liveKey, newStackEntry, stackKey, Store, withEvent, withStack, type ConsoleState, type EventLevel, type LiveStatus, type StackEntry } from './state.js';
 
 export interface SessionOptions {
@@ -77,6 +77,7 @@ export class ConsoleSession implements ConsoleControl {
   private fileWatch: FileWatch | undefined;
   private liveWatch: LiveWatch | undefined;
   readonly operations: OperationRunner;
+  private readonly recovery: ConsoleRecovery;
   private closed = false;
   private readonly now: () => number;
 
@@ -85,7 +86,10 @@ export class ConsoleSession implements ConsoleControl {
     this.workspace = loadWorkspace(options.dir);
     const names = options.contexts.length ? options.contexts : options.clusterSet.contexts.map((c) => c.name);
     const stacks = this.allStacks();
-    const prod = prodContexts(names, stacks);
+    const prod = prodContexts(
+      names.map((name) => options.clusterSet.contexts.find((c) => c.name === name) ?? { name }),
+      stacks,
+    );
     const context = options.contexts[0] ?? options.clusterSet.current;
     this.clusters = new DefaultedClusters(options.clusterSet, context);
     this.store = new Store<ConsoleState>({
@@ -110,6 +114,7 @@ export class ConsoleSession implements ConsoleControl {
       finished: (key) => this.plan(key),
       now: this.now,
     });
+    this.recovery = new ConsoleRecovery({ root: this.workspace.root, store: this.store, clusterSet: options.clusterSet, readOnly: options.readOnly, log: (level, text) => this.log(level, text) });
   }
 
   private allStacks(): Stack[] {
@@ -355,17 +360,16 @@ export class ConsoleSession implements ConsoleControl {
   }
 
   /** `:recover RUNBOOK hosts=...`: the runbook's plan, shown in the Recovery view. */
-  async planRecovery(runbook: string, args: string[]): Promise<void> {
-    this.store.update((s) => ({ ...s, recovery: { state: 'planning', runbook, args } }));
-    try {
-      const plan = await recoveryPlan(this.workspace.root, runbook, args, this.options.clusterSet);
-      this.store.update((s) => ({ ...s, recovery: { state: 'planned', runbook, args, plan } }));
-      this.log('info', `recovery ${runbook}: ${plan.runbook.targets.length} targets in ${plan.batches.length} batches`);
-    } catch (e) {
-      const message = errorMessage(e);
-      this.store.update((s) => ({ ...s, recovery: { state: 'error', runbook, args, message } }));
-      this.log('error', `recovery ${runbook}: ${message}`);
-    }
+  planRecovery(runbook: string, args: string[]): Promise<void> {
+    return this.recovery.plan(runbook, args);
+  }
+
+  runRecovery(): Promise<void> {
+    return this.recovery.start();
+  }
+
+  steerRecovery(command: RecoveryCommand): boolean {
+    return this.recovery.steer(command);
   }
 
   async close(): Promise<void> {
@@ -375,6 +379,7 @@ export class ConsoleSession implements ConsoleControl {
     this.liveWatch?.close();
     await this.fileWatch?.close();
     await this.operations.stopAll();
+    await this.recovery.close();
     await this.options.compiler.close();
   }
 }

@@ -2,7 +2,8 @@
  * A console with a fixed state for screen tests and golden frames: a few projects whose
  * stacks show every badge (unchanged, changes, drift, unhealthy, error, compiling), a prod
  * stack with creates, updates, drift, a Secret and a reference, and a control that records
- * what the screen asks and runs a scripted apply through the real operation machine.
+ * what the screen asks and runs a scripted apply and a scripted recovery through the real
+ * operation and recovery machines.
  */
 import { createActor } from 'xstate';
 import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
@@ -11,12 +12,15 @@ import { graphOf, ResourceGraph } from '../../graph/graph.js';
 import type { Health } from '../../health/rules.js';
 import type { Attributes, Resource, Spec } from '../../konfig/spec.js';
 import type { Stack } from '../../konfig/workspace.js';
-import { planRecovery } from '../../recovery/plan.js';
+import { planRecovery, type RecoveryPlan } from '../../recovery/plan.js';
 import { UserError } from '../../user-error.js';
 import type { EngineEvent } from '../../workflows/execute.js';
 import { operationMachine } from '../../workflows/operation-machine.js';
+import { StepError, type RecoverySteps, type RunPlan, type TargetOutcome } from '../../workflows/recovery/model.js';
+import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { ConsoleControl } from '../session/control.js';
+import type { RecoveryCommand } from '../session/recovery.js';
 import { liveKey, newStackEntry, Store, type ConsoleEvent, type ConsoleState, type EventLevel, type LiveStatus, type StackEntry } from '../session/state.js';
 
 /** 2026-03-02 09:00:00 UTC: every time the fixture shows. */
@@ -174,9 +178,28 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
   });
 }
 
+/** A recovery plan as a run carries it out (what freezePlan makes of it against clusters). */
+function runPlanOf(plan: RecoveryPlan): RunPlan {
+  const s = plan.runbook.strategy;
+  return {
+    runbook: plan.runbook.name,
+    action: plan.runbook.action,
+    maxUnavailable: s.maxUnavailable,
+    clusterConcurrency: s.clusterConcurrency,
+    healthTimeoutMs: 120_000,
+    onFailure: s.onFailure,
+    restartedAt: new Date(T0).toISOString(),
+    batches: plan.batches.map((b) => ({ ...b, targets: b.targets.map((t) => ({ ...t, uid: `${t.name}-uid` })) })),
+    unresolved: plan.runbook.unresolved,
+    blastRadius: plan.blastRadius,
+  };
+}
+
 export class FixtureControl implements ConsoleControl {
   readonly store: Store<ConsoleState>;
   readonly calls: string[] = [];
+  private gatesHeld = true;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     state: ConsoleState = fixtureState(),
@@ -220,11 +243,60 @@ export class FixtureControl implements ConsoleControl {
     const plan = planRecovery({
       name: 'app-recovery',
       action: 'delete',
-      strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 3, healthTimeout: '2m', onFailure: 'pause' },
+      strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 1, healthTimeout: '2m', onFailure: 'pause' },
       targets: [target('sandbox-a', 'frontend-7d9-abcde', 'a-node-1'), target('sandbox-a', 'frontend-7d9-fghij', 'a-node-2'), target('sandbox-b', 'frontend-7d9-klmno', 'b-node-1')],
       unresolved: ['c-node-9'],
     });
     this.store.update((s) => ({ ...s, recovery: { state: 'planned', runbook, args, plan } }));
+  }
+
+  /** Lets the held gate (sandbox-a's second batch) open. */
+  openGates(): void {
+    this.gatesHeld = false;
+    for (const r of this.waiting.splice(0)) r();
+  }
+
+  async runRecovery(): Promise<void> {
+    const entry = this.store.get().recovery;
+    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run');
+    this.calls.push(`run ${entry.plan.runbook.name}`);
+    const actor = createActor(runMachine(this.recoverySteps(), runPlanOf(entry.plan)), { input: { runId: 'run-1', runbook: entry.plan.runbook.name } });
+    this.store.update((s) => ({ ...s, recovery: { ...entry, state: 'running', runId: 'run-1', actor, settled: false } }));
+    actor.subscribe((snap) => {
+      const now = this.store.get().recovery;
+      if (snap.matches('finished') && now?.state === 'running' && !now.settled) this.store.update((s) => ({ ...s, recovery: { ...now, settled: true } }));
+    });
+    actor.start();
+    actor.send({ type: 'APPROVE' });
+  }
+
+  steerRecovery(command: RecoveryCommand): boolean {
+    const entry = this.store.get().recovery;
+    if (entry?.state !== 'running') return false;
+    this.calls.push(command.toLowerCase());
+    entry.actor.send({ type: command });
+    return true;
+  }
+
+  /**
+   * Steps that restart at once; sandbox-a's second batch waits at its gate until openGates(),
+   * and sandbox-b's batch fails its verification once (CrashLoopBackOff).
+   */
+  private recoverySteps(): RecoverySteps {
+    let failed = false;
+    return {
+      now: () => T0,
+      gate: (input) => (input.cluster === 'sandbox-a' && input.batch.index === 2 && this.gatesHeld ? new Promise<void>((r) => this.waiting.push(r)) : Promise.resolve()),
+      act: async (input) => input.batch.targets.map((): TargetOutcome => 'deleted'),
+      verify: async (input, report) => {
+        report({ subject: 'Deployment/frontend', health: { state: 'Healthy', message: 'successfully rolled out (3/3)' } });
+        if (input.cluster === 'sandbox-b' && !failed) {
+          failed = true;
+          throw new StepError('CrashLoopBackOff', 'pod frontend-7d9-xyz: container php-redis CrashLoopBackOff');
+        }
+      },
+      audit: (e) => this.log(e.outcome.includes('fail') ? 'warn' : 'info', `recovery: ${[e.cluster, e.target].filter(Boolean).join('  ')}${e.cluster || e.target ? ': ' : ''}${e.action} ${e.outcome}`),
+    };
   }
 
   focus(): void {}

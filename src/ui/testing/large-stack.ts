@@ -42,6 +42,8 @@ export function staticControl(state: ConsoleState): ConsoleControl {
     refresh: () => undefined,
     setContext: () => undefined,
     planRecovery: async () => undefined,
+    runRecovery: async () => undefined,
+    steerRecovery: () => false,
     focus: () => undefined,
     log: () => undefined,
   };

@@ -18,6 +18,7 @@ export async function runUi(workspace: string | undefined, command: Command): Pr
   if (!interactive()) {
     throw new UserError(`kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`);
   }
+  (await import('../ui/runtime.js')).tuneConsoleRuntime();
   const { runConsole } = await import('../ui/start.js');
   await runConsole(workspace ?? '.', globalFlags(command));
 }

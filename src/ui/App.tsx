@@ -82,7 +82,7 @@ export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
     if (nav.mode.kind === 'contexts') return <ContextPicker contexts={state.contexts} current={state.context} onPick={commands.pickContext} />;
     switch (nav.view) {
       case 'events':
-        return <EventsView events={filterRows(state.events, nav.filters.main, (e) => e.text)} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
+        return <EventsView events={filterRows(state.events, nav.filters.main, (e) => e.text)} scroll={nav.scroll} newerKeys={`${key('down')}, ${key('bottom')}`} width={inner.width} height={viewHeight} />;
       case 'recovery':
         return <RecoveryView recovery={state.recovery} runbooks={runbooks} recoverKey={key('recover')} runKey={key('recovery.run')} prod={screen.prod} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
       case 'apply':
@@ -94,7 +94,7 @@ export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
       case 'graph':
         return <GraphView {...props} selectedId={screen.row?.id} />;
       case 'diff':
-        return <DiffView {...props} change={screen.change} scroll={nav.scroll} />;
+        return <DiffView {...props} change={screen.change} scroll={nav.scroll} pageKeys={`${key('pageUp')}/${key('pageDown')}`} />;
       default:
         return <ResourcesView {...props} rows={screen.rows} selected={screen.resource} />;
     }
@@ -109,7 +109,7 @@ export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
         </Pane>
         <Pane width={mainWidth} height={bodyHeight} focused={nav.focus === 'main' || nav.mode.kind !== 'normal'}>
           {nav.mode.kind === 'help' ? (
-            <HelpView lines={helpLines(screen.ctx, bindings, keymapFile)} scroll={nav.scroll} width={inner.width} height={bodyHeight - 2} />
+            <HelpView lines={helpLines(screen.ctx, bindings, keymapFile)} scroll={nav.scroll} closeKey={key('back')} scrollKeys={`${key('down')}/${key('up')}`} width={inner.width} height={bodyHeight - 2} />
           ) : (
             <MainPane view={nav.view} bindings={bindings} width={inner.width}>
               {filter && <Text color={theme.muted}>{fit(filter, inner.width)}</Text>}

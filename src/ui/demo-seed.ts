@@ -61,7 +61,7 @@ async function scaleByHand(clusterSet: ClusterSet): Promise<void> {
   });
 }
 
-export async function seedDemo(workspace: string, out: (line: string) => void): Promise<void> {
+async function seedDemo(workspace: string, out: (line: string) => void): Promise<void> {
   const root = findWorkspaceRoot(workspace);
   // a fresh sandbox and a fresh state: what was applied before is forgotten with the clusters
   for (const dir of [SANDBOX_DIR, STATE_DIR]) fs.rmSync(path.join(root, dir), { recursive: true, force: true });

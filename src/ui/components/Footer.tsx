@@ -7,7 +7,7 @@ import { visibleActions, type ActionContext, type Bindings } from '../actions.js
 import { keyLabel } from '../keys.js';
 import { theme } from '../theme.js';
 
-export interface Hint {
+interface Hint {
   key: string;
   label: string;
   priority: number;
@@ -16,7 +16,7 @@ export interface Hint {
 /** The view keys' hint (`1-6 views`) ranks with opening things. */
 const VIEWS_PRIORITY = 7;
 
-export function footerHints(ctx: ActionContext, bindings: Bindings): Hint[] {
+function footerHints(ctx: ActionContext, bindings: Bindings): Hint[] {
   const visible = visibleActions(ctx, bindings);
   const first = (id: string) => visible.find((a) => a.def.id === id)?.keys[0];
   const hints: Hint[] = visible
@@ -32,7 +32,7 @@ export function footerHints(ctx: ActionContext, bindings: Bindings): Hint[] {
 }
 
 /** The hints that fit in `width`, the most important kept, in their usual order. */
-export function fitHints(hints: Hint[], width: number): Hint[] {
+function fitHints(hints: Hint[], width: number): Hint[] {
   const kept = new Set<Hint>();
   let used = 0;
   for (const h of [...hints].sort((a, b) => a.priority - b.priority)) {

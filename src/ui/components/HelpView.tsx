@@ -29,7 +29,7 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
   return lines;
 }
 
-export function HelpView({ lines, scroll, width, height }: { lines: DiffLine[]; scroll: number; width: number; height: number }) {
+export function HelpView({ lines, scroll, closeKey, scrollKeys, width, height }: { lines: DiffLine[]; scroll: number; closeKey: string; scrollKeys: string; width: number; height: number }) {
   const body = Math.max(1, height - 1);
   const top = Math.min(scroll, Math.max(0, lines.length - body));
   return (
@@ -41,7 +41,7 @@ export function HelpView({ lines, scroll, width, height }: { lines: DiffLine[]; 
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(`esc closes the help${lines.length > body ? '; j/k scroll' : ''}`, width)}</Text>
+      <Text color={theme.muted}>{fit(`${closeKey} closes the help${lines.length > body ? `; ${scrollKeys} scroll` : ''}`, width)}</Text>
     </Box>
   );
 }

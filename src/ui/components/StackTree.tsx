@@ -16,7 +16,7 @@ interface Line {
 }
 
 /** Project headings and their stacks, in workspace order. */
-export function treeLines(stacks: readonly StackEntry[]): Line[] {
+function treeLines(stacks: readonly StackEntry[]): Line[] {
   const lines: Line[] = [];
   let project: string | undefined;
   for (const s of stacks) {

@@ -11,7 +11,7 @@ import { theme } from '../theme.js';
 import { diffLines } from './diff-lines.js';
 import { CompileError, errorLines, type ViewProps } from './ResourcesView.js';
 
-export function DiffView({ entry, change, scroll, width, height }: ViewProps & { change?: ResourceChange; scroll: number }) {
+export function DiffView({ entry, change, scroll, pageKeys, width, height }: ViewProps & { change?: ResourceChange; scroll: number; /** `pgup/pgdn`, as bound */ pageKeys: string }) {
   const lines = useMemo(() => (change ? diffLines(change, width) : []), [change, width]);
   const errors = errorLines(entry, height);
   const bodyHeight = Math.max(1, height - (errors ? errors + 1 : 0) - 1);
@@ -27,7 +27,7 @@ export function DiffView({ entry, change, scroll, width, height }: ViewProps & {
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(lines.length > bodyHeight ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (pgup/pgdn)` : '', width)}</Text>
+      <Text color={theme.muted}>{fit(lines.length > bodyHeight ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (${pageKeys})` : '', width)}</Text>
     </Box>
   );
 }

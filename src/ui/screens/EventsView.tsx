@@ -10,7 +10,7 @@ import { theme } from '../theme.js';
 
 const GLYPH = { info: { glyph: '·', tone: 'muted' }, warn: { glyph: '!', tone: 'warning' }, error: { glyph: '✗', tone: 'danger' } } as const;
 
-export function EventsView({ events, scroll, width, height }: { events: readonly ConsoleEvent[]; scroll: number; width: number; height: number }) {
+export function EventsView({ events, scroll, newerKeys, width, height }: { events: readonly ConsoleEvent[]; scroll: number; /** the down and bottom keys, as bound */ newerKeys: string; width: number; height: number }) {
   const bodyHeight = Math.max(1, height - 1);
   const back = Math.min(scroll, Math.max(0, events.length - bodyHeight));
   const end = events.length - back;
@@ -27,7 +27,7 @@ export function EventsView({ events, scroll, width, height }: { events: readonly
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(back ? `${back} newer event${back === 1 ? '' : 's'} below (j, G)` : `${events.length} event${events.length === 1 ? '' : 's'}, following the newest`, width)}</Text>
+      <Text color={theme.muted}>{fit(back ? `${back} newer event${back === 1 ? '' : 's'} below (${newerKeys})` : `${events.length} event${events.length === 1 ? '' : 's'}, following the newest`, width)}</Text>
     </Box>
   );
 }

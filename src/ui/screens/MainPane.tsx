@@ -10,7 +10,7 @@ import { cut } from '../text.js';
 import { theme } from '../theme.js';
 import { VIEWS, type ViewId } from '../views.js';
 
-export function TabLine({ view, bindings, width }: { view: ViewId; bindings: Bindings; width: number }) {
+function TabLine({ view, bindings, width }: { view: ViewId; bindings: Bindings; width: number }) {
   let used = 0;
   return (
     <Text wrap="truncate-end">

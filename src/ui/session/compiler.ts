@@ -22,7 +22,7 @@ export class InlineCompiler implements StackCompiler {
 }
 
 /** The worker script beside this module once built (dist/ui/session/compile-worker.js). */
-export const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
+const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
 
 const stopped = (dir: string, why: string): CompileOutcome => ({
   ok: false,

@@ -42,7 +42,7 @@ export function recoveryArgs(words: string[]): string[] {
 }
 
 /** The runbook's plan, its hostnames resolved against every cluster of the set. */
-export async function recoveryPlan(root: string, runbook: string, args: string[], clusterSet: ClusterSet): Promise<RecoveryPlan> {
+async function recoveryPlan(root: string, runbook: string, args: string[], clusterSet: ClusterSet): Promise<RecoveryPlan> {
   const options = args.map(parseOptionArg);
   const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
   const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));

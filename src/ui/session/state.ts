@@ -81,7 +81,7 @@ export interface ConsoleState {
   watching: boolean;
 }
 
-export const EVENT_LIMIT = 500;
+const EVENT_LIMIT = 500;
 
 export const liveKey = (cluster: string, id: string) => `${cluster}\u0000${id}`;
 

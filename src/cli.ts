@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { collect } from './commands/command-flags.js';
 import { compileCommand } from './commands/compile.js';
 import { kclRunCommand } from './commands/kcl-run.js';
 import { lsCommand } from './commands/ls.js';
@@ -14,6 +15,7 @@ import { previewCommand } from './commands/preview.js';
 import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { interactive, runUi, uiCommand } from './commands/ui.js';
 import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
 import { errorMessage, SilentExit, UserError } from './user-error.js';
@@ -27,7 +29,7 @@ function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
-    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context)')
+    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context); the console takes it several times', collect, [])
     .option('--read-only', 'refuse every action that changes a cluster or a state')
     .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig")
     .addOption(new Option('--state-backend <backend>', 'where states and locks live (default: state.backend in .kdeck/config.yaml, else local)').choices(BACKENDS))
@@ -42,8 +44,9 @@ function program(): Command {
   root.addCommand(stateCommand());
   root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
-  // the console is the default command once it exists; until then a bare `kdeck` shows the help
-  root.action(() => root.outputHelp());
+  root.addCommand(uiCommand());
+  // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the help
+  root.action(async () => (interactive() ? runUi(undefined, root) : root.outputHelp()));
   for (const c of root.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();
@@ -60,6 +63,9 @@ function readFileOrUndefined(file: string): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // React (under Ink) loads its production build only when told; its development build
+  // checks and times every render, which makes the console several times slower
+  process.env.NODE_ENV ??= 'production';
   try {
     await program().parseAsync(argv, { from: 'user' });
     return 0;

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { copySample } from './support/sample.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(HERE, '..', 'dist', 'cli.js');
-const SAMPLE = path.join(HERE, '..', 'konfig-sample');
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-compile-'));
 const prod = path.join(copy, 'appops', 'guestbook', 'prod');
 
@@ -30,7 +30,7 @@ function edit(file: string, from: string, to: string): void {
   fs.writeFileSync(file, text.replace(from, to));
 }
 
-beforeAll(() => fs.cpSync(SAMPLE, copy, { recursive: true }));
+beforeAll(() => copySample(copy));
 afterEach(() => {
   for (const [file, text] of edits.splice(0).reverse()) fs.writeFileSync(file, text);
 });

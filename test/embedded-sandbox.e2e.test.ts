@@ -5,18 +5,17 @@
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { kdeckIn } from './support/run.js';
+import { copySample } from './support/sample.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const kdeck = (args: string[], cwd: string) => kdeckIn(cwd, args);
 
 describe('kdeck --sandbox', () => {
   it('applies to the embedded clusters, which keep the objects for the next command', async () => {
     const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-embedded-'));
-    fs.cpSync(path.join(HERE, '..', 'konfig-sample'), copy, { recursive: true });
+    copySample(copy);
     const stack = ['-w', 'appops/nginx-example/prod'];
     const apply = await kdeck(['--sandbox', 'apply', '-y', ...stack], copy);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);

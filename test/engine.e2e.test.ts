@@ -6,12 +6,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { CLI, kdeckIn, run } from './support/run.js';
+import { copySample } from './support/sample.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-engine-'));
 let sandbox: Sandbox;
 
@@ -43,7 +42,7 @@ async function until(check: () => boolean, what: string, limitMs = 30_000) {
 }
 
 beforeAll(async () => {
-  fs.cpSync(path.join(HERE, '..', 'konfig-sample'), copy, { recursive: true });
+  copySample(copy);
   sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
 });
 afterAll(async () => {

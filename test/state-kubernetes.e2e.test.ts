@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
@@ -18,15 +17,15 @@ import { stateObjectName } from '../src/state/kube-names.js';
 import { KubernetesStateBackend } from '../src/state/kubernetes.js';
 import { LocalStateBackend } from '../src/state/local.js';
 import { kdeckIn, run, startKdeck, type Started } from './support/run.js';
+import { copySample } from './support/sample.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const LEASE_SECONDS = 4;
 let sandbox: Sandbox;
 
 /** A fresh copy of konfig-sample; `config` becomes its .kdeck/config.yaml. */
 function workspace(config?: string): string {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-team-'));
-  fs.cpSync(path.join(HERE, '..', 'konfig-sample'), dir, { recursive: true });
+  copySample(dir);
   if (config) {
     fs.mkdirSync(path.join(dir, '.kdeck'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.kdeck', 'config.yaml'), config);

@@ -8,18 +8,14 @@ import type { Command } from 'commander';
 import { render } from 'ink';
 import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
-import { healthFollower } from '../health/follow.js';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
-import type { CompiledStack } from '../konfig/compile.js';
-import { clusterOf } from '../konfig/spec.js';
-import { operatorName, thisProcess } from '../state/holder.js';
-import { describeHolder, type Lock, type LockLostError } from '../state/backend.js';
+import { describeHolder, type LockLostError } from '../state/backend.js';
 import { keepRenewed } from '../state/renewal.js';
 import { SilentExit, UserError } from '../user-error.js';
-import { executeChanges, type EngineEvent } from '../workflows/execute.js';
-import { operationMachine, type OperationActor } from '../workflows/operation-machine.js';
+import type { EngineEvent } from '../workflows/execute.js';
+import type { OperationActor } from '../workflows/operation-machine.js';
+import { lockStack, releaseAll, stackOperationMachine } from '../workflows/stack-operation.js';
 import type { ChangeSet } from '../diff/change-set.js';
-import { keyFor, planChanges } from '../workflows/plan.js';
 import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
 import type { Operation, OperationFlags } from './apply.js';
 import { globalFlags, ignoreList } from './command-flags.js';
@@ -78,39 +74,29 @@ export async function runOperationCommand(operation: Operation, flags: Operation
 }
 
 async function operate(session: StackSession, operation: Operation, flags: OperationFlags, timeoutMs: number, concurrency: number): Promise<void> {
-  const compiled = session.compile();
-  const { stack } = compiled;
+  const { stack, spec } = session.compile();
   const out = (text: string) => process.stdout.write(text);
-  const operator = operatorName();
-
-  const machine = operationMachine({
-    compile: async () => compiled.spec,
-    plan: (spec) => planChanges({ stack, spec, clusters: session.clusters, backend: session.backend, ignoreFields: ignoreList(flags), destroy: operation === 'destroy' }),
-    execute: (changeSet, emit, signal) => {
+  const machine = stackOperationMachine({
+    stack,
+    spec,
+    clusters: session.clusters,
+    clusterSet: session.clusterSet,
+    backend: session.backend,
+    operation,
+    concurrency,
+    timeoutMs,
+    ignoreFields: ignoreList(flags),
+    failFast: flags.failFast,
+    forceConflicts: flags.forceConflicts,
+    followHealth: flags.watch,
+    onStart: () => {
       if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
-      return executeChanges(
-        {
-          stack,
-          changeSet,
-          clusters: session.clusters,
-          backend: session.backend,
-          operation,
-          operator,
-          concurrency,
-          failFast: flags.failFast,
-          forceConflicts: flags.forceConflicts,
-          timeoutMs,
-          followHealth: operation === 'apply' && flags.watch ? healthFollower(session.clusterSet) : undefined,
-          signal,
-        },
-        emit,
-      );
     },
   });
   // the stack's states are locked before planning, so the plan is made on a state nobody else
   // is changing and a second operation on the stack is refused, naming this one; the locks are
   // renewed while it runs, and if one is lost nothing new starts
-  const locks = await lockStack(session, compiled, operation);
+  const locks = await lockStack(session.backend, session.clusters, stack, spec, operation);
   for (const l of locks) if (l.tookOverFrom) process.stderr.write(`kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`);
   const actor = createActor(machine, { input: { autoApprove: false } });
   let lost: LockLostError | undefined;
@@ -125,23 +111,8 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
     throw lost ?? e;
   } finally {
     renewal.stop();
-    for (const l of locks.reverse()) await l.release();
+    await releaseAll(locks);
   }
-}
-
-/** Locks the state of every cluster the stack uses or used, in a fixed order. */
-async function lockStack(session: StackSession, compiled: CompiledStack, operation: Operation): Promise<Lock[]> {
-  const { stack } = compiled;
-  const clusters = new Set(compiled.spec.resources.map((r) => session.clusters.resolve(clusterOf(r, stack.cluster))));
-  for (const k of await session.backend.list()) if (k.project === stack.project.name && k.stack === stack.name) clusters.add(k.cluster);
-  const locks: Lock[] = [];
-  try {
-    for (const cluster of [...clusters].sort()) locks.push(await session.backend.lock(keyFor(stack, cluster), thisProcess(operation, new Date().toISOString())));
-  } catch (e) {
-    for (const l of locks.reverse()) await l.release();
-    throw e;
-  }
-  return locks;
 }
 
 async function runOperation(actor: OperationActor, operation: Operation, flags: OperationFlags, out: (text: string) => void): Promise<void> {

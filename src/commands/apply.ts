@@ -3,9 +3,10 @@
  * apply-run.ts, loaded when one runs, so that other commands start without it.
  */
 import { Command } from 'commander';
+import type { Operation } from '../workflows/stack-operation.js';
 import { withStackOptions, type StackFlags } from './command-flags.js';
 
-export type Operation = 'apply' | 'destroy';
+export type { Operation };
 
 export interface OperationFlags extends StackFlags {
   yes?: boolean;

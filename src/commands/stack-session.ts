@@ -11,11 +11,11 @@ import type { StateBackend } from '../state/backend.js';
 import { stateConfig } from '../state/config.js';
 import type { Clusters } from '../workflows/plan.js';
 import { UserError } from '../user-error.js';
-import { compileOptions, type GlobalFlags, type StackFlags } from './command-flags.js';
+import { compileOptions, singleContext, type GlobalFlags, type StackFlags } from './command-flags.js';
 import { backendOf } from './state-session.js';
 
 /** ClusterSet with `--context` as the default for stacks that name no cluster. */
-class DefaultedClusters implements Clusters {
+export class DefaultedClusters implements Clusters {
   constructor(
     readonly set: ClusterSet,
     private readonly context: string | undefined,
@@ -57,7 +57,7 @@ export async function openClusters(global: GlobalFlags, root: string): Promise<{
     : undefined;
   try {
     const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? global.kubeconfig));
-    if (global.context) clusterSet.config(global.context);
+    for (const c of global.context) clusterSet.config(c);
     return { clusterSet, close: async () => sandbox?.stop() };
   } catch (e) {
     await sandbox?.stop();
@@ -74,7 +74,7 @@ export async function openStack(flags: StackFlags, global: GlobalFlags): Promise
     return {
       compile: () => compileStack(dir, compileOptions(flags)),
       clusterSet,
-      clusters: new DefaultedClusters(clusterSet, global.context),
+      clusters: new DefaultedClusters(clusterSet, singleContext(global)),
       backend: backendOf(config.backend, root, config, clusterSet),
       close,
     };

@@ -33,8 +33,8 @@ export interface ThreeWay {
   showSecrets?: boolean;
 }
 
-/** Live against the last applied state, on the fields the state sets. */
-function driftOf(prior: Attributes, live: Attributes, ignore: string[], showSecrets: boolean): FieldChange[] {
+/** Live against the last applied state, on the fields the state sets: what changed behind kdeck's back. */
+export function driftOf(prior: Attributes, live: Attributes, ignore: string[], showSecrets: boolean): FieldChange[] {
   const before = normalize(prior, ignore);
   return fieldChanges(before, projectOnto(normalize(live, ignore), before) as Attributes, { showSecrets });
 }

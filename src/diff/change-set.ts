@@ -24,6 +24,8 @@ export interface ResourceChange {
   unresolved: Reference[];
   /** The server refused the dry run; the decision falls back to comparing the fields the plan sets. */
   dryRunError?: string;
+  /** Fields of the plan another field manager owns now (the server's words); an apply takes them back only when forced. */
+  conflict?: string;
   /** For a delete: the other stacks (project/stack) whose state also holds the object, which stays. */
   sharedWith?: string[];
 }

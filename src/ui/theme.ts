@@ -4,6 +4,7 @@
  */
 import type { HealthState } from '../health/rules.js';
 import type { ResourcePhase } from '../workflows/operation-machine.js';
+import type { Action } from '../diff/actions.js';
 
 export const theme = {
   ok: 'green',
@@ -26,3 +27,5 @@ export const phaseGlyph: Record<ResourcePhase, { glyph: string; tone: Tone }> = 
   failed: { glyph: '✗', tone: 'danger' },
   skipped: { glyph: '–', tone: 'warning' },
 };
+
+export const actionTone: Record<Action, Tone> = { Create: 'ok', Update: 'warning', Delete: 'danger', UnChanged: 'muted', Import: 'accent' };

@@ -7,7 +7,6 @@
  * whichever is longer); then a preview of the applied stack.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ClusterSet } from '../cluster/cluster-set.js';
 import { loadKubeconfig } from '../cluster/kubeconfig.js';
@@ -18,47 +17,12 @@ import { LocalStateBackend } from '../state/local.js';
 import { executeChanges } from './execute.js';
 import { summarize, type ChangeSet } from '../diff/change-set.js';
 import { planChanges } from './plan.js';
+import { generatedWorkspace } from './bench-workspace.js';
 
 const APPS = 166;
 const CONCURRENCY = 16;
 const TARGET_RATIO = 1.5;
 const TARGET_PREVIEW_MS = 2000;
-
-function generatedWorkspace(apps: number): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-apply-'));
-  const files: Record<string, string> = {
-    'kcl.mod': '[package]\nname = "bench"\n',
-    'apps/load/project.yaml': 'name: load\n',
-    'apps/load/many/stack.yaml': 'name: many\n',
-    'apps/load/many/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - main.k\n',
-    'apps/load/many/main.k': `
-_ns = "bench"
-_labels = lambda i: int -> {str:str} { {"app" = "app-\${i}"} }
-_cm = lambda i: int {
-    {id = "v1:ConfigMap:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "ConfigMap", metadata = {name = "app-\${i}", namespace = _ns}, data = {index = str(i)}}}
-}
-_svc = lambda i: int {
-    {id = "v1:Service:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "Service", metadata = {name = "app-\${i}", namespace = _ns}, spec = {selector = _labels(i), ports = [{port = 80, targetPort = 8080}]}}}
-}
-_deploy = lambda i: int {
-    {
-        id = "apps/v1:Deployment:\${_ns}:app-\${i}", type = "Kubernetes"
-        dependsOn = ["v1:Namespace:\${_ns}", "v1:ConfigMap:\${_ns}:app-\${i}", "v1:Service:\${_ns}:app-\${i}"]
-        attributes = {
-            apiVersion = "apps/v1", kind = "Deployment", metadata = {name = "app-\${i}", namespace = _ns}
-            spec = {replicas = 1, selector.matchLabels = _labels(i), template = {metadata.labels = _labels(i), spec.containers = [{name = "main", image = "registry.example/app:\${i}", envFrom = [{configMapRef.name = "app-\${i}"}]}]}}
-        }
-    }
-}
-resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}] + [r for i in range(${apps}) for r in [_cm(i), _svc(i), _deploy(i)]]
-`,
-  };
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    fs.writeFileSync(path.join(root, name), text);
-  }
-  return root;
-}
 
 /** The best any schedule could do with these resource times: the longest chain, or the work over the slots. */
 export function lowerBoundMs(changeSet: ChangeSet, durations: Map<string, number>, concurrency: number): number {

@@ -103,7 +103,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     const decision = decide({ prior: prior?.attributes, plan: resolved as Attributes, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
     if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
     if (conflict) decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
-    return { id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}) };
+    return { id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}), ...(conflict ? { conflict } : {}) };
   };
   // level by level, so that references resolve against what an earlier level found; within a
   // level, several resources at once

@@ -13,18 +13,23 @@ export interface OperationProgressProps {
   progress: Record<string, ResourceProgress>;
   /** Rows to show at most; the rest are summarised (the frame must fit the terminal). */
   maxRows: number;
+  /** Columns it may use (the console's pane); the id column narrows to fit. */
+  width?: number;
 }
 
-export function OperationProgress({ changeSet, progress, maxRows }: OperationProgressProps) {
+export function OperationProgress({ changeSet, progress, maxRows, width: columns }: OperationProgressProps) {
   const rows = changeSet.changes.filter((c) => c.action !== 'UnChanged');
-  const width = Math.min(70, Math.max(...rows.map((c) => c.id.length), 10));
+  const clusterWidth = Math.max(0, ...rows.map((c) => c.cluster.length)) + 1;
+  // leave the health message at least a third of a narrow pane
+  const room = columns === undefined ? 70 : Math.max(10, Math.floor((columns - 10 - clusterWidth) * 0.6));
+  const width = Math.min(room, Math.max(...rows.map((c) => c.id.length), 10));
   // rows still moving first, so a long run keeps the interesting part on screen
   const active = (p?: ResourceProgress) => p?.phase === 'running' || p?.phase === 'applied' || p?.phase === 'failed';
   const ordered = [...rows.filter((c) => active(progress[c.id])), ...rows.filter((c) => !active(progress[c.id]))];
   const shown = ordered.slice(0, maxRows);
   const count = (phase: ResourceProgress['phase']) => rows.filter((c) => (progress[c.id]?.phase ?? 'pending') === phase).length;
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={columns}>
       {shown.map((c) => {
         const p = progress[c.id] ?? { phase: 'pending' as const };
         const g = phaseGlyph[p.phase];
@@ -33,7 +38,7 @@ export function OperationProgress({ changeSet, progress, maxRows }: OperationPro
             <Box flexShrink={0}>
               <Text color={theme[g.tone]}>{g.glyph} </Text>
               <Text>{c.action.padEnd(7)} </Text>
-              <Text>{(c.id.length > width ? `…${c.id.slice(-(width - 1))}` : c.id).padEnd(width)} </Text>
+              <Text>{compactId(c.id, width).padEnd(width)} </Text>
               <Text color={theme.muted}>{c.cluster} </Text>
             </Box>
             <Detail progress={p} />
@@ -54,6 +59,13 @@ export function OperationProgress({ changeSet, progress, maxRows }: OperationPro
       </Text>
     </Box>
   );
+}
+
+/** An id in `width` columns: whole, else without its apiVersion, else cut from the left (the kind goes before the name). */
+function compactId(id: string, width: number): string {
+  if (id.length <= width) return id;
+  const short = id.slice(id.indexOf(':') + 1);
+  return short.length <= width ? short : `…${short.slice(-(width - 1))}`;
 }
 
 /** What to say about a row: why it failed or was skipped, else its latest health. */

@@ -64,8 +64,9 @@ function Batches({ row }: { row: ClusterRow }) {
 }
 
 export function RecoveryHeader({ runId, runbook, paused, aborting }: RecoveryHeaderProps) {
+  // one line, whatever the width: the console's pane has no room for a second
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text bold>{runbook}</Text>
       <Text color={theme.muted}> run {runId}</Text>
       {paused ? <Text color={theme.warning}> · paused (clusters hold before their next batch)</Text> : null}

@@ -110,6 +110,23 @@ describe('the recovery machine', () => {
     expect(acted).toEqual(['p1']);
   });
 
+  it('starts no waiting cluster while paused, and starts it on resume', async () => {
+    const { steps, acted, holdGates, openGate } = scripted();
+    holdGates();
+    const actor = start(steps, 'r', plan([batch('a', 1, 'p1'), batch('b', 1, 'q1')], 'pause', 1)).start();
+    actor.send({ type: 'APPROVE' });
+    actor.send({ type: 'PAUSE' });
+    openGate();
+    await waitFor(actor, (s) => s.context.settled.a?.end === 'done', { timeout: 5_000 });
+    expect(actor.getSnapshot().context.started).toEqual(['a']);
+    expect(acted).toEqual(['p1']);
+    actor.send({ type: 'RESUME' });
+    openGate();
+    const s = await finished(actor);
+    expect(ends(s)).toEqual({ a: 'done', b: 'done' });
+    expect(acted).toEqual(['p1', 'q1']);
+  });
+
   it('survives a restore from its persisted snapshot mid-run and carries on at the right batch', async () => {
     const first = scripted();
     first.holdGates();

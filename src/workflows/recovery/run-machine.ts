@@ -50,7 +50,8 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
       startClusters: enqueueActions(({ context, enqueue }) => {
         const running = context.started.filter((c) => !(c in context.settled)).length;
         const waiting = context.clusters.filter((c) => !context.started.includes(c));
-        const starting = context.aborting ? [] : waiting.slice(0, Math.max(0, plan.clusterConcurrency - running));
+        // a paused run starts no cluster either: a cluster's first batch is a next batch too
+        const starting = context.aborting || context.paused ? [] : waiting.slice(0, Math.max(0, plan.clusterConcurrency - running));
         for (const c of starting) enqueue(spawnChild('cluster', { id: clusterActorId(c), systemId: clusterActorId(c), input: { cluster: c } }));
         if (starting.length) enqueue.assign({ started: [...context.started, ...starting] });
       }),
@@ -100,7 +101,7 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
         on: {
           CLUSTER_SETTLED: { actions: ['settle', 'auditSettled', 'startClusters'] },
           PAUSE: { actions: [assign({ paused: true }), 'forward', { type: 'audit', params: { action: 'run', outcome: 'paused' } }] },
-          RESUME: { actions: [assign({ paused: false }), 'forward', { type: 'audit', params: { action: 'run', outcome: 'resumed' } }] },
+          RESUME: { actions: [assign({ paused: false }), 'forward', 'startClusters', { type: 'audit', params: { action: 'run', outcome: 'resumed' } }] },
           ABORT: { actions: ['abortWaiting', 'forward', { type: 'audit', params: { action: 'run', outcome: 'abort requested' } }] },
           RETRY: { actions: 'forward' },
           SKIP: { actions: 'forward' },

@@ -1,0 +1,45 @@
+/**
+ * The line above the footer: what is being typed (a `/` filter, a `:` command with its
+ * completions), else the console's last message (why a key was refused, what a command did),
+ * else the newest event.
+ */
+import { Text } from 'ink';
+import type { Message, Mode } from '../navigation.js';
+import { completions } from '../palette.js';
+import type { ConsoleEvent } from '../session/state.js';
+import { cut } from '../text.js';
+import { theme } from '../theme.js';
+
+const levelTone = { info: 'muted', warn: 'warning', error: 'danger' } as const;
+
+export function StatusLine({ mode, message, event, width }: { mode: Mode; message?: Message; event?: ConsoleEvent; width: number }) {
+  if (mode.kind === 'palette') {
+    const options = completions(mode.text);
+    const hint = options.length > 1 || (options.length === 1 && options[0] !== mode.text) ? `   tab: ${options.join(' ')}` : '';
+    return (
+      <Text wrap="truncate-end">
+        <Text bold color={theme.accent}>
+          :
+        </Text>
+        <Text>{mode.text}</Text>
+        <Text inverse> </Text>
+        <Text color={theme.muted}>{hint}</Text>
+      </Text>
+    );
+  }
+  if (mode.kind === 'filter') {
+    return (
+      <Text wrap="truncate-end">
+        <Text bold color={theme.accent}>
+          /
+        </Text>
+        <Text>{mode.text}</Text>
+        <Text inverse> </Text>
+        <Text color={theme.muted}>   enter: keep  esc: clear</Text>
+      </Text>
+    );
+  }
+  if (message) return <Text color={theme[message.tone]}>{cut(message.text, width)}</Text>;
+  if (event) return <Text color={theme[levelTone[event.level]]}>{cut(event.text, width)}</Text>;
+  return <Text> </Text>;
+}

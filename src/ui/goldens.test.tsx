@@ -1,0 +1,68 @@
+/**
+ * Golden frames of every screen at 100×30, kept in snapshots/tui/ and reviewed like code.
+ * After an intended change: `npm run snapshots:tui:update`, then read the diff.
+ */
+import { describe, it } from 'vitest';
+import { App } from './App.js';
+import { DEFAULT_BINDINGS } from './actions.js';
+import { FixtureControl } from './testing/fixture.js';
+import { expectGolden } from './testing/goldens.js';
+import { renderTui, type Tui } from './testing/render-tui.js';
+
+process.env.TZ = 'UTC';
+
+const controls: FixtureControl[] = [];
+
+async function console_(): Promise<Tui> {
+  const control = new FixtureControl();
+  controls.push(control);
+  return renderTui(<App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} />);
+}
+
+/** The prod stack of the fixture, its frontend Deployment selected (drift and an update). */
+async function onProd(tui: Tui): Promise<void> {
+  await tui.press(':');
+  await tui.type('stack guestbook/prod');
+  await tui.press('enter');
+  for (let i = 0; i < 4; i++) await tui.press('j');
+}
+
+const frames: [string, (tui: Tui) => Promise<void>][] = [
+  ['start', async () => {}],
+  ['resources', onProd],
+  ['graph', async (tui) => (await onProd(tui), await tui.press('2'))],
+  ['diff', async (tui) => (await onProd(tui), await tui.press('enter'))],
+  ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/pr'))],
+  ['apply', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/prod'), await tui.press('enter'), void (await tui.waitFor('apply guestbook/prod done')))],
+  ['recovery', async (tui) => (await tui.press(':'), await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1,c-node-9'), await tui.press('enter'), void (await tui.waitFor('Blast radius')))],
+  [
+    'recovery-run',
+    async (tui) => {
+      await tui.press(':');
+      await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1');
+      await tui.press('enter');
+      await tui.waitFor('Plan only');
+      await tui.press('enter');
+      await tui.type('sandbox-b');
+      await tui.press('enter');
+      await tui.waitFor(/sandbox-a +gate/);
+      controls.at(-1)!.openGates();
+      await tui.waitFor(/sandbox-b +paused: failure/);
+    },
+  ],
+  ['events', async (tui) => tui.press('6')],
+  ['help', async (tui) => tui.press('?')],
+  ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],
+  ['palette', async (tui) => (await tui.press(':'), await tui.type('re'))],
+];
+
+describe('golden frames at 100×30', () => {
+  for (const [name, reach] of frames) {
+    it(name, async () => {
+      const tui = await console_();
+      await reach(tui);
+      expectGolden(name, tui.frame());
+      tui.unmount();
+    });
+  }
+});

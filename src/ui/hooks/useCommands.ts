@@ -1,0 +1,277 @@
+/**
+ * What keys and commands do: one handler per registry action and per `:` command, acting on
+ * the navigation (where the user is) and the console's session (what happens). Refusals are
+ * sentences on the status line, never silence.
+ */
+import { useRef } from 'react';
+import { useApp } from 'ink';
+import { actionDef, type ActionId, type Bindings } from '../actions.js';
+import { confirmationFor, recoveryConfirmation } from '../confirmation.js';
+import { keyLabel } from '../keys.js';
+import { step, type Confirmation, type Mode, type NavAction, type NavState } from '../navigation.js';
+import { matchStack, parseCommand, type PaletteCommand } from '../palette.js';
+import type { ConsoleControl } from '../session/control.js';
+import type { RecoveryCommand } from '../session/recovery.js';
+import type { ConsoleState } from '../session/state.js';
+import { errorMessage } from '../../user-error.js';
+import { VIEWS } from '../views.js';
+import type { Screen } from './useScreen.js';
+
+export interface Commands {
+  run(id: ActionId): void;
+  runLine(line: string): void;
+  /** The answer to the confirmation on screen. */
+  answer(yes: boolean): void;
+  pickContext(name: string): void;
+}
+
+/** What the commands act on: read afresh for every key, not from the last render. */
+export interface Now {
+  state: ConsoleState;
+  nav: NavState;
+  screen: Screen;
+}
+
+export function useCommands(control: ConsoleControl, now: () => Now, dispatch: (a: NavAction) => void, bindings: Bindings, page: number): Commands {
+  const { exit } = useApp();
+  const quitArmed = useRef(false);
+  const deps = { control, dispatch, bindings, page, exit, quitArmed };
+  return {
+    run: (id) => commandsAt(now(), deps).run(id),
+    runLine: (line) => commandsAt(now(), deps).runLine(line),
+    answer: (yes) => commandsAt(now(), deps).answer(yes),
+    pickContext: (name) => commandsAt(now(), deps).pickContext(name),
+  };
+}
+
+interface Deps {
+  control: ConsoleControl;
+  dispatch: (a: NavAction) => void;
+  bindings: Bindings;
+  page: number;
+  exit: () => void;
+  quitArmed: { current: boolean };
+}
+
+function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, page, exit, quitArmed }: Deps): Commands {
+  const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') => dispatch({ type: 'message', message: { tone, text } });
+  const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
+  const stack = screen.stack;
+  const keyOf = (id: ActionId) => keyLabel(bindings.get(id)?.[0] ?? '?');
+
+  const move = (delta: number, absolute?: 'top' | 'bottom') => {
+    const pick = (keys: readonly string[], current: string | undefined) => (absolute === 'top' ? keys[0] : absolute === 'bottom' ? keys[keys.length - 1] : step(keys, current, delta));
+    if (nav.focus === 'tree') {
+      const key = pick(
+        screen.stacks.map((s) => s.key),
+        stack?.key,
+      );
+      if (key) dispatch({ type: 'stack', key });
+      return;
+    }
+    switch (nav.view) {
+      case 'resources':
+      case 'diff':
+        dispatch({ type: 'resource', key: pick(screen.rows.map((r) => r.key), screen.resource) });
+        return;
+      case 'graph':
+        dispatch({ type: 'resource', key: pick(screen.graphOrder, screen.resource) });
+        return;
+      case 'events': {
+        // events scroll back from the newest
+        const to = absolute === 'top' ? state.events.length : absolute === 'bottom' ? 0 : nav.scroll - delta;
+        dispatch({ type: 'scroll', to });
+        return;
+      }
+      default:
+        dispatch({ type: 'scroll', to: absolute === 'top' ? 0 : absolute === 'bottom' ? Number.MAX_SAFE_INTEGER : nav.scroll + delta });
+    }
+  };
+  // rows move the selection, except where the view is one long text; pages scroll long texts
+  const scrolls = (page: boolean) => nav.focus === 'main' && (nav.view === 'recovery' || (page && nav.view === 'diff'));
+  const scrollOrMove = (delta: number, page = false) => (scrolls(page) ? dispatch({ type: 'scroll', to: nav.scroll + delta }) : move(delta));
+
+  /**
+   * A mutating action is refused in read-only mode and a dangerous one asks first, as the
+   * registry says, with what it will do.
+   */
+  const guarded = (id: 'apply' | 'destroy' | 'recovery.run', confirmation: () => Confirmation | { refused: string }) => {
+    const def = actionDef(id);
+    if (def.mutating && state.readOnly) return say(`${def.label} changes clusters and is refused in --read-only mode; restart without it to ${def.label}`, 'warning');
+    const confirm = confirmation();
+    if ('refused' in confirm) return say(confirm.refused, 'warning');
+    if (!def.dangerous) return start(confirm);
+    mode({ kind: 'confirm', confirm, input: '' });
+  };
+
+  const operate = (id: 'apply' | 'destroy', key = stack?.key) => {
+    const entry = state.stacks.find((s) => s.key === key);
+    if (!entry) return say('no stack is selected', 'warning');
+    dispatch({ type: 'stack', key: entry.key });
+    guarded(id, () => confirmationFor(id, entry, state));
+  };
+
+  const start = (c: Confirmation) => {
+    if (c.action === 'recover') {
+      control.runRecovery().then(
+        () => say(`recovery ${c.subject} started; ${keyOf('recovery.pause')} pauses it, ${keyOf('recovery.abort')} aborts it`, 'ok'),
+        (e: unknown) => say(errorMessage(e), 'danger'),
+      );
+      return;
+    }
+    const operation = c.action;
+    dispatch({ type: 'show', view: 'apply' });
+    control.startOperation(c.subject, operation).then(
+      () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
+      (e: unknown) => say(errorMessage(e), 'danger'),
+    );
+  };
+
+  const steer = (command: RecoveryCommand) => {
+    if (!control.steerRecovery(command)) say('no recovery is running');
+  };
+
+  const quit = () => {
+    const running = [...state.operations.values()].filter((o) => o.running).map((o) => `${o.operation} ${o.stack}`);
+    const r = state.recovery;
+    if (r?.state === 'running' && !r.settled) running.push(`recovery ${r.runId} (saved for kdeck recover --resume)`);
+    if (running.length && !quitArmed.current) {
+      quitArmed.current = true;
+      return say(`${running.join(', ')} is running: ${keyOf('quit')} again stops it (what is in flight finishes) and quits`, 'warning');
+    }
+    exit();
+  };
+
+  const run = (id: ActionId) => {
+    if (id !== 'quit') quitArmed.current = false;
+    dispatch({ type: 'message' });
+    switch (id) {
+      case 'up':
+        return scrollOrMove(-1);
+      case 'down':
+        return scrollOrMove(1);
+      case 'pageUp':
+        return scrollOrMove(-page, true);
+      case 'pageDown':
+        return scrollOrMove(page, true);
+      case 'top':
+        return move(0, 'top');
+      case 'bottom':
+        return move(0, 'bottom');
+      case 'open':
+        if (nav.focus === 'tree') return dispatch({ type: 'show', view: 'resources' });
+        if (screen.resource) dispatch({ type: 'resource', key: screen.resource });
+        return dispatch({ type: 'show', view: 'diff' });
+      case 'back':
+        return dispatch({ type: 'back' });
+      case 'pane':
+        return dispatch({ type: 'pane' });
+      case 'nextView':
+      case 'prevView': {
+        const at = VIEWS.findIndex((v) => v.id === nav.view);
+        const next = VIEWS[(at + (id === 'nextView' ? 1 : VIEWS.length - 1)) % VIEWS.length];
+        return dispatch({ type: 'show', view: next.id });
+      }
+      case 'apply':
+      case 'destroy':
+        return operate(id);
+      case 'recovery.run': {
+        const r = state.recovery;
+        if (r?.state !== 'planned') return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+        return guarded(id, () => recoveryConfirmation(r.plan, state));
+      }
+      case 'recovery.pause':
+        return steer('PAUSE');
+      case 'recovery.resume':
+        return steer('RESUME');
+      case 'recovery.abort':
+        return steer('ABORT');
+      case 'recovery.retry':
+        return steer('RETRY');
+      case 'recovery.skip':
+        return steer('SKIP');
+      case 'recovery.stop':
+        return steer('STOP');
+      case 'interrupt':
+        if (stack && control.interrupt(stack.key)) return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
+        return say('nothing is running on this stack');
+      case 'refresh':
+        if (!stack) return;
+        control.refresh(stack.key);
+        return say(`compiling and comparing ${stack.key} again`);
+      case 'recover':
+        return mode({ kind: 'palette', text: 'recover ' });
+      case 'palette':
+        return mode({ kind: 'palette', text: '' });
+      case 'filter':
+        return mode({ kind: 'filter', text: nav.filters[nav.focus] });
+      case 'help':
+        return mode({ kind: 'help' });
+      case 'quit':
+        return quit();
+      default: {
+        const view = VIEWS.find((v) => `view.${v.id}` === id);
+        if (view) dispatch({ type: 'show', view: view.id });
+      }
+    }
+  };
+
+  const carryOut = (c: PaletteCommand) => {
+    switch (c.kind) {
+      case 'apply':
+      case 'destroy': {
+        const key = c.stack ? matchStack(c.stack, state.stacks.map((s) => s.key)) : stack?.key;
+        if (typeof key === 'object') return say(key.error, 'warning');
+        return operate(c.kind, key);
+      }
+      case 'recover':
+        dispatch({ type: 'show', view: 'recovery' });
+        void control.planRecovery(c.runbook, c.args);
+        return;
+      case 'ctx':
+        if (!c.name) return mode({ kind: 'contexts' });
+        try {
+          control.setContext(c.name);
+          return say(`stacks that name no cluster now go to ${c.name}`, 'ok');
+        } catch (e) {
+          return say(errorMessage(e), 'warning');
+        }
+      case 'stack': {
+        const key = matchStack(c.name, state.stacks.map((s) => s.key));
+        if (typeof key === 'object') return say(key.error, 'warning');
+        dispatch({ type: 'stack', key });
+        return dispatch({ type: 'show', view: 'resources' });
+      }
+      case 'view':
+        return dispatch({ type: 'show', view: c.view });
+      case 'refresh':
+        return run('refresh');
+      case 'help':
+        return mode({ kind: 'help' });
+      case 'quit':
+        return quit();
+    }
+  };
+
+  return {
+    run,
+    runLine(line) {
+      mode({ kind: 'normal' });
+      const c = parseCommand(line);
+      if ('error' in c) return say(c.error, 'warning');
+      carryOut(c);
+    },
+    answer(yes) {
+      const m = nav.mode;
+      mode({ kind: 'normal' });
+      if (m.kind !== 'confirm') return;
+      if (!yes) return say(`${m.confirm.action} of ${m.confirm.subject} cancelled: nothing was changed`);
+      start(m.confirm);
+    },
+    pickContext(name) {
+      mode({ kind: 'normal' });
+      carryOut({ kind: 'ctx', name });
+    },
+  };
+}
+

@@ -1,0 +1,102 @@
+/**
+ * Where the user is: which pane has the keys, which view the main pane shows (and the views
+ * visited before it, for esc), the selected stack and resource, the filters, and the mode the
+ * keyboard is in (normal, typing a filter or a command, reading the help, confirming). A pure
+ * reducer; selections are kept by key (project/stack, cluster+id), so a new plan does not move
+ * them.
+ */
+import type { Focus } from './actions.js';
+import type { Tone } from './theme.js';
+import type { ViewId } from './views.js';
+
+export interface Confirmation {
+  action: 'apply' | 'destroy' | 'recover';
+  /** The stack, or the runbook for a recovery. */
+  subject: string;
+  /** What must be typed to confirm (the stack, or the prod clusters' names); y/N when absent. */
+  typed?: string;
+  /** What will happen, a line each. */
+  summary: string[];
+}
+
+export type Mode =
+  | { kind: 'normal' }
+  | { kind: 'filter'; text: string }
+  | { kind: 'palette'; text: string }
+  | { kind: 'help' }
+  | { kind: 'confirm'; confirm: Confirmation; input: string }
+  | { kind: 'contexts' };
+
+export interface Message {
+  tone: Tone;
+  text: string;
+}
+
+export interface NavState {
+  focus: Focus;
+  view: ViewId;
+  /** Views shown before, for esc. */
+  history: ViewId[];
+  stack?: string;
+  /** liveKey of the selected resource, shared by Resources, Graph and Diff. */
+  resource?: string;
+  filters: Record<Focus, string>;
+  /** Lines scrolled: from the top in Diff and Help, from the newest in Events. */
+  scroll: number;
+  mode: Mode;
+  message?: Message;
+}
+
+export type NavAction =
+  | { type: 'pane' }
+  | { type: 'focus'; focus: Focus }
+  | { type: 'show'; view: ViewId }
+  | { type: 'back' }
+  | { type: 'stack'; key: string }
+  | { type: 'resource'; key: string | undefined }
+  | { type: 'scroll'; to: number }
+  | { type: 'mode'; mode: Mode }
+  | { type: 'filter'; text: string }
+  | { type: 'message'; message?: Message };
+
+export const initialNav: NavState = { focus: 'tree', view: 'resources', history: [], filters: { tree: '', main: '' }, scroll: 0, mode: { kind: 'normal' } };
+
+const HISTORY_LIMIT = 20;
+
+export function navigate(s: NavState, a: NavAction): NavState {
+  switch (a.type) {
+    case 'pane':
+      return { ...s, focus: s.focus === 'tree' ? 'main' : 'tree' };
+    case 'focus':
+      return s.focus === a.focus ? s : { ...s, focus: a.focus };
+    case 'show':
+      if (s.view === a.view) return { ...s, focus: 'main' };
+      return { ...s, focus: 'main', view: a.view, history: [...s.history, s.view].slice(-HISTORY_LIMIT), scroll: 0, filters: { ...s.filters, main: '' } };
+    case 'back': {
+      if (s.filters[s.focus]) return { ...s, filters: { ...s.filters, [s.focus]: '' } };
+      const previous = s.history[s.history.length - 1];
+      if (s.focus === 'main' && previous) return { ...s, view: previous, history: s.history.slice(0, -1), scroll: 0 };
+      return { ...s, focus: 'tree' };
+    }
+    case 'stack':
+      return s.stack === a.key ? s : { ...s, stack: a.key, resource: undefined, scroll: 0 };
+    case 'resource':
+      return s.resource === a.key ? s : { ...s, resource: a.key, ...(s.view === 'diff' ? { scroll: 0 } : {}) };
+    case 'scroll':
+      return { ...s, scroll: Math.max(0, a.to) };
+    case 'mode':
+      return { ...s, mode: a.mode, ...(a.mode.kind === 'help' ? { scroll: 0 } : {}) };
+    case 'filter':
+      return { ...s, filters: { ...s.filters, [s.focus]: a.text } };
+    case 'message':
+      return { ...s, message: a.message };
+  }
+}
+
+/** The key `delta` rows from `current` in `keys` (clamped), or the first when `current` is not there. */
+export function step(keys: readonly string[], current: string | undefined, delta: number): string | undefined {
+  if (keys.length === 0) return undefined;
+  const at = current === undefined ? -1 : keys.indexOf(current);
+  if (at === -1) return keys[0];
+  return keys[Math.min(keys.length - 1, Math.max(0, at + delta))];
+}

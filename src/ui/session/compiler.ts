@@ -1,0 +1,104 @@
+/**
+ * How the console compiles stacks: in a worker thread (the default), so that compiling never
+ * blocks input, with a time limit after which the worker is stopped and replaced; or inline,
+ * for tests that want the same answers without a thread.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CompileOutcome, CompileReply } from './compile-protocol.js';
+import { compileOutcome } from './compile-stack.js';
+
+export interface StackCompiler {
+  compile(dir: string): Promise<CompileOutcome>;
+  close(): Promise<void>;
+}
+
+/** Compiles in this thread (tests). */
+export class InlineCompiler implements StackCompiler {
+  async compile(dir: string): Promise<CompileOutcome> {
+    return compileOutcome(dir);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The worker script beside this module once built (dist/ui/session/compile-worker.js). */
+const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
+
+const stopped = (dir: string, why: string): CompileOutcome => ({
+  ok: false,
+  failure: { summary: why, text: why },
+  ms: 0,
+  inputs: { files: [], folders: [dir] },
+});
+
+/**
+ * Compiles in a worker thread, one stack at a time. A compile that outlives `limitMs`, or a
+ * worker that dies, ends that compile with a failure and a fresh worker takes the next one.
+ */
+export class WorkerCompiler implements StackCompiler {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly script: URL = WORKER_SCRIPT,
+    private readonly limitMs = 30_000,
+  ) {}
+
+  compile(dir: string): Promise<CompileOutcome> {
+    const run = this.queue.then(() => this.runOne(dir));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private started(): Worker {
+    if (!this.worker) {
+      this.worker = new Worker(this.script);
+      // the console's process may end while the worker idles
+      this.worker.unref();
+    }
+    return this.worker;
+  }
+
+  private runOne(dir: string): Promise<CompileOutcome> {
+    if (this.closed) return Promise.resolve(stopped(dir, 'the console is closing'));
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const finish = (outcome: CompileOutcome, replaceWorker: boolean) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (replaceWorker) {
+          this.worker = undefined;
+          void worker.terminate();
+        }
+        resolve(outcome);
+      };
+      const onMessage = (reply: CompileReply) => {
+        if (reply.id !== id) return;
+        const { id: _id, ...outcome } = reply;
+        finish(outcome, false);
+      };
+      const onError = (e: Error) => finish(stopped(dir, `the compiler stopped with an error: ${e.message}; the stack is compiled again at the next save`), true);
+      const onExit = () => finish(stopped(dir, 'the compiler stopped; the stack is compiled again at the next save'), true);
+      const timer = setTimeout(
+        () => finish(stopped(dir, `compiling took longer than ${this.limitMs >= 1000 ? `${Math.round(this.limitMs / 1000)} s` : `${this.limitMs} ms`} and was stopped (an endless loop or a runaway recursion?); fix the file and save again`), true),
+        this.limitMs,
+      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, dir });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate();
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * What the screen may ask of the console's session. ConsoleSession implements it over real
+ * clusters; screen tests and golden frames implement it over a fixed state.
+ */
+import type { Operation } from '../../workflows/stack-operation.js';
+import type { RecoveryCommand } from './recovery.js';
+import type { ConsoleState, EventLevel, Store } from './state.js';
+
+export interface ConsoleControl {
+  readonly store: Store<ConsoleState>;
+  /** Starts an approved apply or destroy; rejects with a sentence when it cannot. */
+  startOperation(stack: string, operation: Operation): Promise<void>;
+  /** Stops the stack's running operation; false when none runs. */
+  interrupt(stack: string): boolean;
+  /** Compiles the stack again (and plans it). */
+  refresh(stack: string): void;
+  /** The context for stacks that name none; throws a sentence for an unknown one. */
+  setContext(name: string): void;
+  planRecovery(runbook: string, args: string[]): Promise<void>;
+  /** Runs the planned recovery (confirmed by the operator); rejects with a sentence when it cannot. */
+  runRecovery(): Promise<void>;
+  /** Pause, resume, abort, or answer a cluster paused on a failure; false when no run listens. */
+  steerRecovery(command: RecoveryCommand): boolean;
+  /** The stack on screen, which compiles first. */
+  focus(stack: string): void;
+  log(level: EventLevel, text: string): void;
+}

@@ -1,0 +1,113 @@
+/**
+ * What the views show, derived from the console's state: a stack's badge, its resource rows,
+ * and short names for ids. Pure, so the tests and the bench call it without a screen.
+ */
+import { summarize, type ChangeSet, type ResourceChange } from '../../diff/change-set.js';
+import type { Action } from '../../diff/actions.js';
+import type { Health } from '../../health/rules.js';
+import type { Tone } from '../theme.js';
+import { liveKey, type OperationEntry, type StackEntry } from './state.js';
+
+/** A change set's changes by liveKey(cluster, id), built once per change set. */
+const changeIndexes = new WeakMap<ChangeSet, Map<string, ResourceChange>>();
+export function changeIndex(cs: ChangeSet): ReadonlyMap<string, ResourceChange> {
+  let index = changeIndexes.get(cs);
+  if (!index) {
+    index = new Map(cs.changes.map((c) => [liveKey(c.cluster, c.id), c]));
+    changeIndexes.set(cs, index);
+  }
+  return index;
+}
+
+export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running';
+
+export interface Badge {
+  kind: BadgeKind;
+  text: string;
+  tone: Tone;
+}
+
+/** How much a badge matters, for the order of precedence. */
+export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
+  if (operation?.running) return { kind: 'running', text: operation.operation === 'apply' ? 'applying' : 'destroying', tone: 'progress' };
+  if (s.compile.state === 'error' || s.plan.state === 'error') return { kind: 'error', text: 'error', tone: 'danger' };
+  if (!s.changeSet) return { kind: 'pending', text: '…', tone: 'muted' };
+  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded')) return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
+  if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift)) return { kind: 'drift', text: 'drift', tone: 'warning' };
+  const n = summarize(s.changeSet.changes);
+  const changes = n.Create + n.Update + n.Delete + n.Import;
+  if (changes) return { kind: 'changes', text: `${changes} change${changes === 1 ? '' : 's'}`, tone: 'accent' };
+  return { kind: 'unchanged', text: 'unchanged', tone: 'ok' };
+}
+
+export interface IdParts {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** `apps/v1:Deployment:shop:web` → its parts. */
+export function idParts(id: string): IdParts {
+  const [apiVersion = '', kind = '', ...rest] = id.split(':');
+  return rest.length > 1 ? { apiVersion, kind, namespace: rest[0], name: rest.slice(1).join(':') } : { apiVersion, kind, name: rest[0] ?? '' };
+}
+
+/** `Deployment/shop/web`: what a person calls a resource. */
+export function shortId(id: string): string {
+  const p = idParts(id);
+  return [p.kind, p.namespace, p.name].filter(Boolean).join('/');
+}
+
+export interface ResourceRow {
+  /** liveKey(cluster, id) */
+  key: string;
+  id: string;
+  kind: string;
+  /** namespace/name */
+  name: string;
+  cluster: string;
+  /** undefined while the first plan is being made */
+  action?: Action;
+  drift: boolean;
+  health?: Health;
+  deleted?: boolean;
+}
+
+/** The resources of a stack, in the order an apply takes them, with what the watch knows. */
+export function resourceRows(s: StackEntry): ResourceRow[] {
+  if (s.changeSet) {
+    return s.changeSet.changes.map((c) => {
+      const key = liveKey(c.cluster, c.id);
+      const live = s.live.get(key);
+      const p = idParts(c.id);
+      return {
+        key,
+        id: c.id,
+        kind: p.kind,
+        name: [p.namespace, p.name].filter(Boolean).join('/'),
+        cluster: c.cluster,
+        action: c.action,
+        drift: c.decision.drift || (live?.drift ?? false),
+        ...(live?.health ? { health: live.health } : {}),
+        ...(live?.deleted ? { deleted: true } : {}),
+      };
+    });
+  }
+  return (s.spec?.resources ?? []).map((r) => {
+    const p = idParts(r.id);
+    const cluster = s.stack.cluster ?? '';
+    return { key: liveKey(cluster, r.id), id: r.id, kind: p.kind, name: [p.namespace, p.name].filter(Boolean).join('/'), cluster, drift: false };
+  });
+}
+
+/** Rows whose text holds `filter` (case-insensitive); a leading `!` keeps the others. */
+export function filterRows<T>(rows: readonly T[], filter: string, text: (row: T) => string): readonly T[] {
+  if (!filter) return rows;
+  const invert = filter.startsWith('!');
+  const needle = (invert ? filter.slice(1) : filter).toLowerCase();
+  if (!needle) return rows;
+  return rows.filter((r) => text(r).toLowerCase().includes(needle) !== invert);
+}
+
+export const rowText = (r: ResourceRow) => `${r.id} ${r.cluster} ${r.action ?? ''}${r.drift ? ' drift' : ''} ${r.health?.state ?? ''}`;

@@ -1,0 +1,130 @@
+/**
+ * The console's side of a recovery runbook: `:recover RUNBOOK hosts=...` compiles the runbook
+ * with the cmdb plugin answering from the console's clusters and shows the plan; once the
+ * operator confirms, the run goes as `kdeck recover` runs it (the persisted run machine, an
+ * audit log under .kdeck/runs, steps against the clusters), and the Recovery view follows its
+ * clusters while p, r, a, t, s, x steer it. A run left when the console quits is saved and
+ * carries on with `kdeck recover --resume RUN_ID`.
+ */
+import path from 'node:path';
+import type { ClusterSet } from '../../cluster/cluster-set.js';
+import { updateLine } from '../../commands/recover-output.js';
+import { PluginRegistry } from '../../kcl/plugins.js';
+import { parseOptionArg, runKcl } from '../../kcl/run.js';
+import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
+import { planRecovery, runbookOf, type RecoveryPlan } from '../../recovery/plan.js';
+import { operatorName } from '../../state/holder.js';
+import { errorMessage, UserError } from '../../user-error.js';
+import { clusterSteps } from '../../workflows/recovery/cluster-steps.js';
+import type { RunActor } from '../../workflows/recovery/run-machine.js';
+import { freezePlan } from '../../workflows/recovery/run-plan.js';
+import { newRunId, RunStore } from '../../workflows/recovery/run-store.js';
+import { startRun, type LiveRun } from '../../workflows/recovery/runner.js';
+import type { ConsoleState, EventLevel, Store } from './state.js';
+
+interface Asked {
+  runbook: string;
+  args: string[];
+}
+
+export type RecoveryEntry =
+  | (Asked & { state: 'planning' })
+  | (Asked & { state: 'planned'; plan: RecoveryPlan })
+  | (Asked & { state: 'error'; message: string })
+  | (Asked & { state: 'running'; plan: RecoveryPlan; runId: string; actor: RunActor; settled: boolean });
+
+/** What the operator may tell a running recovery (the run machine's events). */
+export type RecoveryCommand = 'PAUSE' | 'RESUME' | 'ABORT' | 'RETRY' | 'SKIP' | 'STOP';
+
+/** `hosts=a,b` and `-D hosts=a,b` alike: the `-D` values of a `:recover` command. */
+export function recoveryArgs(words: string[]): string[] {
+  return words.filter((w) => w !== '-D');
+}
+
+/** The runbook's plan, its hostnames resolved against every cluster of the set. */
+async function recoveryPlan(root: string, runbook: string, args: string[], clusterSet: ClusterSet): Promise<RecoveryPlan> {
+  const options = args.map(parseOptionArg);
+  const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
+  const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
+  const table = hosts.length ? await resolveFromClusters(hosts, sources) : { records: [], unresolved: [] };
+  const result = runKcl({ files: [path.resolve(root, runbook)], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
+  return planRecovery(runbookOf(result.data()[0]));
+}
+
+export interface RecoveryDeps {
+  root: string;
+  store: Store<ConsoleState>;
+  clusterSet: ClusterSet;
+  readOnly: boolean;
+  log: (level: EventLevel, text: string) => void;
+}
+
+/** The console's one recovery at a time: its plan, then its run. */
+export class ConsoleRecovery {
+  private run: LiveRun | undefined;
+
+  constructor(private readonly deps: RecoveryDeps) {}
+
+  private set(entry: RecoveryEntry): void {
+    this.deps.store.update((s) => ({ ...s, recovery: entry }));
+  }
+
+  async plan(runbook: string, args: string[]): Promise<void> {
+    const current = this.deps.store.get().recovery;
+    if (current?.state === 'running' && !current.settled) throw new UserError(`the recovery ${current.runId} is running; abort it (a) or let it finish before planning another`);
+    this.set({ state: 'planning', runbook, args });
+    try {
+      const plan = await recoveryPlan(this.deps.root, runbook, args, this.deps.clusterSet);
+      this.set({ state: 'planned', runbook, args, plan });
+      this.deps.log('info', `recovery ${runbook}: ${plan.runbook.targets.length} targets in ${plan.batches.length} batches`);
+    } catch (e) {
+      const message = errorMessage(e);
+      this.set({ state: 'error', runbook, args, message });
+      this.deps.log('error', `recovery ${runbook}: ${message}`);
+    }
+  }
+
+  /** Runs the planned recovery; the operator has confirmed it. */
+  async start(): Promise<void> {
+    const entry = this.deps.store.get().recovery;
+    if (this.deps.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; the plan shows what it would do');
+    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+    const { plan, runbook, args } = entry;
+    if (plan.batches.length === 0) throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart` : 'the runbook has no targets: nothing to restart');
+    const at = new Date();
+    const { clusterSet, root } = this.deps;
+    const runPlan = await freezePlan(plan, (c) => clusterSet.client(c), at);
+    const store = new RunStore(root, newRunId(plan.runbook.name, at));
+    store.create({ version: 1, id: store.id, runbook, options: args.map(parseOptionArg), createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
+    const run = startRun({
+      store,
+      who: operatorName(),
+      steps: (audit) => clusterSteps(clusterSet, audit),
+      input: { runId: store.id, runbook: runPlan.runbook },
+      plan: runPlan,
+      // the audit trail goes to the Events view; health readings show in the Recovery view
+      onUpdate: (u) => {
+        if (u.type === 'audit') this.deps.log(/fail|stop|abort/.test(u.entry.outcome) ? 'warn' : 'info', `recovery: ${updateLine(u)}`);
+      },
+    });
+    this.run = run;
+    this.set({ state: 'running', runbook, args, plan, runId: run.id, actor: run.actor, settled: false });
+    run.actor.send({ type: 'APPROVE' });
+    void run.settled().then(() => {
+      const now = this.deps.store.get().recovery;
+      if (now?.state === 'running' && now.runId === run.id) this.set({ ...now, settled: true });
+    });
+  }
+
+  steer(command: RecoveryCommand): boolean {
+    const entry = this.deps.store.get().recovery;
+    if (entry?.state !== 'running' || entry.settled) return false;
+    entry.actor.send({ type: command });
+    return true;
+  }
+
+  /** Saves a run in flight for `kdeck recover --resume` and lets it go. */
+  async close(): Promise<void> {
+    await this.run?.close().catch((e: unknown) => this.deps.log('error', errorMessage(e)));
+  }
+}

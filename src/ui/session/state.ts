@@ -1,0 +1,131 @@
+/**
+ * What the console shows, as one immutable value: the workspace's stacks with their last
+ * compile, last good Spec and plan, and what the cluster watch says about their resources; the
+ * operations running; the event log. The session replaces it on every change (a stack that did
+ * not change keeps its object, so views that did not change are not redrawn) and the views
+ * read it through a store.
+ */
+import type { ChangeSet } from '../../diff/change-set.js';
+import type { ResourceGraph } from '../../graph/graph.js';
+import type { Health } from '../../health/rules.js';
+import type { Spec } from '../../konfig/spec.js';
+import type { Stack } from '../../konfig/workspace.js';
+import type { OperationActor } from '../../workflows/operation-machine.js';
+import type { Operation } from '../../workflows/stack-operation.js';
+import type { CompileFailure } from './compile-protocol.js';
+import type { RecoveryEntry } from './recovery.js';
+
+export type CompileStatus = { state: 'pending' } | { state: 'ok'; ms: number } | { state: 'error'; ms: number; failure: CompileFailure };
+
+export type PlanStatus = { state: 'pending' } | { state: 'ok' } | { state: 'error'; message: string };
+
+/** What the cluster watch last saw of a resource. */
+export interface LiveStatus {
+  health?: Health;
+  /** Changed (or deleted) outside kdeck since the last apply. */
+  drift: boolean;
+  deleted?: boolean;
+}
+
+export interface StackEntry {
+  /** `project/stack`: unique in a workspace, and what `:stack` takes. */
+  key: string;
+  stack: Stack;
+  compile: CompileStatus;
+  compiling: boolean;
+  /** The last Spec that compiled: a compile error keeps it on screen. */
+  spec?: Spec;
+  graph?: ResourceGraph;
+  plan: PlanStatus;
+  planning: boolean;
+  /** The last plan; it belongs to `spec`. */
+  changeSet?: ChangeSet;
+  /** By liveKey(cluster, id). */
+  live: ReadonlyMap<string, LiveStatus>;
+}
+
+export interface OperationEntry {
+  stack: string;
+  operation: Operation;
+  actor: OperationActor;
+  /** ms since the epoch. */
+  startedAt: number;
+  running: boolean;
+}
+
+export type EventLevel = 'info' | 'warn' | 'error';
+
+export interface ConsoleEvent {
+  at: number;
+  level: EventLevel;
+  text: string;
+}
+
+export interface ContextEntry {
+  name: string;
+  /** Shown in the warning colour; its dangerous actions need a typed confirmation. */
+  prod: boolean;
+}
+
+export interface ConsoleState {
+  root: string;
+  readOnly: boolean;
+  contexts: ContextEntry[];
+  /** The context for stacks that name no cluster. */
+  context?: string;
+  stacks: StackEntry[];
+  operations: ReadonlyMap<string, OperationEntry>;
+  recovery?: RecoveryEntry;
+  events: ConsoleEvent[];
+  /** Watch mode is on (files and clusters). */
+  watching: boolean;
+}
+
+const EVENT_LIMIT = 500;
+
+export const liveKey = (cluster: string, id: string) => `${cluster}\u0000${id}`;
+
+export function stackKey(stack: Stack): string {
+  return `${stack.project.name}/${stack.name}`;
+}
+
+export function newStackEntry(stack: Stack): StackEntry {
+  return { key: stackKey(stack), stack, compile: { state: 'pending' }, compiling: false, plan: { state: 'pending' }, planning: false, live: new Map() };
+}
+
+/** The state with one stack changed by `change` (the others untouched). */
+export function withStack(state: ConsoleState, key: string, change: (s: StackEntry) => StackEntry): ConsoleState {
+  let changed = false;
+  const stacks = state.stacks.map((s) => {
+    if (s.key !== key) return s;
+    const next = change(s);
+    changed ||= next !== s;
+    return next;
+  });
+  return changed ? { ...state, stacks } : state;
+}
+
+export function withEvent(state: ConsoleState, event: ConsoleEvent): ConsoleState {
+  return { ...state, events: [...state.events, event].slice(-EVENT_LIMIT) };
+}
+
+/** A value that changes over time, for useSyncExternalStore. */
+export class Store<T> {
+  private listeners = new Set<() => void>();
+
+  constructor(private value: T) {}
+
+  get = (): T => this.value;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  update(change: (value: T) => T): void {
+    const next = change(this.value);
+    if (next === this.value) return;
+    this.value = next;
+    for (const l of this.listeners) l();
+  }
+}

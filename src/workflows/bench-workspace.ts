@@ -1,0 +1,47 @@
+/**
+ * A generated Konfig workspace for the benches: one stack (apps/load/many) of a namespace and,
+ * per app, a ConfigMap, a Service and a Deployment that depends on both: 1 + 3 × apps
+ * resources. Written to a new temporary folder, whose path is returned.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const GENERATED_STACK = 'apps/load/many';
+
+export function generatedWorkspace(apps: number): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-'));
+  const files: Record<string, string> = {
+    'kcl.mod': '[package]\nname = "bench"\n',
+    'apps/load/project.yaml': 'name: load\n',
+    'apps/load/many/stack.yaml': 'name: many\n',
+    'apps/load/many/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - main.k\n',
+    'apps/load/many/main.k': `
+_ns = "bench"
+_labels = lambda i: int -> {str:str} { {"app" = "app-\${i}"} }
+_cm = lambda i: int {
+    {id = "v1:ConfigMap:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "ConfigMap", metadata = {name = "app-\${i}", namespace = _ns}, data = {index = str(i)}}}
+}
+_svc = lambda i: int {
+    {id = "v1:Service:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "Service", metadata = {name = "app-\${i}", namespace = _ns}, spec = {selector = _labels(i), ports = [{port = 80, targetPort = 8080}]}}}
+}
+_deploy = lambda i: int {
+    {
+        id = "apps/v1:Deployment:\${_ns}:app-\${i}", type = "Kubernetes"
+        dependsOn = ["v1:Namespace:\${_ns}", "v1:ConfigMap:\${_ns}:app-\${i}", "v1:Service:\${_ns}:app-\${i}"]
+        attributes = {
+            apiVersion = "apps/v1", kind = "Deployment", metadata = {name = "app-\${i}", namespace = _ns}
+            spec = {replicas = 1, selector.matchLabels = _labels(i), template = {metadata.labels = _labels(i), spec.containers = [{name = "main", image = "registry.example/app:\${i}", envFrom = [{configMapRef.name = "app-\${i}"}]}]}}
+        }
+    }
+}
+resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}] + [r for i in range(${apps}) for r in [_cm(i), _svc(i), _deploy(i)]]
+`,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+

@@ -1,0 +1,110 @@
+/**
+ * The console end to end, as a person meets it: the real `kdeck ui --sandbox` in a
+ * pseudo-terminal (tmux on a private socket, 100×30), on a copy of konfig-sample. Start, go to
+ * a stack, read a resource's diff, apply the stack, see it Healthy, quit. Every wait is
+ * bounded; the tmux server is killed by its socket at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, kdeckIn } from './support/run.js';
+import { copySample } from './support/sample.js';
+
+const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-console-'));
+const workspace = path.join(dir, 'konfig-sample');
+const socket = path.join(dir, 'tmux.sock');
+const exitFile = path.join(dir, 'exit-code');
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
+const screen = () => tmux('capture-pane', '-p', '-t', 'console');
+const keys = (...names: string[]) => void tmux('send-keys', '-t', 'console', ...names);
+const type = (text: string) => void tmux('send-keys', '-t', 'console', '-l', text);
+
+/** Waits (bounded) for the screen to show `what`; fails with the last screen. */
+async function until(what: string | RegExp, limitMs = 30_000): Promise<string> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const s = screen();
+    if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
+    if (Date.now() > deadline) throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(() => {
+  try {
+    execFileSync('tmux', ['-V'], { timeout: 5_000 });
+  } catch {
+    throw new Error('tmux is needed for the console end-to-end test (it is part of the machine image)');
+  }
+  copySample(workspace);
+  const command = `'${process.execPath}' '${CLI}' ui '${workspace}' --sandbox; echo $? > '${exitFile}'`;
+  tmux('new-session', '-d', '-x', '100', '-y', '30', '-s', 'console', command);
+});
+
+afterAll(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // the server ends by itself once its session's command has ended
+  }
+});
+
+describe('kdeck ui in a terminal', () => {
+  it('opens a stack, shows a diff, applies it, follows it to Healthy and quits', async () => {
+    await until(/nginx-example\s/);
+    await until(/dev\s+4 changes/, 60_000);
+
+    keys(':');
+    type('stack nginx-example/dev');
+    keys('Enter');
+    await until('nginx-example/dev → sandbox-a');
+    await until('4 create, 0 update, 0 delete, 0 unchanged');
+
+    keys('/');
+    type('Deployment');
+    keys('Enter');
+    keys('Enter');
+    const diff = await until('Create apps/v1:Deployment:nginx-example-dev:nginx-example on sandbox-a');
+    expect(diff).toContain('Diff (live → plan):');
+    expect(diff).toMatch(/\+ spec:/);
+
+    keys('a');
+    await until('Apply nginx-example/dev?');
+    keys('y');
+    await until('apply nginx-example/dev done', 120_000);
+    const applied = screen();
+    expect(applied).toMatch(/4 done, 0 running, 0 failed/);
+    expect(applied).toMatch(/Deployment\/nginx-example-dev\S*\s+Healthy/);
+
+    keys('1');
+    await until(/▸ Deployment\s+\S*nginx-example\s+sandbox-a\s+UnChanged\s+Healthy/, 30_000);
+    expect(screen()).toContain('apps/v1:Deployment:nginx-example-dev:nginx-example');
+    await until(/dev\s+unchanged/);
+    expect(fs.existsSync(path.join(workspace, '.kdeck', 'state', 'nginx-example', 'dev', 'sandbox-a.json'))).toBe(true);
+
+    keys('q');
+    const deadline = Date.now() + 30_000;
+    while (!fs.existsSync(exitFile)) {
+      if (Date.now() > deadline) throw new Error(`the console did not quit within 30 s; the screen was:\n${screen()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(fs.readFileSync(exitFile, 'utf8').trim()).toBe('0');
+  }, 300_000);
+});
+
+describe('kdeck ui without a terminal', () => {
+  it('exits 2 and names the commands that work without one; a bare kdeck shows the help', async () => {
+    const ui = await kdeckIn(dir, ['ui', workspace]);
+    expect(ui.code).toBe(2);
+    expect(ui.stderr).toBe(
+      'kdeck: kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: kdeck ls (stacks), kdeck preview -d (the plan and its diff), kdeck apply --yes, kdeck destroy --yes, kdeck recover RUNBOOK.k --plan\n',
+    );
+    const bare = await kdeckIn(dir, []);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain('Usage: kdeck');
+    expect(bare.stdout).toMatch(/ui \[workspace\] +the console/);
+  });
+});

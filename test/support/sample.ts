@@ -1,0 +1,13 @@
+/**
+ * A copy of konfig-sample for a test to change freely, without what `npm start` or an earlier
+ * run left in its `.kdeck` (sandbox clusters, states, logs).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'konfig-sample');
+
+export function copySample(to: string): void {
+  fs.cpSync(SAMPLE, to, { recursive: true, filter: (src) => path.basename(src) !== '.kdeck' });
+}

@@ -7,7 +7,7 @@
  * broken import is noticed.
  */
 import path from 'node:path';
-import { findRoot, locatePackage, parseFile } from '../kcl/loader.js';
+import { findRoot, packageAt, packageTarget, parseFile } from '../kcl/loader.js';
 import { PLUGIN_PREFIX } from '../kcl/plugins.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { settingsFiles, type CompileOptions } from './compile.js';
@@ -32,7 +32,7 @@ function importsOf(file: string, root: string): { files: string[]; folder: strin
   const found: { files: string[]; folder: string }[] = [];
   for (const stmt of body) {
     if (stmt.type !== 'Import' || stmt.path.startsWith(PLUGIN_PREFIX)) continue;
-    const pkg = locatePackage(stmt.path, file, root);
+    const pkg = packageAt(packageTarget(stmt.path, file, root), root);
     if (!pkg) continue;
     // a file added beside a package's files may join the package (a false alarm for a
     // one-file package costs one recompile)

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { ResourceRow } from '../session/derive.js';
 import type { StackEntry } from '../session/state.js';
-import { cutStart, fit, windowStart } from '../text.js';
+import { cut, cutStart, fit, windowStart } from '../text.js';
 import { actionTone, healthTone, theme } from '../theme.js';
 
 export interface ViewProps {
@@ -37,8 +37,9 @@ export function errorLines(entry: StackEntry, height: number): number {
   return Math.min(entry.compile.failure.text.trimEnd().split('\n').length, Math.max(2, Math.floor(height / 3)));
 }
 
-function columns(width: number) {
-  const kind = 14;
+function columns(width: number, rows: readonly ResourceRow[]) {
+  // as wide as the longest kind shown plus a space (ServiceAccount, PodDisruptionBudget), up to 20
+  const kind = Math.min(20, Math.max(4, ...rows.map((r) => r.kind.length)) + 1);
   const cluster = 10;
   const action = 13;
   const health = Math.max(12, Math.floor((width - 2 - kind - cluster - action) * 0.3));
@@ -53,7 +54,7 @@ function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } 
 }
 
 export function ResourcesView({ entry, rows, selected, width, height, focused }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
-  const c = columns(width);
+  const c = columns(width, rows);
   const errors = errorLines(entry, height);
   const tableHeight = Math.max(1, height - 2 - (errors ? errors + 1 : 0));
   const at = rows.findIndex((r) => r.key === selected);
@@ -73,7 +74,7 @@ export function ResourcesView({ entry, rows, selected, width, height, focused }:
           return (
             <Text key={r.key} inverse={isSelected && focused} bold={isSelected}>
               <Text>{isSelected ? '▸ ' : '  '}</Text>
-              <Text>{fit(r.kind, c.kind)}</Text>
+              <Text>{fit(cut(r.kind, c.kind - 1), c.kind)}</Text>
               <Text>{fit(cutStart(r.name, c.name - 1), c.name)}</Text>
               <Text color={theme.muted}>{fit(r.cluster, c.cluster)}</Text>
               <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>

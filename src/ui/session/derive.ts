@@ -19,7 +19,7 @@ export function changeIndex(cs: ChangeSet): ReadonlyMap<string, ResourceChange> 
   return index;
 }
 
-export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running';
+export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running' | 'locked';
 
 export interface Badge {
   kind: BadgeKind;
@@ -31,6 +31,7 @@ export interface Badge {
 export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
   if (operation?.running) return { kind: 'running', text: operation.operation === 'apply' ? 'applying' : 'destroying', tone: 'progress' };
   if (s.compile.state === 'error' || s.plan.state === 'error') return { kind: 'error', text: 'error', tone: 'danger' };
+  if (s.lock) return { kind: 'locked', text: `locked: ${s.lock.user}`, tone: 'warning' };
   if (!s.changeSet) return { kind: 'pending', text: '…', tone: 'muted' };
   if ([...s.live.values()].some((l) => l.health?.state === 'Degraded')) return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
   if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift)) return { kind: 'drift', text: 'drift', tone: 'warning' };

@@ -12,7 +12,9 @@ import { loadWorkspace, type Stack, type Workspace } from '../../konfig/workspac
 import type { StackInputs } from '../../konfig/stack-inputs.js';
 import type { StateBackend } from '../../state/backend.js';
 import { errorMessage, UserError } from '../../user-error.js';
-import { planChanges } from '../../workflows/plan.js';
+import { keyFor, planChanges } from '../../workflows/plan.js';
+import { describeHolder, type LockHolder } from '../../state/backend.js';
+import { LockWatch } from './lock-watch.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import { DefaultedClusters } from '../../commands/stack-session.js';
 import { affectedStacks } from './affected.js';
@@ -76,6 +78,7 @@ export class ConsoleSession implements ConsoleControl {
   private liveIndex = new Map<string, Set<string>>();
   private fileWatch: FileWatch | undefined;
   private liveWatch: LiveWatch | undefined;
+  private lockWatch: LockWatch | undefined;
   readonly operations: OperationRunner;
   private readonly recovery: ConsoleRecovery;
   private closed = false;
@@ -126,8 +129,14 @@ export class ConsoleSession implements ConsoleControl {
     this.compile(this.store.get().stacks.map((s) => s.key));
     if (!this.options.watch) return;
     this.liveWatch = new LiveWatch(this.options.clusterSet, (events) => this.onLive(events), (text) => this.log('warn', text));
+    this.lockWatch = new LockWatch(this.options.backend, (key, holder) => this.onLock(key, holder), (text) => this.log('warn', text));
     this.fileWatch = watchWorkspace(this.workspace.root, (files) => this.onFiles(files), { debounceMs: this.options.debounceMs, onError: (text) => this.log('error', text) });
     await this.fileWatch.ready;
+  }
+
+  private onLock(key: string, holder: LockHolder | undefined): void {
+    this.store.update((s) => withStack(s, key, (e) => ({ ...e, lock: holder })));
+    this.log(holder ? 'warn' : 'info', holder ? `${key}: locked by ${describeHolder(holder)}` : `${key}: no longer locked`);
   }
 
   log(level: EventLevel, text: string): void {
@@ -251,6 +260,7 @@ export class ConsoleSession implements ConsoleControl {
         if (c.decision.drift && !before?.get(liveKey(c.cluster, c.id))?.drift) this.log('warn', `drift: ${driftText(key, c.id, c.cluster, !c.live, c.decision.driftFields)}`);
       }
       this.indexLive();
+      this.lockWatch?.track(key, [...changeSet.states.keys()].map((c) => keyFor(entry.stack, c)));
       for (const c of changeSet.changes) {
         const attrs = c.resource?.attributes ?? c.prior?.attributes;
         if (attrs) this.liveWatch?.ensure(c.cluster, String(attrs.apiVersion), String(attrs.kind));
@@ -377,6 +387,7 @@ export class ConsoleSession implements ConsoleControl {
     this.closed = true;
     for (const t of this.replanTimers.values()) clearTimeout(t);
     this.liveWatch?.close();
+    this.lockWatch?.close();
     await this.fileWatch?.close();
     await this.operations.stopAll();
     await this.recovery.close();

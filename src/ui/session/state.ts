@@ -14,6 +14,7 @@ import type { OperationActor } from '../../workflows/operation-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { CompileFailure } from './compile-protocol.js';
 import type { RecoveryEntry } from './recovery.js';
+import type { LockHolder } from '../../state/backend.js';
 
 export type CompileStatus = { state: 'pending' } | { state: 'ok'; ms: number } | { state: 'error'; ms: number; failure: CompileFailure };
 
@@ -42,6 +43,8 @@ export interface StackEntry {
   changeSet?: ChangeSet;
   /** By liveKey(cluster, id). */
   live: ReadonlyMap<string, LiveStatus>;
+  /** Someone else's operation holding the stack's lock. */
+  lock?: LockHolder;
 }
 
 export interface OperationEntry {

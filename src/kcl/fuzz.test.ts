@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KclError, renderDiagnostic } from './diagnostics.js';
 import { runKcl } from './run.js';
+import { Random } from '../sandbox/random.js';
 
 const SEED = 0x6b_64_65_63; // "kdec"
 /** Per corpus file; with 8 files this is 2,400 mutated inputs. */
@@ -25,17 +26,12 @@ const SAMPLE_TARGETS = ['appops/guestbook/prod/main.k', 'appops/guestbook/base/b
 const SAMPLE_STACK = 'appops/guestbook/prod';
 const SAMPLE_MUTANTS_PER_FILE = 100;
 
-/** mulberry32: tiny, fast and good enough to spread mutations; the point is reproducibility. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The sandbox's seeded generator (mulberry32): the point is reproducible mutants. */
+const rngOf = (seed: number) => {
+  const r = new Random(seed);
+  return () => r.next();
+};
+
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
@@ -199,7 +195,7 @@ describe('kcl fuzz: every input yields a result or a KclError', () => {
 
   it.each(corpus.map((name, index) => [name, index] as const))('mutants of %s', (name, index) => {
     const original = readFileSync(path.join(CORPUS_DIR, name));
-    const rng = mulberry32(SEED + index * 7919);
+    const rng = rngOf(SEED + index * 7919);
     const failures: Failure[] = [];
     for (let i = 0; i < MUTANTS_PER_FILE; i++) {
       // a fixed schedule for the first mutation so every kind is exercised; stack 0-2 more
@@ -237,7 +233,7 @@ describe('kcl fuzz: mutants of the sample repository compile or give a KclError'
   it.each(SAMPLE_TARGETS.map((name, index) => [name, index] as const))('mutants of konfig-sample/%s', (name, index) => {
     const target = path.join(copy, name);
     const original = readFileSync(target);
-    const rng = mulberry32(SEED + 104729 + index * 7919);
+    const rng = rngOf(SEED + 104729 + index * 7919);
     const failures: Failure[] = [];
     for (let i = 0; i < SAMPLE_MUTANTS_PER_FILE; i++) {
       const kind = SCHEDULE[i % SCHEDULE.length];

@@ -4,22 +4,12 @@
  * identity apply records. The content is pseudo-random from a seed, so it compresses about as
  * badly as real uids and config files do, and the same seed gives the same state.
  */
+import { Random } from '../sandbox/random.js';
 import { emptyState, type State, type StateKey, type StateResource } from './model.js';
 
-/** mulberry32: a small seeded generator, enough for test data. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generatedState(key: StateKey, count: number, seed = 1): State {
-  const next = random(seed);
+  const random = new Random(seed);
+  const next = () => random.next();
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join('');
   const uid = () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
   const ns = 'bench';

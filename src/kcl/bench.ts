@@ -18,6 +18,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { tokenize } from './lexer.js';
 import { parseModule } from './parser.js';
+import { median, printTargets, runBench, type Target } from '../bench-report.js';
 
 const TARGET_LINES_PER_SECOND = 100_000;
 const TARGET_PEAK_MB = 300;
@@ -88,12 +89,6 @@ function generate(targetLines: number): string {
 }
 
 // ------------------------------------------------------------------ measuring
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 let peakSampledRss = 0;
 function sampleRss(): void {
@@ -181,7 +176,6 @@ function runCli(file: string, reportFile: string): Promise<CliRun> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
-const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -228,7 +222,7 @@ async function main(): Promise<number> {
   console.log(`  lex+parse      ${num(parseRate).padStart(12)} lines/s   median ${parse.medianMs.toFixed(1)} ms of [${runs(parse)}] ms, ${num(statements)} statements`);
   console.log(`  memory         rss sampled peak ${mb(peakSampledRss)}, maxRSS ${mb(maxRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`);
 
-  const results: { name: string; ok: boolean | undefined; detail: string }[] = [
+  const results: Target[] = [
     { name: `lex+parse >= ${num(TARGET_LINES_PER_SECOND)} lines/s`, ok: parseRate >= TARGET_LINES_PER_SECOND, detail: `${num(parseRate)} lines/s` },
     { name: `peak memory < ${TARGET_PEAK_MB} MB (lex+parse)`, ok: peak < TARGET_PEAK_MB * 1024 * 1024, detail: mb(peak) },
   ];
@@ -258,19 +252,8 @@ async function main(): Promise<number> {
   }
   rmSync(dir, { recursive: true, force: true });
 
-  console.log('\ntargets');
-  for (const r of results) {
-    console.log(`  ${(r.ok === undefined ? 'SKIP' : verdict(r.ok)).padEnd(5)} ${r.name.padEnd(38)} ${r.detail}`);
-  }
+  printTargets(results);
   return values.strict && results.some((r) => r.ok === false) ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    console.error(e);
-    process.exitCode = 2;
-  },
-);
+runBench(main);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileStack } from './compile.js';
+import { median, printTargets, type Target } from '../bench-report.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(HERE, '..');
@@ -25,16 +26,6 @@ const RUNS = 5;
  * after a cold compile still pay for compiling the evaluator's code paths the main files take. */
 const STEADY_RUNS = 20;
 
-interface BenchResult {
-  name: string;
-  ok: boolean | undefined;
-  detail: string;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function kclLines(dir: string): number {
   let n = 0;
@@ -60,7 +51,7 @@ function timeProcess(args: string[], cwd: string, runs: number): number[] | stri
 
 const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 
-function benchCompile(): BenchResult[] {
+function benchCompile(): Target[] {
   const stackDir = path.join(SAMPLE, STACK);
   if (!fs.existsSync(stackDir) || !fs.existsSync(CLI)) {
     console.log('  compile        skipped: konfig-sample or dist/cli.js not found');
@@ -105,5 +96,4 @@ function benchCompile(): BenchResult[] {
 
 console.log('kdeck compile benchmark');
 const results = benchCompile();
-console.log('\ntargets');
-for (const r of results) console.log(`  ${r.ok === undefined ? 'SKIP' : r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(38)} ${r.detail}`);
+printTargets(results);

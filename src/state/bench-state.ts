@@ -20,13 +20,13 @@ import type { State } from './model.js';
 import { encodeState } from './state-codec.js';
 import { CHUNK_BYTES } from './secret-chunks.js';
 import { generatedState } from './testing.js';
+import { median, printTargets, runBench } from '../bench-report.js';
 
 const RESOURCES = 5_000;
 const RUNS = 5;
 const TARGET_READ_MS = 500;
 const TARGET_WRITE_MS = 1_000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -75,12 +75,10 @@ async function main(): Promise<number> {
     console.log(`                 read  median ${median(k8s.read).toFixed(0)} ms of ${list(k8s.read)} ms`);
     console.log(`  local file     write median ${median(local.write).toFixed(0)} ms of ${list(local.write)} ms`);
     console.log(`                 read  median ${median(local.read).toFixed(0)} ms of ${list(local.read)} ms`);
-    const rows: [boolean, string, string][] = [
-      [median(k8s.read) < TARGET_READ_MS, `kubernetes read < ${TARGET_READ_MS} ms`, `${median(k8s.read).toFixed(0)} ms`],
-      [median(k8s.write) < TARGET_WRITE_MS, `kubernetes write < ${TARGET_WRITE_MS} ms`, `${median(k8s.write).toFixed(0)} ms`],
-    ];
-    console.log('\ntargets');
-    for (const [ok, what, value] of rows) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${what.padEnd(28)} ${value}`);
+    printTargets([
+      { name: `kubernetes read < ${TARGET_READ_MS} ms`, ok: median(k8s.read) < TARGET_READ_MS, detail: `${median(k8s.read).toFixed(0)} ms` },
+      { name: `kubernetes write < ${TARGET_WRITE_MS} ms`, ok: median(k8s.write) < TARGET_WRITE_MS, detail: `${median(k8s.write).toFixed(0)} ms` },
+    ]);
     return 0;
   } finally {
     await sandbox.stop();
@@ -88,10 +86,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exitCode = 2;
-  },
-);
+runBench(main);

@@ -18,6 +18,7 @@ import { GENERATED_STACK, generatedWorkspace } from '../workflows/bench-workspac
 import type { BenchScreen } from './bench-harness.js';
 import { tuneConsoleRuntime } from './runtime.js';
 import type { ConsoleSession } from './session/session.js';
+import { percentile, printTargets, runBench } from '../bench-report.js';
 
 tuneConsoleRuntime();
 const { createElement } = await import('react');
@@ -39,7 +40,6 @@ const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE_STACK = 'appops/nginx-example/dev';
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
@@ -198,18 +198,13 @@ async function main(): Promise<number> {
   console.log(`                   scrolling ${large.scroll.length} keys: p50 ${ms(percentile(large.scroll, 50))}, p95 ${ms(scrollP95)}; switching views ${large.views.length} times: p50 ${ms(percentile(large.views, 50))}, p95 ${ms(viewsP95)}`);
   console.log(`                   memory: peak resident set ${large.peakMb.toFixed(0)} MB (${large.baselineMb.toFixed(0)} MB before the console opened)`);
   console.log(`  save to screen   ${SAVES} saves of an image in ${SAMPLE_STACK}/main.k: p50 ${ms(saveP50)}, p95 ${ms(percentile(saves, 95))} (min ${ms(Math.min(...saves))}, max ${ms(Math.max(...saves))})`);
-  console.log('\ntargets');
-  console.log(`  ${saveP50 < TARGET_SAVE_P50_MS ? 'PASS' : 'FAIL'}  save to screen p50 < ${TARGET_SAVE_P50_MS} ms      ${ms(saveP50)}`);
-  console.log(`  ${scrollP95 < TARGET_FRAME_P95_MS ? 'PASS' : 'FAIL'}  scrolling frame p95 < ${TARGET_FRAME_P95_MS} ms     ${ms(scrollP95)}`);
-  console.log(`  ${viewsP95 < TARGET_FRAME_P95_MS ? 'PASS' : 'FAIL'}  view switch frame p95 < ${TARGET_FRAME_P95_MS} ms   ${ms(viewsP95)}`);
-  console.log(`  ${large.peakMb < TARGET_MEMORY_MB ? 'PASS' : 'FAIL'}  memory < ${TARGET_MEMORY_MB} MB               ${large.peakMb.toFixed(0)} MB`);
+  printTargets([
+    { name: `save to screen p50 < ${TARGET_SAVE_P50_MS} ms`, ok: saveP50 < TARGET_SAVE_P50_MS, detail: ms(saveP50) },
+    { name: `scrolling frame p95 < ${TARGET_FRAME_P95_MS} ms`, ok: scrollP95 < TARGET_FRAME_P95_MS, detail: ms(scrollP95) },
+    { name: `view switch frame p95 < ${TARGET_FRAME_P95_MS} ms`, ok: viewsP95 < TARGET_FRAME_P95_MS, detail: ms(viewsP95) },
+    { name: `memory < ${TARGET_MEMORY_MB} MB`, ok: large.peakMb < TARGET_MEMORY_MB, detail: `${large.peakMb.toFixed(0)} MB` },
+  ]);
   return 0;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exitCode = 2;
-  },
-);
+runBench(main);

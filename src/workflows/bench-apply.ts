@@ -18,6 +18,7 @@ import { executeChanges } from './execute.js';
 import { summarize, type ChangeSet } from '../diff/change-set.js';
 import { planChanges } from './plan.js';
 import { generatedWorkspace } from './bench-workspace.js';
+import { printTargets, runBench } from '../bench-report.js';
 
 const APPS = 166;
 const CONCURRENCY = 16;
@@ -81,9 +82,10 @@ async function main(): Promise<number> {
     console.log('kdeck engine benchmark (one sandbox cluster, readiness delay 0)');
     console.log(`  apply          ${changeSet.changes.length} resources at concurrency ${CONCURRENCY}: ${(wall / 1000).toFixed(2)} s, lower bound ${(bound / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`);
     console.log(`  preview        the applied stack: ${previewMs.toFixed(0)} ms (${unchanged}/${again.changes.length} unchanged)`);
-    console.log('\ntargets');
-    console.log(`  ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}  apply wall / lower bound <= ${TARGET_RATIO}   ${ratio.toFixed(2)}`);
-    console.log(`  ${previewMs < TARGET_PREVIEW_MS ? 'PASS' : 'FAIL'}  preview < ${TARGET_PREVIEW_MS} ms               ${previewMs.toFixed(0)} ms`);
+    printTargets([
+      { name: `apply wall / lower bound <= ${TARGET_RATIO}`, ok: ratio <= TARGET_RATIO, detail: ratio.toFixed(2) },
+      { name: `preview < ${TARGET_PREVIEW_MS} ms`, ok: previewMs < TARGET_PREVIEW_MS, detail: `${previewMs.toFixed(0)} ms` },
+    ]);
     return 0;
   } finally {
     await sandbox.stop();
@@ -91,10 +93,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exitCode = 2;
-  },
-);
+runBench(main);

@@ -11,8 +11,7 @@ export class ObjectCache {
   private readonly objects = new Map<string, KubeObject>();
   private readonly listeners = new Set<() => void>();
   private readonly controller = new AbortController();
-  private synced = false;
-  private relisting = false;
+  private listing = true;
   private readonly first: Promise<void>;
 
   constructor(client: ObjectClient, kc: KubeConfig, target: WatchTarget) {
@@ -24,28 +23,21 @@ export class ObjectCache {
       kc,
       target,
       (e) => {
-        if (this.relisting) {
-          this.objects.clear();
-          this.relisting = false;
-        }
         if (e.type === 'DELETED') this.objects.delete(keyOf(e.object));
         else this.objects.set(keyOf(e.object), e.object);
-        if (!this.synced) return;
-        for (const l of this.listeners) l();
+        // a list's objects come in one burst: its listeners hear once, after it
+        if (!this.listing) this.notify();
       },
       {
         signal: this.controller.signal,
         onList: () => {
-          // the list's objects follow at once: swap on the first of them, or now if there are none
-          this.relisting = true;
+          // a (re)list's objects follow at once, within this turn: what was seen before may be gone
+          this.objects.clear();
+          this.listing = true;
           queueMicrotask(() => {
-            if (this.relisting) this.objects.clear();
-            this.relisting = false;
-            if (!this.synced) {
-              this.synced = true;
-              resolveFirst();
-            }
-            for (const l of this.listeners) l();
+            this.listing = false;
+            resolveFirst();
+            this.notify();
           });
         },
       },
@@ -65,6 +57,10 @@ export class ObjectCache {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const l of this.listeners) l();
   }
 
   close(): void {

@@ -24,7 +24,7 @@ import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
 import { clusterSteps } from '../workflows/recovery/cluster-steps.js';
 import { clusterActorId, clustersOf, type RunSnapshot } from '../workflows/recovery/run-machine.js';
 import { freezePlan } from '../workflows/recovery/run-plan.js';
-import { newRunId, RunStore } from '../workflows/recovery/run-store.js';
+import { newRunId, RunStore, type RunRecord } from '../workflows/recovery/run-store.js';
 import { startRun, type LiveRun, type RunUpdate } from '../workflows/recovery/runner.js';
 import { globalFlags, type GlobalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
@@ -77,7 +77,7 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     await approve(clusters, clusterSet, flags);
     const store = new RunStore(root, newRunId(plan.runbook.name, at));
     store.create({ version: 1, id: store.id, runbook: path.relative(root, runbookFile), options, createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
-    const run = open(store, clusterSet, flags);
+    const run = open(store, store.record(), clusterSet, flags);
     run.actor.send({ type: 'APPROVE' });
     await follow(run, clusterSet, flags);
   } finally {
@@ -99,7 +99,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlag
   try {
     const clusters = clustersOf(record.plan);
     for (const c of clusters) clusterSet.resolve(c);
-    const run = open(store, clusterSet, flags, snapshot);
+    const run = open(store, record, clusterSet, flags, snapshot);
     const s = run.actor.getSnapshot();
     if (s.matches('awaitingApproval')) {
       // snapshots are written behind the run: the audit log, written first, knows it was approved
@@ -155,8 +155,11 @@ async function ask(question: string): Promise<string> {
 
 const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && process.stdout.isTTY === true;
 
-function open(store: RunStore, clusterSet: ClusterSet, flags: RecoverFlags, snapshot?: unknown): LiveRun {
-  const record = store.record();
+const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && process.stdin.isTTY === true;
+
+function open(store: RunStore, record: RunRecord, clusterSet: ClusterSet, flags: RecoverFlags, snapshot?: unknown): LiveRun {
+  // with nobody to ask, a cluster that would pause on a failure stops instead; a resume retries it
+  const plan = record.plan.onFailure === 'pause' && !hasOperator(flags) ? { ...record.plan, onFailure: 'abort' as const } : record.plan;
   const write = (u: RunUpdate) => {
     if (flags.output === 'json') process.stdout.write(`${JSON.stringify(u)}\n`);
     else process.stdout.write(`${updateLine(u)}\n`);
@@ -165,8 +168,8 @@ function open(store: RunStore, clusterSet: ClusterSet, flags: RecoverFlags, snap
     store,
     who: operatorName(),
     steps: (audit) => clusterSteps(clusterSet, audit),
-    input: { runId: store.id, runbook: record.plan.runbook },
-    plan: record.plan,
+    input: { runId: store.id, runbook: plan.runbook },
+    plan,
     ...(snapshot !== undefined ? { snapshot } : {}),
     ...(interactiveOutput(flags) ? {} : { onUpdate: write }),
   });
@@ -174,29 +177,8 @@ function open(store: RunStore, clusterSet: ClusterSet, flags: RecoverFlags, snap
 
 /** Follows a run to its end: the live view or event lines, Ctrl-C, and the outcome as the exit code. */
 async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags): Promise<void> {
-  const interactive = interactiveOutput(flags) && process.stdin.isTTY === true;
+  const interactive = hasOperator(flags);
   const { actor } = run;
-  // with nobody to ask, a cluster paused on a failure stops; a resume retries it
-  const unwatched: (() => void)[] = [];
-  if (!interactive) {
-    const watching = new Set<string>();
-    const watchChildren = () => {
-      for (const c of actor.getSnapshot().context.started) {
-        if (watching.has(c)) continue;
-        const ref = actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined;
-        if (!ref) continue;
-        watching.add(c);
-        const sub = ref.subscribe((s) => {
-          if (s.value === 'paused') actor.send({ type: 'STOP', cluster: c });
-        });
-        unwatched.push(() => sub.unsubscribe());
-        if (ref.getSnapshot().value === 'paused') actor.send({ type: 'STOP', cluster: c });
-      }
-    };
-    const sub = actor.subscribe(watchChildren);
-    unwatched.push(() => sub.unsubscribe());
-    watchChildren();
-  }
   const prod = new Set(clusterSet.contexts.filter(isProdContext).map((c) => c.name));
   const view = interactiveOutput(flags) ? render(createElement(LiveRecovery, { actor, prod, keys: interactive }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
 
@@ -217,7 +199,6 @@ async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags)
     final = await Promise.race([run.settled(), interrupted.then(() => undefined)]);
   } finally {
     process.off('SIGINT', onSigint);
-    for (const u of unwatched) u();
     view?.unmount();
     await run.close();
   }

@@ -153,15 +153,18 @@ export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audi
    * done; at the deadline, fails with the first note.
    */
   async function until(input: StepInput, signal: AbortSignal, report: (n: HealthNote) => void, timeoutReason: string, check: () => Promise<{ waiting: HealthNote[] | undefined; sources: ObjectCache[] }>): Promise<void> {
-    let last = '';
+    // a reading is reported when it first appears, not again on every look
+    let last = new Set<string>();
     for (;;) {
       const { waiting, sources } = await check();
       if (!waiting) return;
-      const keys = waiting.map((n) => `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`);
-      waiting.forEach((n, i) => {
-        if (!last.includes(keys[i]!)) report(n);
-      });
-      last = keys.join('\n');
+      const seen = new Set<string>();
+      for (const n of waiting) {
+        const key = `${n.subject}|${n.health.state}|${n.health.reason ?? ''}|${n.health.message}`;
+        if (!last.has(key)) report(n);
+        seen.add(key);
+      }
+      last = seen;
       if (signal.aborted) throw new StepError('Interrupted', 'the step was interrupted');
       if (now() >= input.deadline) {
         const first = waiting[0]!;

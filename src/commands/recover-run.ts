@@ -8,24 +8,21 @@ import readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { createElement } from 'react';
 import { render } from 'ink';
-import YAML from 'yaml';
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { isProdContext } from '../cluster/prod.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
-import { PluginRegistry } from '../kcl/plugins.js';
-import { parseOptionArg, runKcl } from '../kcl/run.js';
-import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
-import { planRecovery, runbookOf, type RecoveryPlan } from '../recovery/plan.js';
+import { parseOptionArg } from '../kcl/run.js';
+import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
 import { planText } from '../recovery/plan-text.js';
-import { operatorName } from '../state/holder.js';
+import { compileRunbook, hostsOf, requireTargets } from '../recovery/runbook.js';
 import { LiveRecovery } from '../ui/components/LiveRecovery.js';
 import { SilentExit, UserError } from '../user-error.js';
 import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
-import { clusterSteps } from '../workflows/recovery/cluster-steps.js';
+import { launchRun, openRun, type OpenOptions } from '../workflows/recovery/launch.js';
+import type { RunPlan } from '../workflows/recovery/model.js';
 import { clusterActorId, clustersOf, type RunSnapshot } from '../workflows/recovery/run-machine.js';
-import { freezePlan } from '../workflows/recovery/run-plan.js';
-import { newRunId, RunStore, type RunRecord } from '../workflows/recovery/run-store.js';
-import { startRun, type LiveRun, type RunUpdate } from '../workflows/recovery/runner.js';
+import { RunStore } from '../workflows/recovery/run-store.js';
+import type { LiveRun, RunUpdate } from '../workflows/recovery/runner.js';
 import { globalFlags, type GlobalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
 import { openClusters } from './stack-session.js';
@@ -39,12 +36,6 @@ async function hostTable(hosts: string[], flags: RecoverFlags, clusters: () => P
   return resolveFromClusters(hosts, sources);
 }
 
-function compileRunbook(file: string, options: [string, string][], table: HostTable): RecoveryPlan {
-  const result = runKcl({ files: [file], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
-  if (result.printed) process.stderr.write(result.printed);
-  return planRecovery(runbookOf(YAML.parse(result.yaml)));
-}
-
 export async function runRecover(file: string | undefined, flags: RecoverFlags, command: Command): Promise<void> {
   const global = globalFlags(command);
   if (flags.resume) {
@@ -56,28 +47,21 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
   const runbookFile = path.resolve(file);
   const root = findWorkspaceRoot(path.dirname(runbookFile));
   const options = flags.argument.map(parseOptionArg);
-  const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
   // a plan from a CMDB file needs no cluster: the clusters are opened when first needed
   let opened: Awaited<ReturnType<typeof openClusters>> | undefined;
   const clusterSetOnce = async () => (opened ??= await openClusters(global, root)).clusterSet;
   try {
-    const plan = compileRunbook(runbookFile, options, await hostTable(hosts, flags, clusterSetOnce));
+    const { plan, printed } = compileRunbook(runbookFile, options, await hostTable(hostsOf(options), flags, clusterSetOnce));
+    if (printed) process.stderr.write(printed);
     if (flags.plan) {
       process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : `${planText(plan)}\nPlan only: nothing was changed.\n`);
       return;
     }
     if (flags.output === 'text') process.stdout.write(planText(plan));
-    if (plan.batches.length === 0) {
-      throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart; check the hostnames, or give a CMDB file with --cmdb` : 'the runbook has no targets: nothing to restart', 1);
-    }
-    const at = new Date();
+    requireTargets(plan, '; check the hostnames, or give a CMDB file with --cmdb');
     const clusterSet = await clusterSetOnce();
-    const runPlan = await freezePlan(plan, (c) => clusterSet.client(c), at);
-    const clusters = clustersOf(runPlan);
-    await approve(clusters, clusterSet, flags);
-    const store = new RunStore(root, newRunId(plan.runbook.name, at));
-    store.create({ version: 1, id: store.id, runbook: path.relative(root, runbookFile), options, createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
-    const run = open(store, store.record(), clusterSet, flags);
+    await approve([...new Set(plan.batches.map((b) => b.cluster))], clusterSet, flags);
+    const run = await launchRun(root, path.relative(root, runbookFile), options, plan, clusterSet, openOptions(flags));
     run.actor.send({ type: 'APPROVE' });
     await follow(run, clusterSet, flags);
   } finally {
@@ -99,7 +83,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlag
   try {
     const clusters = clustersOf(record.plan);
     for (const c of clusters) clusterSet.resolve(c);
-    const run = open(store, record, clusterSet, flags, snapshot);
+    const run = openRun(store, record, clusterSet, { ...openOptions(flags), ...(snapshot !== undefined ? { snapshot } : {}) });
     const s = run.actor.getSnapshot();
     if (s.matches('awaitingApproval')) {
       // snapshots are written behind the run: the audit log, written first, knows it was approved
@@ -157,22 +141,13 @@ const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && pr
 
 const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && process.stdin.isTTY === true;
 
-function open(store: RunStore, record: RunRecord, clusterSet: ClusterSet, flags: RecoverFlags, snapshot?: unknown): LiveRun {
-  // with nobody to ask, a cluster that would pause on a failure stops instead; a resume retries it
-  const plan = record.plan.onFailure === 'pause' && !hasOperator(flags) ? { ...record.plan, onFailure: 'abort' as const } : record.plan;
-  const write = (u: RunUpdate) => {
-    if (flags.output === 'json') process.stdout.write(`${JSON.stringify(u)}\n`);
-    else process.stdout.write(`${updateLine(u)}\n`);
-  };
-  return startRun({
-    store,
-    who: operatorName(),
-    steps: (audit) => clusterSteps(clusterSet, audit),
-    input: { runId: store.id, runbook: plan.runbook },
-    plan,
-    ...(snapshot !== undefined ? { snapshot } : {}),
+function openOptions(flags: RecoverFlags): OpenOptions {
+  const write = (u: RunUpdate) => process.stdout.write(flags.output === 'json' ? `${JSON.stringify(u)}\n` : `${updateLine(u)}\n`);
+  return {
     ...(interactiveOutput(flags) ? {} : { onUpdate: write }),
-  });
+    // with nobody to ask, a cluster that would pause on a failure stops instead; a resume retries it
+    ...(hasOperator(flags) ? {} : { adjust: (plan: RunPlan) => (plan.onFailure === 'pause' ? { ...plan, onFailure: 'abort' as const } : plan) }),
+  };
 }
 
 /** Follows a run to its end: the live view or event lines, Ctrl-C, and the outcome as the exit code. */

@@ -9,17 +9,14 @@
 import path from 'node:path';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
 import { updateLine } from '../../commands/recover-output.js';
-import { PluginRegistry } from '../../kcl/plugins.js';
-import { parseOptionArg, runKcl } from '../../kcl/run.js';
-import { CMDB_PLUGIN, cmdbPlugin, resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
-import { planRecovery, runbookOf, type RecoveryPlan } from '../../recovery/plan.js';
-import { operatorName } from '../../state/holder.js';
+import { parseOptionArg } from '../../kcl/run.js';
+import { resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
+import type { RecoveryPlan } from '../../recovery/plan.js';
+import { compileRunbook, hostsOf, requireTargets } from '../../recovery/runbook.js';
 import { errorMessage, UserError } from '../../user-error.js';
-import { clusterSteps } from '../../workflows/recovery/cluster-steps.js';
+import { launchRun } from '../../workflows/recovery/launch.js';
 import type { RunActor } from '../../workflows/recovery/run-machine.js';
-import { freezePlan } from '../../workflows/recovery/run-plan.js';
-import { newRunId, RunStore } from '../../workflows/recovery/run-store.js';
-import { startRun, type LiveRun } from '../../workflows/recovery/runner.js';
+import type { LiveRun } from '../../workflows/recovery/runner.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
 interface Asked {
@@ -44,11 +41,10 @@ export function recoveryArgs(words: string[]): string[] {
 /** The runbook's plan, its hostnames resolved against every cluster of the set. */
 async function recoveryPlan(root: string, runbook: string, args: string[], clusterSet: ClusterSet): Promise<RecoveryPlan> {
   const options = args.map(parseOptionArg);
-  const hosts = (options.find(([k]) => k === 'hosts')?.[1] ?? '').split(',').filter(Boolean);
+  const hosts = hostsOf(options);
   const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
   const table = hosts.length ? await resolveFromClusters(hosts, sources) : { records: [], unresolved: [] };
-  const result = runKcl({ files: [path.resolve(root, runbook)], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
-  return planRecovery(runbookOf(result.data()[0]));
+  return compileRunbook(path.resolve(root, runbook), options, table).plan;
 }
 
 export interface RecoveryDeps {
@@ -90,18 +86,9 @@ export class ConsoleRecovery {
     if (this.deps.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; the plan shows what it would do');
     if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
     const { plan, runbook, args } = entry;
-    if (plan.batches.length === 0) throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart` : 'the runbook has no targets: nothing to restart');
-    const at = new Date();
+    requireTargets(plan, '');
     const { clusterSet, root } = this.deps;
-    const runPlan = await freezePlan(plan, (c) => clusterSet.client(c), at);
-    const store = new RunStore(root, newRunId(plan.runbook.name, at));
-    store.create({ version: 1, id: store.id, runbook, options: args.map(parseOptionArg), createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
-    const run = startRun({
-      store,
-      who: operatorName(),
-      steps: (audit) => clusterSteps(clusterSet, audit),
-      input: { runId: store.id, runbook: runPlan.runbook },
-      plan: runPlan,
+    const run = await launchRun(root, runbook, args.map(parseOptionArg), plan, clusterSet, {
       // the audit trail goes to the Events view; health readings show in the Recovery view
       onUpdate: (u) => {
         if (u.type === 'audit') this.deps.log(/fail|stop|abort/.test(u.entry.outcome) ? 'warn' : 'info', `recovery: ${updateLine(u)}`);

@@ -14,11 +14,8 @@ import { loadKubeconfig } from '../../cluster/kubeconfig.js';
 import type { KubeObject } from '../../cluster/objects.js';
 import { planRecovery, type RecoveryTarget } from '../../recovery/plan.js';
 import { startSandbox } from '../../sandbox/launcher.js';
-import { clusterSteps } from './cluster-steps.js';
-import { freezePlan } from './run-plan.js';
-import { RunStore } from './run-store.js';
-import { startRun } from './runner.js';
 import { printTargets, runBench } from '../../bench-report.js';
+import { launchRun } from './launch.js';
 
 const CLUSTERS = 3;
 const WORKLOADS = 10;
@@ -58,10 +55,7 @@ async function main(): Promise<number> {
       }),
     );
     const plan = planRecovery({ name: 'bench', action: 'delete', strategy: { batchSize: BATCH, maxUnavailable: 1, clusterConcurrency: CLUSTERS, healthTimeout: '2m', onFailure: 'abort' }, targets, unresolved: [] });
-    const runPlan = await freezePlan(plan, (c) => clusters.client(c), new Date());
-    const store = new RunStore(root, 'bench');
-    store.create({ version: 1, id: store.id, runbook: 'bench', options: [], createdAt: new Date().toISOString(), who: 'bench', plan: runPlan });
-    const run = startRun({ store, who: 'bench', steps: (audit) => clusterSteps(clusters, audit), input: { runId: store.id, runbook: runPlan.runbook }, plan: runPlan });
+    const run = await launchRun(root, 'bench', [], plan, clusters);
     const started = performance.now();
     run.actor.send({ type: 'APPROVE' });
     const final = await run.settled();
@@ -69,7 +63,7 @@ async function main(): Promise<number> {
     await run.close();
     const ends = Object.values(final.context.settled).map((r) => r.end);
     if (ends.length !== CLUSTERS || ends.some((e) => e !== 'done')) throw new Error(`the run did not finish cleanly: ${JSON.stringify(final.context.settled)}`);
-    const batchesPerCluster = Math.max(...contexts.map((c) => runPlan.batches.filter((b) => b.cluster === c).length));
+    const batchesPerCluster = Math.max(...contexts.map((c) => plan.batches.filter((b) => b.cluster === c).length));
     const boundMs = batchesPerCluster * READINESS_MS;
     const ratio = wallMs / boundMs;
     console.log(`recovery: ${targets.length} pods over ${CLUSTERS} clusters, batches of ${BATCH} (${batchesPerCluster} per cluster), readiness ${READINESS_MS} ms`);

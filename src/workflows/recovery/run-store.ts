@@ -51,10 +51,12 @@ export class RunStore {
     return path.join(this.dir, name);
   }
 
-  create(record: RunRecord): void {
+  create(fields: Omit<RunRecord, 'version' | 'id'>): RunRecord {
+    const record: RunRecord = { version: VERSION, id: this.id, ...fields };
     fs.mkdirSync(path.dirname(this.dir), { recursive: true });
     fs.mkdirSync(this.dir);
     writeDurably(this.file('run.json'), `${JSON.stringify(record, null, 2)}\n`);
+    return record;
   }
 
   record(): RunRecord {

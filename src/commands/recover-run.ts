@@ -26,7 +26,7 @@ import type { LiveRun, RunUpdate } from '../workflows/recovery/runner.js';
 import { globalFlags, type GlobalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
 import { openClusters } from './stack-session.js';
-import { updateLine } from './recover-output.js';
+import { updateLine } from '../workflows/recovery/update-line.js';
 
 async function hostTable(hosts: string[], flags: RecoverFlags, clusters: () => Promise<ClusterSet>): Promise<HostTable> {
   if (flags.cmdb) return resolveFromFile(hosts, path.resolve(flags.cmdb));

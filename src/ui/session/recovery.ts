@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
-import { updateLine } from '../../commands/recover-output.js';
+import { updateLine } from '../../workflows/recovery/update-line.js';
 import { parseOptionArg } from '../../kcl/run.js';
 import { resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';

@@ -2,7 +2,7 @@
  * A recovery run's updates as lines, for logs and CI (no terminal): one line per audit entry
  * (who did what where, and how it came out) and per health reading.
  */
-import type { RunUpdate } from '../workflows/recovery/runner.js';
+import type { RunUpdate } from './runner.js';
 
 export function updateLine(u: RunUpdate): string {
   if (u.type === 'health') {

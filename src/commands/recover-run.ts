@@ -8,6 +8,7 @@ import readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { createElement } from 'react';
 import { render } from 'ink';
+import { waitFor } from 'xstate';
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { isProdContext } from '../cluster/prod.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
@@ -186,23 +187,13 @@ async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags)
   if (problems.failed) throw new SilentExit(1);
 }
 
+const QUIET = new Set(['held', 'paused', 'stopped', 'aborted', 'done']);
+
 /** Resolves once no cluster has a step in flight (all held, paused, stopped or through). */
-function waitHeld(run: LiveRun): Promise<void> {
-  const quiet = () => {
-    const s = run.actor.getSnapshot();
-    return s.matches('finished') || s.context.started.every((c) => {
-      const v = (s.children[clusterActorId(c)] as ClusterActor | undefined)?.getSnapshot().value;
-      return v === undefined || ['held', 'paused', 'stopped', 'aborted', 'done'].includes(String(v));
-    });
-  };
-  return new Promise((resolve) => {
-    const timer = setInterval(() => {
-      if (quiet()) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-  });
+async function waitHeld(run: LiveRun): Promise<void> {
+  const s = run.actor.getSnapshot();
+  const refs = s.context.started.map((c) => s.children[clusterActorId(c)] as ClusterActor | undefined).filter((r): r is ClusterActor => r !== undefined);
+  await Promise.all(refs.map((r) => waitFor(r, (x) => x.status !== 'active' || QUIET.has(String(x.value)), { timeout: Infinity })));
 }
 
 function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {

@@ -43,7 +43,7 @@ describe('LiveRecovery', () => {
       },
       audit: () => undefined,
     };
-    const actor = createActor(runMachine(steps, plan), { input: { runId: 'r-1', runbook: plan.runbook } }).start();
+    const actor = createActor(runMachine(steps, plan), { input: { runId: 'r-1' } }).start();
     const { lastFrame, stdin, unmount } = render(<LiveRecovery actor={actor} prod={new Set(['prod-eu'])} />);
     actor.send({ type: 'APPROVE' });
     const paused = await frameWith(lastFrame, 'paused: failure');

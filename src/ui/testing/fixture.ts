@@ -260,7 +260,7 @@ export class FixtureControl implements ConsoleControl {
     const entry = this.store.get().recovery;
     if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run');
     this.calls.push(`run ${entry.plan.runbook.name}`);
-    const actor = createActor(runMachine(this.recoverySteps(), runPlanOf(entry.plan)), { input: { runId: 'run-1', runbook: entry.plan.runbook.name } });
+    const actor = createActor(runMachine(this.recoverySteps(), runPlanOf(entry.plan)), { input: { runId: 'run-1' } });
     this.store.update((s) => ({ ...s, recovery: { ...entry, state: 'running', runId: 'run-1', actor, settled: false } }));
     actor.subscribe((snap) => {
       const now = this.store.get().recovery;

@@ -26,7 +26,7 @@ export function openRun(store: RunStore, record: RunRecord, clusters: ClusterAcc
     store,
     who: operatorName(),
     steps: (audit) => clusterSteps(clusters, audit),
-    input: { runId: store.id, runbook: plan.runbook },
+    input: { runId: store.id },
     plan,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot } : {}),
     ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),

@@ -37,7 +37,7 @@ function scripted(verdicts: (input: StepInput) => StepError | undefined = () => 
   return { steps, acted, audit, holdGates: () => (held = true), openGate: () => gateOpen() };
 }
 
-const start = (steps: RecoverySteps, runId: string, p: RunPlan) => createActor(runMachine(steps, p), { input: { runId, runbook: p.runbook } });
+const start = (steps: RecoverySteps, runId: string, p: RunPlan) => createActor(runMachine(steps, p), { input: { runId } });
 const child = (actor: RunActor, cluster: string) => actor.getSnapshot().children[clusterActorId(cluster)] as ClusterActor | undefined;
 const ends = (s: RunSnapshot) => Object.fromEntries(Object.entries(s.context.settled).map(([c, r]) => [c, r.end]));
 const finished = (actor: RunActor) => waitFor(actor, (s) => s.matches('finished') || s.status === 'done', { timeout: 5_000 });
@@ -141,7 +141,7 @@ describe('the recovery machine', () => {
     const second = scripted();
     // the snapshot holds where the run stands; the plan comes from the run's record
     expect(JSON.stringify(saved)).not.toContain('p3-uid');
-    const restored = createActor(runMachine(second.steps, p), { snapshot: saved, input: { runId: 'r', runbook: p.runbook } }).start();
+    const restored = createActor(runMachine(second.steps, p), { snapshot: saved, input: { runId: 'r' } }).start();
     const s = await finished(restored);
     expect(ends(s)).toEqual({ a: 'done' });
     expect(first.acted).toEqual(['p1']);

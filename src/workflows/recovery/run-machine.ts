@@ -10,10 +10,11 @@ import type { RecoverySteps, RunPlan } from './model.js';
 
 export interface RunInput {
   runId: string;
-  runbook: string;
 }
 
 export interface RunContext extends RunInput {
+  /** The runbook's name (the plan's), for the screen. */
+  runbook: string;
   /** Clusters in the order they start. */
   clusters: string[];
   started: string[];
@@ -86,7 +87,7 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
     },
   }).createMachine({
     id: 'recovery',
-    context: ({ input }) => ({ ...input, clusters: clustersOf(plan), started: [], settled: {}, paused: false, aborting: false }),
+    context: ({ input }) => ({ ...input, runbook: plan.runbook, clusters: clustersOf(plan), started: [], settled: {}, paused: false, aborting: false }),
     initial: 'awaitingApproval',
     states: {
       awaitingApproval: {

@@ -113,20 +113,32 @@ export class ObjectClient {
     return res.body as KubeObject;
   }
 
+  /** Creates an object; the server's result (409 AlreadyExists when the name is taken). */
+  async create(o: KubeObject): Promise<KubeObject> {
+    const { name: _name, ...collection } = refOf(o);
+    return (await this.rest.request({ method: 'POST', path: await this.pathOf(collection), body: o })).body as KubeObject;
+  }
+
+  /** Replaces an object if it is still at its `metadata.resourceVersion` (409 Conflict otherwise). */
+  async replace(o: KubeObject): Promise<KubeObject> {
+    return (await this.rest.request({ method: 'PUT', path: await this.pathOf(refOf(o)), body: o })).body as KubeObject;
+  }
+
   /**
-   * Deletes an object; false when it was already gone. With `uid`, only that incarnation of it:
-   * a successor under the same name (a StatefulSet's new pod) is left alone and counts as gone.
+   * Deletes an object; false when it was already gone. With a uid precondition, only that
+   * incarnation of it: a successor under the same name (a StatefulSet's new pod) is left alone
+   * and counts as gone. With a resourceVersion precondition, a changed object is a 409.
    */
-  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background', uid?: string): Promise<boolean> {
+  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background', preconditions: { uid?: string; resourceVersion?: string } = {}): Promise<boolean> {
     try {
       await this.rest.request({
         method: 'DELETE',
         path: await this.pathOf(ref),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(uid ? { preconditions: { uid } } : {}) },
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(Object.keys(preconditions).length ? { preconditions } : {}) },
       });
       return true;
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || (uid !== undefined && e.status === 409))) return false;
+      if (e instanceof ApiError && (e.status === 404 || (preconditions.uid !== undefined && e.status === 409))) return false;
       throw e;
     }
   }

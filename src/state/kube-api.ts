@@ -5,9 +5,11 @@
  * back as 409 and is never a silent overwrite. The namespace is created on the first write that
  * finds it missing.
  */
+import { ObjectClient } from '../cluster/objects.js';
 import { ApiError, type RestClient } from '../cluster/rest.js';
 
 export interface KubeMeta {
+  [field: string]: unknown;
   name: string;
   namespace?: string;
   resourceVersion?: string;
@@ -35,7 +37,6 @@ export interface LeaseObject {
 
 type Kind = 'secrets' | 'leases';
 
-const BASE: Record<Kind, string> = { secrets: '/api/v1', leases: '/apis/coordination.k8s.io/v1' };
 const TYPE: Record<Kind, { apiVersion: string; kind: string }> = {
   secrets: { apiVersion: 'v1', kind: 'Secret' },
   leases: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
@@ -46,71 +47,55 @@ export const isStatus = (e: unknown, status: number, reason?: string): e is ApiE
 /** A 404 on a create says the namespace is missing (the object itself cannot be). */
 const namespaceMissing = (e: unknown) => isStatus(e, 404);
 
+/** Secrets and Leases of one namespace, through the cluster layer's ObjectClient. */
 export class NamespacedApi {
   private namespaceMade = false;
+  private readonly objects: ObjectClient;
 
   constructor(
     readonly rest: RestClient,
     readonly namespace: string,
-  ) {}
+  ) {
+    this.objects = new ObjectClient(rest, namespace);
+  }
 
-  private path(kind: Kind, name?: string): string {
-    return `${BASE[kind]}/namespaces/${encodeURIComponent(this.namespace)}/${kind}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+  private ref(kind: Kind, name: string) {
+    return { ...TYPE[kind], namespace: this.namespace, name };
   }
 
   async get<T>(kind: Kind, name: string): Promise<T | undefined> {
-    try {
-      return (await this.rest.request({ method: 'GET', path: this.path(kind, name) })).body as T;
-    } catch (e) {
-      if (isStatus(e, 404)) return undefined;
-      throw e;
-    }
+    return (await this.objects.get(this.ref(kind, name))) as T | undefined;
   }
 
   async list<T>(kind: Kind, labelSelector: string): Promise<T[]> {
-    const body = (await this.rest.request({ method: 'GET', path: this.path(kind), query: { labelSelector } })).body as { items?: T[] } | undefined;
-    return body?.items ?? [];
+    return (await this.objects.list({ ...TYPE[kind], namespace: this.namespace }, { labelSelector })).items as T[];
   }
 
   /** Creates `o`; 409 AlreadyExists when the name is taken. */
   async create<T extends { metadata: KubeMeta }>(kind: Kind, o: T): Promise<T> {
-    const body = { ...TYPE[kind], ...o };
+    const body = { ...TYPE[kind], ...o, metadata: { ...o.metadata, namespace: this.namespace } };
     try {
-      return (await this.rest.request({ method: 'POST', path: this.path(kind), body })).body as T;
+      return (await this.objects.create(body)) as unknown as T;
     } catch (e) {
       if (!namespaceMissing(e) || this.namespaceMade) throw e;
       await this.ensureNamespace();
-      return (await this.rest.request({ method: 'POST', path: this.path(kind), body })).body as T;
+      return (await this.objects.create(body)) as unknown as T;
     }
   }
 
   /** Replaces `o` if it is still at `o.metadata.resourceVersion`; 409 Conflict otherwise. */
   async replace<T extends { metadata: KubeMeta }>(kind: Kind, o: T): Promise<T> {
-    return (await this.rest.request({ method: 'PUT', path: this.path(kind, o.metadata.name), body: { ...TYPE[kind], ...o } })).body as T;
+    return (await this.objects.replace({ ...TYPE[kind], ...o, metadata: { ...o.metadata, namespace: this.namespace } })) as unknown as T;
   }
 
   /** Deletes `name` (only at `resourceVersion` when given); false when it was already gone. */
   async delete(kind: Kind, name: string, resourceVersion?: string): Promise<boolean> {
-    try {
-      await this.rest.request({
-        method: 'DELETE',
-        path: this.path(kind, name),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', ...(resourceVersion ? { preconditions: { resourceVersion } } : {}) },
-      });
-      return true;
-    } catch (e) {
-      if (isStatus(e, 404)) return false;
-      throw e;
-    }
+    return this.objects.delete(this.ref(kind, name), 'Background', resourceVersion ? { resourceVersion } : {});
   }
 
   private async ensureNamespace(): Promise<void> {
     try {
-      await this.rest.request({
-        method: 'POST',
-        path: '/api/v1/namespaces',
-        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'kdeck' } } },
-      });
+      await this.objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'kdeck' } } });
     } catch (e) {
       if (!isStatus(e, 409)) throw e;
     }

@@ -245,7 +245,7 @@ async function actOn(c: ObjectClient, input: StepInput, t: RunTarget, signal: Ab
   const ref = { apiVersion: 'v1', kind: 'Pod', namespace: t.namespace, name: t.name };
   const live = await c.get(ref);
   if (!live || uidOf(live) !== t.uid || deleting(live)) return 'already-replaced';
-  if (input.action === 'delete') return (await c.delete(ref, 'Background', t.uid)) ? 'deleted' : 'already-replaced';
+  if (input.action === 'delete') return (await c.delete(ref, 'Background', { uid: t.uid })) ? 'deleted' : 'already-replaced';
   // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back
   for (;;) {
     try {

@@ -4,6 +4,7 @@
  * diagnostic or a sentence and an exit code (0 ok, 1 operation failed, 2 usage or input error);
  * never a stack trace.
  */
+import './terminal-env.js';
 import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { collect } from './commands/command-flags.js';

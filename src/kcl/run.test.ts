@@ -243,6 +243,16 @@ describe('kcl run: packages and plugins', () => {
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('name: web\nport: 80\n');
   });
 
+  it("keeps a private global holding another package's instance as that schema when it is changed", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-instance-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'conf.k'), 'schema Conf:\n    items: [str] = []\n    port: int = 80\nINSTANCE = Conf {}\n');
+    writeFileSync(path.join(root, 'main.k'), 'import conf\n_x = conf.INSTANCE\n_x.items += ["a"]\n_x.port = 81\nout = _x\n');
+    expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('out:\n  items:\n  - a\n  port: 81\n');
+    writeFileSync(path.join(root, 'main.k'), 'import conf\n_x = conf.INSTANCE\n_x = 1\n');
+    expect(diagnosticOf(() => runKcl({ files: [path.join(root, 'main.k')] }))).toMatchObject({ kind: 'TypeError', message: 'expected Conf, got int(1)' });
+  });
+
   it("checks a schema's attributes against the type aliases of the schema's own module", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-alias-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');

@@ -18,8 +18,9 @@ export interface ModuleCtx {
   readonly aliases: Map<string, TypeNode>;
   /** The merged configs of `name: Schema {...}` statements, instantiated after the last one. */
   readonly unified: Map<string, SchemaParts>;
-  /** The type each global was declared with, or got from its first value. */
-  readonly types: Map<string, TypeNode>;
+  /** The type each global was declared with, or got from its first value: for an instance, its
+   * schema itself, which may come from a package this one names differently or not at all. */
+  readonly types: Map<string, TypeNode | SchemaDef>;
   /** Globals assigned an instance written in place (`x = S {...}`): kcl's checker knows their
    * schema, so passing them where another schema is expected fails before running. */
   readonly instanceTypes: Map<string, SchemaDef>;

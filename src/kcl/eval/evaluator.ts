@@ -18,7 +18,7 @@ import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope, type SchemaParts } from './scope.js';
 import { stringMethod } from './string-methods.js';
-import { convert, inferType, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
+import { convert, convertToSchema, inferType, isSchemaDef, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
 import { schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
@@ -244,21 +244,22 @@ export class Evaluator {
     return v;
   }
 
-  /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
   /** A global keeps the type it was declared with, or first given: `_a = 1; _a = "s"` fails. */
   private keepType(name: string, v: Value, annotation: A.TypeNode | undefined, env: Env): Value {
     const known = env.module.types.get(name);
-    if (annotation && known && typeText(annotation) !== typeText(known)) {
+    if (annotation && known && typeText(annotation) !== (isSchemaDef(known) ? known.name : typeText(known))) {
       throw kclError('TypeError', `can not change the type of '${name}' to ${typeText(annotation)}`);
     }
     const type = annotation ?? known;
     if (!type) {
-      env.module.types.set(name, inferType(v));
+      env.module.types.set(name, isDict(v) && v.schema ? (v.schema as SchemaDef) : inferType(v));
       return v;
     }
     if (!known) env.module.types.set(name, type);
-    return convert(v, type, this.typeEnv(env));
+    return isSchemaDef(type) ? convertToSchema(v, type, this.typeEnv(env)) : convert(v, type, this.typeEnv(env));
   }
+
+  /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
 
   assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
     let v = value;

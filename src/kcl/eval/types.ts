@@ -106,7 +106,7 @@ export function valueTypeText(v: Value): string {
   return typeName(v);
 }
 
-function isSchemaDef(x: SchemaDef | TypeNode): x is SchemaDef {
+export function isSchemaDef(x: SchemaDef | TypeNode): x is SchemaDef {
   return 'kind' in x && x.kind === 'schemaType';
 }
 
@@ -241,12 +241,18 @@ function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env
   const resolved = env.resolveType(t.name);
   if (!resolved) throw kclError('TypeError', `name '${name}' is not defined as a type`);
   if (!isSchemaDef(resolved)) return convert(v, resolved, env);
-  if (!isDict(v)) return mismatch(t, v);
+  return convertToSchema(v, resolved, env, name);
+}
+
+/** `v` as an instance of `schema`, which the source calls `name`: a plain dict is instantiated. */
+export function convertToSchema(v: Value, schema: SchemaDef, env: TypeEnv, name = schema.name): Value {
+  if (v === null || v === UNDEFINED) return v;
+  if (!isDict(v)) throw kclError('TypeError', `expected ${name}, got ${valueTypeText(v)}`);
   if (v.schema) {
-    if (instanceOf(v, resolved) || !env.strict) return v;
+    if (instanceOf(v, schema) || !env.strict) return v;
     throw kclError('TypeError', `expected ${name}, got ${v.schema.name}`);
   }
-  return env.instantiate(resolved, v);
+  return env.instantiate(schema, v);
 }
 
 const NO_LOC = { line: 0, column: 0, endLine: 0, endColumn: 0 };

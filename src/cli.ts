@@ -96,4 +96,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
-process.exitCode = await main(process.argv.slice(2));
+const EXIT_INTERRUPTED = 130;
+const code = await main(process.argv.slice(2));
+// after Ctrl-C, a request still waiting on a cluster that does not answer must not hold the
+// process; everything worth keeping was written before main returned
+if (code === EXIT_INTERRUPTED) process.exit(code);
+process.exitCode = code;

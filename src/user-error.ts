@@ -5,8 +5,8 @@
 export class UserError extends Error {
   constructor(
     message: string,
-    /** 2: the input or the usage is wrong; 1: the operation itself failed. */
-    readonly exitCode: 1 | 2 = 2,
+    /** 2: the input or the usage is wrong; 1: the operation itself failed; 130: Ctrl-C. */
+    readonly exitCode: 1 | 2 | 130 = 2,
   ) {
     super(message);
     this.name = 'UserError';

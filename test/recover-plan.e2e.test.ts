@@ -3,6 +3,7 @@
  * resolved through a two-cluster sandbox or a CMDB file, and a runbook with a mistake.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { kdeckIn } from './support/run.js';
+import { kdeckIn, startKdeck } from './support/run.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SAMPLE = path.join(HERE, '..', 'konfig-sample');
@@ -71,5 +72,32 @@ describe('kdeck recover --plan', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('strategy.batchSize must be at least 1');
     expect(bad.stdout).toBe('');
+  });
+});
+
+describe('kdeck recover interrupted before the run starts', () => {
+  it('ends at once with exit 130 and says nothing was changed while a cluster does not answer', async () => {
+    // a cluster that accepts connections and never answers: resolving hostnames waits on it
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const connected = new Promise<void>((r) => silent.once('connection', () => r()));
+    const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-silent-'));
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    const port = (silent.address() as net.AddressInfo).port;
+    fs.writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: silent\n  cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: silent\n  context: {cluster: silent, user: u}\ncurrent-context: silent\n`,
+    );
+    try {
+      const recover = startKdeck(SAMPLE, ['--kubeconfig', kubeconfig, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=web-1', '--yes'], 60_000);
+      await connected;
+      recover.child.kill('SIGINT');
+      const r = await recover.done;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toBe('kdeck: Interrupted before the recovery started: nothing was changed.\n');
+      expect(fs.existsSync(path.join(SAMPLE, '.kdeck', 'runs'))).toBe(false);
+    } finally {
+      silent.close();
+    }
   });
 });

@@ -51,8 +51,10 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
   // a plan from a CMDB file needs no cluster: the clusters are opened when first needed
   let opened: Awaited<ReturnType<typeof openClusters>> | undefined;
   const clusterSetOnce = async () => (opened ??= await openClusters(global, root)).clusterSet;
+  const beforeStart = untilInterrupted();
   try {
-    const { plan, printed } = compileRunbook(runbookFile, options, await hostTable(hostsOf(options), flags, clusterSetOnce));
+    const table = await beforeStart.race(hostTable(hostsOf(options), flags, clusterSetOnce));
+    const { plan, printed } = compileRunbook(runbookFile, options, table);
     if (printed) process.stderr.write(printed);
     if (flags.plan) {
       process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : `${planText(plan)}\nPlan only: nothing was changed.\n`);
@@ -60,14 +62,33 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     }
     if (flags.output === 'text') process.stdout.write(planText(plan));
     requireTargets(plan, '; check the hostnames, or give a CMDB file with --cmdb');
-    const clusterSet = await clusterSetOnce();
-    await approve([...new Set(plan.batches.map((b) => b.cluster))], clusterSet, flags);
+    const clusterSet = await beforeStart.race(clusterSetOnce());
+    await beforeStart.race(approve([...new Set(plan.batches.map((b) => b.cluster))], clusterSet, flags));
+    beforeStart.dispose();
     const run = await launchRun(root, path.relative(root, runbookFile), options, plan, clusterSet, openOptions(flags));
     run.actor.send({ type: 'APPROVE' });
     await follow(run, clusterSet, flags);
   } finally {
+    beforeStart.dispose();
     await opened?.close();
   }
+}
+
+const NOT_STARTED = 'Interrupted before the recovery started: nothing was changed.';
+
+/** Ctrl-C while hostnames resolve, clusters open or the approval is asked ends the command at
+ * once with exit 130: no run exists yet, so there is nothing to pause or resume. */
+function untilInterrupted(): { race<T>(work: Promise<T>): Promise<T>; dispose(): void } {
+  let onInterrupt: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => (onInterrupt = () => reject(new UserError(NOT_STARTED, 130))));
+  // a race that lost to the work leaves this promise rejected later; that is not an error
+  interrupted.catch(() => undefined);
+  const listener = () => onInterrupt?.();
+  process.on('SIGINT', listener);
+  return {
+    race: (work) => Promise.race([work, interrupted]),
+    dispose: () => void process.off('SIGINT', listener),
+  };
 }
 
 async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlags): Promise<void> {
@@ -131,8 +152,13 @@ async function approve(clusters: string[], clusterSet: ClusterSet, flags: Recove
 
 async function ask(question: string): Promise<string> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  // at the prompt the terminal is raw, so Ctrl-C reaches readline, not the process
+  const cancelled = new Promise<never>((_, reject) => rl.once('SIGINT', () => {
+    process.stdout.write('\n');
+    reject(new UserError(NOT_STARTED, 130));
+  }));
   try {
-    return (await rl.question(question)).trim();
+    return (await Promise.race([rl.question(question), cancelled])).trim();
   } finally {
     rl.close();
   }

@@ -19,7 +19,7 @@ import { compileRunbook, hostsOf, requireTargets } from '../recovery/runbook.js'
 import { LiveRecovery } from '../ui/components/LiveRecovery.js';
 import { SilentExit, UserError } from '../user-error.js';
 import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
-import { launchRun, openRun, type OpenOptions } from '../workflows/recovery/launch.js';
+import { launchRun, resumeRun, type OpenOptions } from '../workflows/recovery/launch.js';
 import type { RunPlan } from '../workflows/recovery/model.js';
 import { clusterActorId, clustersOf, type RunSnapshot } from '../workflows/recovery/run-machine.js';
 import { RunStore } from '../workflows/recovery/run-store.js';
@@ -95,36 +95,21 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlag
   if (global.readOnly) throw new UserError('resuming a recovery restarts pods and is refused in --read-only mode', 2);
   const root = findWorkspaceRoot(process.cwd());
   const store = new RunStore(root, id);
-  const record = store.record();
-  const snapshot = store.snapshot() as RunSnapshot | undefined;
-  if (snapshot?.status === 'done') {
-    process.stdout.write(`Run ${id} was cancelled before it started; nothing to resume.\n`);
-    return;
-  }
   const { clusterSet, close } = await openClusters(global, root);
   try {
-    const clusters = clustersOf(record.plan);
-    for (const c of clusters) clusterSet.resolve(c);
-    const run = openRun(store, record, clusterSet, { ...openOptions(flags), ...(snapshot !== undefined ? { snapshot } : {}) });
-    const s = run.actor.getSnapshot();
-    if (s.matches('awaitingApproval')) {
-      // snapshots are written behind the run: the audit log, written first, knows it was approved
-      const approved = store.auditLog().some((e) => e.action === 'run' && e.outcome === 'approved');
-      if (!approved) {
-        await approve(clusters, clusterSet, flags).catch(async (e: unknown) => {
-          await run.close();
-          throw e;
-        });
-      }
-      run.actor.send({ type: 'APPROVE' });
-    } else if (s.matches('finished')) {
-      if (!Object.values(s.context.settled).some((r) => r.end === 'stopped')) {
+    const resumed = await resumeRun(store, clusterSet, openOptions(flags));
+    if (resumed.kind === 'over') {
+      process.stdout.write(`${resumed.message}\n`);
+      return;
+    }
+    const { run, record } = resumed;
+    if (!resumed.approved) {
+      await approve(clustersOf(record.plan), clusterSet, flags).catch(async (e: unknown) => {
         await run.close();
-        process.stdout.write(`Run ${id} already finished: ${Object.entries(s.context.settled).map(([c, r]) => `${c} ${r.end}`).join(', ')}.\n`);
-        return;
-      }
-      run.actor.send({ type: 'RETRY_STOPPED' });
-    } else if (s.context.paused) run.actor.send({ type: 'RESUME' });
+        throw e;
+      });
+    }
+    resumed.go();
     if (flags.output === 'text') process.stdout.write(`Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`);
     await follow(run, clusterSet, flags);
   } finally {

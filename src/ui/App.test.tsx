@@ -8,8 +8,9 @@ import { renderTui } from './testing/render-tui.js';
 process.env.TZ = 'UTC';
 
 const app = (control = new FixtureControl(), bindings: Bindings = DEFAULT_BINDINGS) => (
-  <App control={control} bindings={bindings} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k']} />
+  <App control={control} bindings={bindings} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k']} unfinished={UNFINISHED} />
 );
+const UNFINISHED = [{ id: '20261122-071500-app-recovery-1a2b', runbook: 'runbooks/AppRecovery.k', last: 'paused' }];
 const lines = (frame: string) => frame.split('\n');
 const footer = (frame: string) => lines(frame).at(-1)!;
 const status = (frame: string) => lines(frame).at(-2)!;
@@ -185,6 +186,28 @@ describe('the console', () => {
     await tui.waitFor('The run has ended');
     expect(tui.frame()).toMatch(/sandbox-b +done/);
     expect(control.calls).toEqual(['recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1', 'run app-recovery', 'pause', 'resume', 'retry']);
+    tui.unmount();
+  });
+
+  it('lists the runs an earlier kdeck left unfinished and carries one on with :resume, prod clusters confirmed by name', async () => {
+    const control = new FixtureControl();
+    const tui = await renderTui(app(control));
+    await tui.press('5');
+    await tui.waitFor('Unfinished runs (:resume RUN_ID carries one on):');
+    expect(tui.frame()).toMatch(/20261122-071500-app-recovery-1a2b {2}runbooks\/AppRecovery\.k *│\n.*│ {4}last: paused/);
+    await tui.press(':');
+    await tui.type('resume 20261122-071500-app-recovery-1a2b');
+    await tui.press('enter');
+    await tui.waitFor('Saved run 20261122-071500-app-recovery-1a2b');
+    expect(tui.frame()).toContain('Last recorded: paused');
+    expect(footer(tui.frame())).toContain('enter run');
+    await tui.press('enter');
+    await tui.waitFor('Type sandbox-b to run it, esc to cancel');
+    expect(tui.frame()).toContain('carry on run 20261122-071500-app-recovery-1a2b');
+    await tui.type('sandbox-b');
+    await tui.press('enter');
+    await tui.waitFor(/sandbox-a +(gate|restarting|verifying|done)/);
+    expect(control.calls).toEqual(['resume 20261122-071500-app-recovery-1a2b', 'run app-recovery']);
     tui.unmount();
   });
 

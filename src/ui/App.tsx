@@ -33,6 +33,7 @@ import type { ConsoleControl } from './session/control.js';
 import { filterRows } from './session/derive.js';
 import { fit } from './text.js';
 import { theme } from './theme.js';
+import type { UnfinishedRun } from '../workflows/recovery/run-store.js';
 
 export interface AppProps {
   control: ConsoleControl;
@@ -41,12 +42,14 @@ export interface AppProps {
   keymapFile: string;
   /** Runbook files of the workspace, offered in the Recovery view. */
   runbooks: string[];
+  /** Recovery runs an earlier kdeck left unfinished, offered for `:resume`. */
+  unfinished: UnfinishedRun[];
 }
 
 const MIN_COLUMNS = 60;
 const MIN_ROWS = 12;
 
-export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
+export function App({ control, bindings, keymapFile, runbooks, unfinished }: AppProps) {
   const state = useConsoleState(control.store);
   const size = useTerminalSize();
   const { nav, current, dispatch } = useNavigation();
@@ -84,7 +87,7 @@ export function App({ control, bindings, keymapFile, runbooks }: AppProps) {
       case 'events':
         return <EventsView events={filterRows(state.events, nav.filters.main, (e) => e.text)} scroll={nav.scroll} newerKeys={`${key('down')}, ${key('bottom')}`} width={inner.width} height={viewHeight} />;
       case 'recovery':
-        return <RecoveryView recovery={state.recovery} runbooks={runbooks} recoverKey={key('recover')} runKey={key('recovery.run')} prod={screen.prod} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
+        return <RecoveryView recovery={state.recovery} runbooks={runbooks} unfinished={unfinished} recoverKey={key('recover')} runKey={key('recovery.run')} prod={screen.prod} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
       case 'apply':
         return <ApplyView operation={entry && state.operations.get(entry.key)} idle={entry ? `No apply or destroy of ${entry.key} yet: ${key('apply')} applies it, ${key('destroy')} destroys it.` : 'No stack.'} width={inner.width} height={viewHeight} />;
     }

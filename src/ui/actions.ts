@@ -49,7 +49,7 @@ export interface ActionContext {
   readOnly: boolean;
   /** An operation runs on the selected stack. */
   running: boolean;
-  /** Where the console's recovery is: a plan to run, a run going on, or one that has ended. */
+  /** Where the console's recovery is: a plan (or a saved run) to run, a run going on, or one that has ended. */
   recovery?: 'planned' | 'running' | 'settled';
 }
 
@@ -101,7 +101,7 @@ export const ACTIONS: readonly ActionDef[] = [
   { id: 'interrupt', keys: ['x'], label: 'stop', description: 'stop the running operation (nothing new starts; what runs finishes)', group: 'Stack', footer: 4, when: (c) => c.running && onStacks(c) },
   { id: 'refresh', keys: ['r', 'ctrl+r'], label: 'refresh', description: 'compile and compare the selected stack again', group: 'Stack', when: onStacks },
   { id: 'recover', keys: ['R'], label: 'recover', description: 'plan a recovery runbook (:recover RUNBOOK hosts=...)', group: 'Stack' },
-  { id: 'recovery.run', keys: ['enter'], label: 'run', description: 'run the planned recovery (asks first; prod clusters by name)', group: 'Recovery', mutating: true, dangerous: true, footer: 4, when: (c) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'planned' },
+  { id: 'recovery.run', keys: ['enter'], label: 'run', description: 'run the planned recovery, or carry on the saved one (asks first; prod clusters by name)', group: 'Recovery', mutating: true, dangerous: true, footer: 4, when: (c) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'planned' },
   { id: 'recovery.pause', keys: ['p'], label: 'pause', description: 'pause the recovery: clusters hold before their next batch', group: 'Recovery', footer: 4, when: steering },
   { id: 'recovery.resume', keys: ['r'], label: 'resume', description: 'resume a paused recovery', group: 'Recovery', footer: 4, when: steering },
   { id: 'recovery.abort', keys: ['a'], label: 'abort', description: 'abort the recovery: nothing new starts, steps in flight finish', group: 'Recovery', footer: 5, when: steering },

@@ -96,7 +96,7 @@ function consoleOn(dir: string, kubeconfig: string): { session: ConsoleSession; 
     readOnly: false,
     watch: true,
   });
-  const screen = benchRender(createElement(App, { control: session, bindings: DEFAULT_BINDINGS, keymapFile: '', runbooks: [] }));
+  const screen = benchRender(createElement(App, { control: session, bindings: DEFAULT_BINDINGS, keymapFile: '', runbooks: [], unfinished: [] }));
   return { session, screen };
 }
 

@@ -6,6 +6,7 @@
  */
 import { summarize } from '../diff/change-set.js';
 import type { RecoveryPlan } from '../recovery/plan.js';
+import type { RunRecord } from '../workflows/recovery/run-store.js';
 import type { Confirmation } from './navigation.js';
 import type { ConsoleState, StackEntry } from './session/state.js';
 
@@ -29,16 +30,29 @@ export function confirmationFor(action: 'apply' | 'destroy', s: StackEntry, stat
   return { action, subject: s.key, summary, ...(onProd.length ? { typed: s.key } : {}) };
 }
 
+/** The clusters a recovery touches, prod ones marked, and the names to type when any is prod. */
+function recoveryClusters(batches: { cluster: string }[], state: ConsoleState): { where: string; typed?: string } {
+  const clusters = [...new Set(batches.map((b) => b.cluster))].sort();
+  const prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
+  const onProd = clusters.filter((c) => prod.has(c));
+  return { where: clusters.map((c) => `${c}${prod.has(c) ? ' (prod)' : ''}`).join(', '), ...(onProd.length ? { typed: onProd.join(',') } : {}) };
+}
+
 /** Before a recovery runs: what it restarts where; the prod clusters' names typed when it touches any. */
 export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): Confirmation | { refused: string } {
   if (plan.batches.length === 0) return { refused: plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart` : 'the runbook has no targets: nothing to restart' };
-  const clusters = [...new Set(plan.batches.map((b) => b.cluster))].sort();
-  const prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
-  const onProd = clusters.filter((c) => prod.has(c));
+  const { where, typed } = recoveryClusters(plan.batches, state);
   const what = plan.runbook.action === 'rollout-restart' ? 'roll out again' : plan.runbook.action;
   const summary = [
-    `${what} ${plan.runbook.targets.length} target${plan.runbook.targets.length === 1 ? '' : 's'} in ${clusters.map((c) => `${c}${prod.has(c) ? ' (prod)' : ''}`).join(', ')}`,
+    `${what} ${plan.runbook.targets.length} target${plan.runbook.targets.length === 1 ? '' : 's'} in ${where}`,
     `${plan.batches.length} batches, at most ${plan.runbook.strategy.maxUnavailable} of a workload at once; on failure: ${plan.runbook.strategy.onFailure}`,
   ];
-  return { action: 'recover', subject: plan.runbook.name, summary, ...(onProd.length ? { typed: onProd.join(',') } : {}) };
+  return { action: 'recover', subject: plan.runbook.name, summary, ...(typed ? { typed } : {}) };
+}
+
+/** Before a saved run is carried on: where it restarts pods; prod clusters typed as for a new run. */
+export function savedRunConfirmation(runId: string, record: RunRecord, state: ConsoleState): Confirmation {
+  const { where, typed } = recoveryClusters(record.plan.batches, state);
+  const summary = [`carry on run ${runId} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}) in ${where}`, 'batches already verified are not run again; a pod already replaced is not restarted twice'];
+  return { action: 'recover', subject: record.plan.runbook, summary, ...(typed ? { typed } : {}) };
 }

@@ -12,11 +12,15 @@ import { renderTui, type Tui } from './testing/render-tui.js';
 process.env.TZ = 'UTC';
 
 const controls: FixtureControl[] = [];
+const UNFINISHED = [
+  { id: '20261122-071500-app-recovery-1a2b', runbook: 'runbooks/AppRecovery.k', last: 'paused' },
+  { id: '20261121-231004-rollout-restart-9f0c', runbook: 'runbooks/RolloutRestart.k', last: 'finished (sandbox-a: done, sandbox-b: stopped)' },
+];
 
 async function console_(): Promise<Tui> {
   const control = new FixtureControl();
   controls.push(control);
-  return renderTui(<App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} />);
+  return renderTui(<App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} unfinished={UNFINISHED} />);
 }
 
 /** The prod stack of the fixture, its frontend Deployment selected (drift and an update). */
@@ -50,6 +54,8 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
       await tui.waitFor(/sandbox-b +paused: failure/);
     },
   ],
+  ['recovery-unfinished', async (tui) => tui.press('5')],
+  ['recovery-saved', async (tui) => (await tui.press(':'), await tui.type('resume 20261122-071500-app-recovery-1a2b'), await tui.press('enter'), void (await tui.waitFor('Saved run')))],
   ['events', async (tui) => tui.press('6')],
   ['help', async (tui) => tui.press('?')],
   ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],

@@ -9,6 +9,7 @@ import { VIEWS, viewByName, type ViewId } from './views.js';
 export type PaletteCommand =
   | { kind: 'apply' | 'destroy'; stack?: string }
   | { kind: 'recover'; runbook: string; args: string[] }
+  | { kind: 'resume'; runId: string }
   | { kind: 'ctx'; name?: string }
   | { kind: 'stack'; name: string }
   | { kind: 'view'; view: ViewId }
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'apply', aliases: [], usage: ':apply [STACK]', description: 'apply the selected stack, or STACK' },
   { name: 'destroy', aliases: [], usage: ':destroy [STACK]', description: 'destroy the selected stack, or STACK' },
   { name: 'recover', aliases: [], usage: ':recover RUNBOOK hosts=a,b', description: 'plan a recovery runbook (path from the workspace root)' },
+  { name: 'resume', aliases: [], usage: ':resume RUN_ID', description: 'a recovery run saved under .kdeck/runs, to carry on' },
   { name: 'ctx', aliases: ['context'], usage: ':ctx [NAME]', description: 'the context for stacks that name none (no NAME: pick one)' },
   { name: 'stack', aliases: [], usage: ':stack NAME', description: 'select a stack: project/stack, or a part of it that names one' },
   { name: 'view', aliases: [], usage: ':view NAME', description: `show a view: ${VIEWS.map((v) => v.id).join(', ')}` },
@@ -56,6 +58,9 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
       if (bad) return { error: `${bad} is not key=value; ${usage}` };
       return { kind: 'recover', runbook, args: values };
     }
+    case 'resume':
+      if (args.length !== 1) return { error: `${usage} (the Recovery view lists the unfinished runs)` };
+      return { kind: 'resume', runId: args[0] };
     case 'ctx':
       if (args.length > 1) return { error: usage };
       return { kind: 'ctx', ...(args[0] ? { name: args[0] } : {}) };

@@ -15,6 +15,7 @@ import { errorMessage } from '../user-error.js';
 import { App } from './App.js';
 import { KEYMAP_FILE, loadKeymap } from './keymap.js';
 import { WorkerCompiler } from './session/compiler.js';
+import { unfinishedRuns } from '../workflows/recovery/run-store.js';
 import { ConsoleSession } from './session/session.js';
 
 const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
@@ -72,7 +73,7 @@ export async function runConsole(dir: string, global: GlobalFlags): Promise<void
     stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
   };
   stdout.write(ENTER_ALT_SCREEN);
-  const app = render(<App control={session} bindings={keymap.bindings} keymapFile={keymap.file ?? path.join(root, KEYMAP_FILE)} runbooks={runbooks(root)} />, {
+  const app = render(<App control={session} bindings={keymap.bindings} keymapFile={keymap.file ?? path.join(root, KEYMAP_FILE)} runbooks={runbooks(root)} unfinished={unfinishedRuns(root)} />, {
     exitOnCtrlC: false,
     patchConsole: false,
   });

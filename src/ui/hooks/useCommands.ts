@@ -6,7 +6,7 @@
 import { useRef } from 'react';
 import { useApp } from 'ink';
 import { actionDef, type ActionId, type Bindings } from '../actions.js';
-import { confirmationFor, recoveryConfirmation } from '../confirmation.js';
+import { confirmationFor, recoveryConfirmation, savedRunConfirmation } from '../confirmation.js';
 import { keyLabel } from '../keys.js';
 import { step, type Confirmation, type Mode, type NavAction, type NavState } from '../navigation.js';
 import { matchStack, parseCommand, type PaletteCommand } from '../palette.js';
@@ -177,6 +177,7 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
         return operate(id);
       case 'recovery.run': {
         const r = state.recovery;
+        if (r?.state === 'saved') return guarded(id, () => savedRunConfirmation(r.runId, r.record, state));
         if (r?.state !== 'planned') return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
         return guarded(id, () => recoveryConfirmation(r.plan, state));
       }
@@ -227,6 +228,14 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       case 'recover':
         dispatch({ type: 'show', view: 'recovery' });
         void control.planRecovery(c.runbook, c.args);
+        return;
+      case 'resume':
+        dispatch({ type: 'show', view: 'recovery' });
+        try {
+          control.openSavedRun(c.runId);
+        } catch (e) {
+          say(errorMessage(e), 'warning');
+        }
         return;
       case 'ctx':
         if (!c.name) return mode({ kind: 'contexts' });

@@ -56,7 +56,7 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
 
 function recoveryOf(state: ConsoleState): Pick<ActionContext, 'recovery'> {
   const r = state.recovery;
-  if (r?.state === 'planned') return { recovery: 'planned' };
+  if (r?.state === 'planned' || r?.state === 'saved') return { recovery: 'planned' };
   if (r?.state === 'running') return { recovery: r.settled ? 'settled' : 'running' };
   return {};
 }

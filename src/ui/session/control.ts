@@ -17,7 +17,9 @@ export interface ConsoleControl {
   /** The context for stacks that name none; throws a sentence for an unknown one. */
   setContext(name: string): void;
   planRecovery(runbook: string, args: string[]): Promise<void>;
-  /** Runs the planned recovery (confirmed by the operator); rejects with a sentence when it cannot. */
+  /** `:resume RUN_ID`: shows a run saved under .kdeck/runs, for runRecovery to carry on; throws a sentence while another runs. */
+  openSavedRun(runId: string): void;
+  /** Runs the planned recovery, or carries the saved run on (confirmed by the operator); rejects with a sentence when it cannot. */
   runRecovery(): Promise<void>;
   /** Pause, resume, abort, or answer a cluster paused on a failure; false when no run listens. */
   steerRecovery(command: RecoveryCommand): boolean;

@@ -4,7 +4,7 @@
  * operator confirms, the run goes as `kdeck recover` runs it (the persisted run machine, an
  * audit log under .kdeck/runs, steps against the clusters), and the Recovery view follows its
  * clusters while p, r, a, t, s, x steer it. A run left when the console quits is saved and
- * carries on with `kdeck recover --resume RUN_ID`.
+ * carries on with `kdeck recover --resume RUN_ID`, or with `:resume RUN_ID` in a later console.
  */
 import path from 'node:path';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
@@ -14,8 +14,9 @@ import { resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
 import { compileRunbook, hostsOf, requireTargets } from '../../recovery/runbook.js';
 import { errorMessage, UserError } from '../../user-error.js';
-import { launchRun } from '../../workflows/recovery/launch.js';
+import { launchRun, resumeRun, type OpenOptions } from '../../workflows/recovery/launch.js';
 import type { RunActor } from '../../workflows/recovery/run-machine.js';
+import { RunStore, runStanding, type RunRecord } from '../../workflows/recovery/run-store.js';
 import type { LiveRun } from '../../workflows/recovery/runner.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
@@ -28,7 +29,8 @@ export type RecoveryEntry =
   | (Asked & { state: 'planning' })
   | (Asked & { state: 'planned'; plan: RecoveryPlan })
   | (Asked & { state: 'error'; message: string })
-  | (Asked & { state: 'running'; plan: RecoveryPlan; runId: string; actor: RunActor; settled: boolean });
+  | (Asked & { state: 'saved'; runId: string; record: RunRecord; last: string })
+  | (Asked & { state: 'running'; runId: string; actor: RunActor; settled: boolean });
 
 /** What the operator may tell a running recovery (the run machine's events). */
 export type RecoveryCommand = 'PAUSE' | 'RESUME' | 'ABORT' | 'RETRY' | 'SKIP' | 'STOP';
@@ -65,9 +67,13 @@ export class ConsoleRecovery {
     this.deps.store.update((s) => ({ ...s, recovery: entry }));
   }
 
-  async plan(runbook: string, args: string[]): Promise<void> {
+  private refuseWhileRunning(): void {
     const current = this.deps.store.get().recovery;
     if (current?.state === 'running' && !current.settled) throw new UserError(`the recovery ${current.runId} is running; abort it (a) or let it finish before planning another`);
+  }
+
+  async plan(runbook: string, args: string[]): Promise<void> {
+    this.refuseWhileRunning();
     this.set({ state: 'planning', runbook, args });
     try {
       const plan = await recoveryPlan(this.deps.root, runbook, args, this.deps.clusterSet);
@@ -80,24 +86,50 @@ export class ConsoleRecovery {
     }
   }
 
-  /** Runs the planned recovery; the operator has confirmed it. */
+  /** `:resume RUN_ID`: a run saved under .kdeck/runs, shown to be carried on once confirmed. */
+  openSaved(runId: string): void {
+    this.refuseWhileRunning();
+    try {
+      const store = new RunStore(this.deps.root, runId);
+      const record = store.record();
+      const args = record.options.map(([k, v]) => `${k}=${v}`);
+      this.set({ state: 'saved', runbook: record.runbook, args, runId, record, last: runStanding(store.auditLog()) });
+    } catch (e) {
+      this.set({ state: 'error', runbook: runId, args: [], message: errorMessage(e) });
+    }
+  }
+
+  /** Runs the planned recovery, or carries the saved run on; the operator has confirmed it. */
   async start(): Promise<void> {
     const entry = this.deps.store.get().recovery;
     if (this.deps.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; the plan shows what it would do');
-    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
-    const { plan, runbook, args } = entry;
-    requireTargets(plan, '');
     const { clusterSet, root } = this.deps;
-    const run = await launchRun(root, runbook, args.map(parseOptionArg), plan, clusterSet, {
+    const open: OpenOptions = {
       // the audit trail goes to the Events view; health readings show in the Recovery view
       onUpdate: (u) => {
         if (u.type === 'audit') this.deps.log(/fail|stop|abort/.test(u.entry.outcome) ? 'warn' : 'info', `recovery: ${updateLine(u)}`);
       },
-    });
-    this.run = run;
-    this.set({ state: 'running', runbook, args, plan, runId: run.id, actor: run.actor, settled: false });
+    };
+    if (entry?.state === 'saved') {
+      const resumed = await resumeRun(new RunStore(root, entry.runId), clusterSet, open);
+      if (resumed.kind === 'over') throw new UserError(resumed.message);
+      this.follow(resumed.run, entry);
+      resumed.go();
+      return;
+    }
+    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+    requireTargets(entry.plan, '');
+    const run = await launchRun(root, entry.runbook, entry.args.map(parseOptionArg), entry.plan, clusterSet, open);
+    this.follow(run, entry);
     run.actor.send({ type: 'APPROVE' });
-    void run.settled().then(() => {
+  }
+
+  private follow(run: LiveRun, { runbook, args }: Asked): void {
+    this.run = run;
+    this.set({ state: 'running', runbook, args, runId: run.id, actor: run.actor, settled: false });
+    void run.settled().then(async () => {
+      // an ended run is saved and let go before it shows as ended, so `:resume` can reopen it at once
+      await this.close();
       const now = this.deps.store.get().recovery;
       if (now?.state === 'running' && now.runId === run.id) this.set({ ...now, settled: true });
     });

@@ -11,6 +11,9 @@ import { InlineCompiler } from './compiler.js';
 import { stackBadge } from './derive.js';
 import { ConsoleSession } from './session.js';
 import { copySample } from '../../../test/support/sample.js';
+import { parseOptionArg } from '../../kcl/run.js';
+import { launchRun } from '../../workflows/recovery/launch.js';
+import { unfinishedRuns } from '../../workflows/recovery/run-store.js';
 
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-session-'));
 let sandbox: Sandbox;
@@ -125,6 +128,39 @@ describe('the console session', () => {
     expect(runs).toHaveLength(1);
     expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain('"outcome":"finished"');
     expect(session.store.get().events.map((e) => e.text)).toContainEqual(expect.stringMatching(/^recovery: sandbox-a  nginx-example-dev\/Pod\//));
+  });
+
+  it('carries on with :resume a run an earlier kdeck saved and left before its approval', async () => {
+    const client = clusterSet.client('sandbox-a');
+    const pod = (await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' })).items[0];
+    const args = [`hosts=${String(pod.metadata?.name)}`];
+    await session.planRecovery('runbooks/AppRecovery.k', args);
+    const planned = session.store.get().recovery;
+    if (planned?.state !== 'planned') throw new Error(`no plan: ${JSON.stringify(planned)}`);
+    // what a kdeck that stopped between writing the run and its approval leaves behind
+    const left = await launchRun(copy, 'runbooks/AppRecovery.k', args.map(parseOptionArg), planned.plan, clusterSet);
+    await left.close();
+    expect(unfinishedRuns(copy)).toEqual([{ id: left.id, runbook: 'runbooks/AppRecovery.k', last: 'not approved yet' }]);
+
+    const later = new ConsoleSession({ dir: copy, clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: [], readOnly: false, watch: false });
+    try {
+      later.openSavedRun(left.id);
+      expect(later.store.get().recovery).toMatchObject({ state: 'saved', runId: left.id, last: 'not approved yet' });
+      await later.runRecovery();
+      await until(() => {
+        const r = later.store.get().recovery;
+        return r?.state === 'running' && r.settled;
+      }, 'the resumed recovery to finish', 60_000);
+      const after = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
+      expect(after.items.map((p) => p.metadata?.uid)).not.toContain(pod.metadata?.uid);
+      expect(unfinishedRuns(copy)).toEqual([]);
+      later.openSavedRun(left.id);
+      await expect(later.runRecovery()).rejects.toThrow(`Run ${left.id} already finished: sandbox-a done.`);
+      later.openSavedRun('no-such-run');
+      expect(later.store.get().recovery).toMatchObject({ state: 'error', message: expect.stringContaining('there is no run no-such-run') });
+    } finally {
+      await later.close();
+    }
   });
 
   it('refuses to change anything in read-only mode', async () => {

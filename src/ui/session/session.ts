@@ -374,6 +374,10 @@ export class ConsoleSession implements ConsoleControl {
     return this.recovery.plan(runbook, args);
   }
 
+  openSavedRun(runId: string): void {
+    this.recovery.openSaved(runId);
+  }
+
   runRecovery(): Promise<void> {
     return this.recovery.start();
   }

@@ -179,6 +179,17 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
 }
 
 /** A recovery plan as a run carries it out (what freezePlan makes of it against clusters). */
+function fixtureRecoveryPlan(): RecoveryPlan {
+  const target = (cluster: string, name: string, hostname: string) => ({ cluster, namespace: 'guestbook', kind: 'Pod', name, hostname, owner: { kind: 'ReplicaSet', name: 'frontend-7d9' } });
+  return planRecovery({
+    name: 'app-recovery',
+    action: 'delete',
+    strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 1, healthTimeout: '2m', onFailure: 'pause' },
+    targets: [target('sandbox-a', 'frontend-7d9-abcde', 'a-node-1'), target('sandbox-a', 'frontend-7d9-fghij', 'a-node-2'), target('sandbox-b', 'frontend-7d9-klmno', 'b-node-1')],
+    unresolved: ['c-node-9'],
+  });
+}
+
 function runPlanOf(plan: RecoveryPlan): RunPlan {
   const s = plan.runbook.strategy;
   return {
@@ -239,15 +250,14 @@ export class FixtureControl implements ConsoleControl {
 
   async planRecovery(runbook: string, args: string[]): Promise<void> {
     this.calls.push(`recover ${runbook} ${args.join(' ')}`);
-    const target = (cluster: string, name: string, hostname: string) => ({ cluster, namespace: 'guestbook', kind: 'Pod', name, hostname, owner: { kind: 'ReplicaSet', name: 'frontend-7d9' } });
-    const plan = planRecovery({
-      name: 'app-recovery',
-      action: 'delete',
-      strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 1, healthTimeout: '2m', onFailure: 'pause' },
-      targets: [target('sandbox-a', 'frontend-7d9-abcde', 'a-node-1'), target('sandbox-a', 'frontend-7d9-fghij', 'a-node-2'), target('sandbox-b', 'frontend-7d9-klmno', 'b-node-1')],
-      unresolved: ['c-node-9'],
-    });
-    this.store.update((s) => ({ ...s, recovery: { state: 'planned', runbook, args, plan } }));
+    this.store.update((s) => ({ ...s, recovery: { state: 'planned', runbook, args, plan: fixtureRecoveryPlan() } }));
+  }
+
+  /** A run saved by an earlier console, paused after its first batch. */
+  openSavedRun(runId: string): void {
+    this.calls.push(`resume ${runId}`);
+    const record = { version: 1, id: runId, runbook: 'runbooks/AppRecovery.k', options: [['hosts', 'a-node-1,a-node-2,b-node-1']] as [string, string][], createdAt: new Date(T0).toISOString(), who: 'sre@laptop', plan: runPlanOf(fixtureRecoveryPlan()) };
+    this.store.update((s) => ({ ...s, recovery: { state: 'saved', runbook: record.runbook, args: ['hosts=a-node-1,a-node-2,b-node-1'], runId, record, last: 'paused' } }));
   }
 
   /** Lets the held gate (sandbox-a's second batch) open. */
@@ -258,10 +268,11 @@ export class FixtureControl implements ConsoleControl {
 
   async runRecovery(): Promise<void> {
     const entry = this.store.get().recovery;
-    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run');
-    this.calls.push(`run ${entry.plan.runbook.name}`);
-    const actor = createActor(runMachine(this.recoverySteps(), runPlanOf(entry.plan)), { input: { runId: 'run-1' } });
-    this.store.update((s) => ({ ...s, recovery: { ...entry, state: 'running', runId: 'run-1', actor, settled: false } }));
+    const plan = entry?.state === 'planned' ? runPlanOf(entry.plan) : entry?.state === 'saved' ? entry.record.plan : undefined;
+    if (!entry || !plan) throw new UserError('there is no recovery plan to run');
+    this.calls.push(`run ${plan.runbook}`);
+    const actor = createActor(runMachine(this.recoverySteps(), plan), { input: { runId: 'run-1' } });
+    this.store.update((s) => ({ ...s, recovery: { runbook: entry.runbook, args: entry.args, state: 'running', runId: 'run-1', actor, settled: false } }));
     actor.subscribe((snap) => {
       const now = this.store.get().recovery;
       if (snap.matches('finished') && now?.state === 'running' && !now.settled) this.store.update((s) => ({ ...s, recovery: { ...now, settled: true } }));

@@ -42,6 +42,7 @@ export function staticControl(state: ConsoleState): ConsoleControl {
     refresh: () => undefined,
     setContext: () => undefined,
     planRecovery: async () => undefined,
+    openSavedRun: () => undefined,
     runRecovery: async () => undefined,
     steerRecovery: () => false,
     focus: () => undefined,

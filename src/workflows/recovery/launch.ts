@@ -9,6 +9,7 @@ import { clusterSteps, type ClusterAccess } from './cluster-steps.js';
 import type { RunPlan } from './model.js';
 import { freezePlan } from './run-plan.js';
 import { newRunId, RunStore, type RunRecord } from './run-store.js';
+import type { RunSnapshot } from './run-machine.js';
 import { startRun, type LiveRun, type RunUpdate } from './runner.js';
 
 export interface OpenOptions {
@@ -40,4 +41,40 @@ export async function launchRun(root: string, runbook: string, options: [string,
   const store = new RunStore(root, newRunId(plan.runbook.name, at));
   const record = store.create({ runbook, options, createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
   return openRun(store, record, clusters, open);
+}
+
+/** What opening a saved run again comes to: nothing left to do, or the run, ready to go on. */
+export type Resumption =
+  | { kind: 'over'; message: string }
+  | {
+      kind: 'ready';
+      run: LiveRun;
+      record: RunRecord;
+      /** False for a run that stopped before it was approved: ask the operator before go(). */
+      approved: boolean;
+      /** Carries the run on from where it stood: approves it, retries its stopped clusters or resumes it. */
+      go(): void;
+    };
+
+/** Opens the run of `store` again, as `kdeck recover --resume` and the console's `:resume` do. */
+export async function resumeRun(store: RunStore, clusters: ClusterAccess, options: OpenOptions = {}): Promise<Resumption> {
+  const record = store.record();
+  const snapshot = store.snapshot() as RunSnapshot | undefined;
+  if (snapshot?.status === 'done') return { kind: 'over', message: `Run ${store.id} was cancelled before it started; nothing to resume.` };
+  const run = openRun(store, record, clusters, { ...options, ...(snapshot !== undefined ? { snapshot } : {}) });
+  const s = run.actor.getSnapshot();
+  const send = (type: 'APPROVE' | 'RETRY_STOPPED' | 'RESUME') => () => run.actor.send({ type });
+  if (s.matches('awaitingApproval')) {
+    // snapshots are written behind the run: the audit log, written first, knows it was approved
+    const approved = store.auditLog().some((e) => e.action === 'run' && e.outcome === 'approved');
+    return { kind: 'ready', run, record, approved, go: send('APPROVE') };
+  }
+  if (s.matches('finished')) {
+    if (!Object.values(s.context.settled).some((r) => r.end === 'stopped')) {
+      await run.close();
+      return { kind: 'over', message: `Run ${store.id} already finished: ${Object.entries(s.context.settled).map(([c, r]) => `${c} ${r.end}`).join(', ')}.` };
+    }
+    return { kind: 'ready', run, record, approved: true, go: send('RETRY_STOPPED') };
+  }
+  return { kind: 'ready', run, record, approved: true, go: s.context.paused ? send('RESUME') : () => undefined };
 }

@@ -122,3 +122,45 @@ export class RunStore {
     return () => fs.rmSync(file, { force: true });
   }
 }
+
+/** A saved run its audit log does not end: `--resume` (or the console's `:resume`) carries it on. */
+export interface UnfinishedRun {
+  id: string;
+  runbook: string;
+  /** The last run-level entry of its audit log, as a phrase: `paused`, `finished (a: stopped)`. */
+  last: string;
+}
+
+/** The last run-level entry of a run's audit log, or undefined before its approval. */
+const lastRunEntry = (log: AuditEntry[]) => log.findLast((e) => e.action === 'run');
+
+/** Where a run's audit log leaves it, as a phrase: `paused`, `finished (a: stopped)`. */
+export function runStanding(log: AuditEntry[]): string {
+  const last = lastRunEntry(log);
+  return last ? `${last.outcome}${last.detail ? ` (${last.detail})` : ''}` : 'not approved yet';
+}
+
+const ends = (e: AuditEntry | undefined) => e !== undefined && (e.outcome === 'cancelled' || (e.outcome === 'finished' && !/: stopped\b/.test(e.detail ?? '')));
+
+/** The workspace's unfinished runs, newest first (run ids begin with their start time). */
+export function unfinishedRuns(workspaceRoot: string): UnfinishedRun[] {
+  let ids: string[];
+  try {
+    ids = fs.readdirSync(path.join(workspaceRoot, RUNS_DIR)).sort().reverse();
+  } catch {
+    return [];
+  }
+  const runs: UnfinishedRun[] = [];
+  for (const id of ids) {
+    try {
+      const store = new RunStore(workspaceRoot, id);
+      const record = store.record();
+      const log = store.auditLog();
+      if (ends(lastRunEntry(log))) continue;
+      runs.push({ id, runbook: record.runbook, last: runStanding(log) });
+    } catch {
+      // a stray or damaged entry is not a run to offer; `kdeck recover --resume ID` explains it
+    }
+  }
+  return runs;
+}

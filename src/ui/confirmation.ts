@@ -53,6 +53,6 @@ export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): C
 /** Before a saved run is carried on: where it restarts pods; prod clusters typed as for a new run. */
 export function savedRunConfirmation(runId: string, record: RunRecord, state: ConsoleState): Confirmation {
   const { where, typed } = recoveryClusters(record.plan.batches, state);
-  const summary = [`carry on run ${runId} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}) in ${where}`, 'batches already verified are not run again; a pod already replaced is not restarted twice'];
+  const summary = [`carry on run ${runId}, started by ${record.who}`, `in ${where}; verified batches are not run again`];
   return { action: 'recover', subject: record.plan.runbook, summary, ...(typed ? { typed } : {}) };
 }

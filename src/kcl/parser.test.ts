@@ -139,6 +139,23 @@ describe('grammar', () => {
     }
   });
 
+  it('says only which token came too many where the statement could have ended, as kcl does', () => {
+    const message = (src: string) => {
+      try {
+        parseModule(src, 'main.k');
+      } catch (e) {
+        const d = (e as KclError).diagnostic;
+        return `${d.position?.line}:${d.position?.column} ${d.message}`;
+      }
+      return 'parsed';
+    };
+    expect(message('a = 1, 2\n')).toBe("1:6 unexpected token ','");
+    expect(message('x = 1\n_a + 1 = 2\n')).toBe("2:1 'BinaryExpression' is an illegal expression for assignment");
+    expect(message('_f() += 2\n')).toBe("1:1 'CallExpression' is an illegal expression for assignment");
+    expect(message('_a[1:2] = [2, 3]\n')).toBe("1:1 'SubscriptExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be a slice access");
+    expect(message('schema A:\n    x: int = 1\n    x?.y = 2\n')).toBe("3:5 'SelectorExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be an optional attribute access.");
+  });
+
   it('goes on at the next top-level statement after a syntax error, and reports every one', () => {
     const places = (src: string) => {
       try {

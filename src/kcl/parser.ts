@@ -45,7 +45,8 @@ function syntaxError(token: Token | undefined, expected: string[], file: string,
   if (token?.type === 'INDENT') message = 'unexpected indent';
   else if (!token) message = 'unexpected end of file';
   else message = `unexpected ${describeToken(token)}`;
-  if (expected.length > 0) {
+  // where the statement could have ended, kcl says only what came too many, as here
+  if (expected.length > 0 && !expected.includes('newline')) {
     const shown = expected.length > 8 ? [...expected.slice(0, 8), '…'] : expected;
     message += `, expected ${shown.join(', ')}`;
   }
@@ -60,6 +61,43 @@ function withFile(e: unknown, file: string): unknown {
   return e;
 }
 
+/** kcl's name of an expression kind, as its parser words an illegal assignment target. */
+const EXPRESSION_NAMES: Record<A.Expr['type'], string> = {
+  Identifier: 'IdentifierExpression', StringLit: 'StringLitExpression', NumberLit: 'NumberLitExpression', NameConstant: 'NameConstantLitExpression',
+  ListExpr: 'ListExpression', ConfigExpr: 'ConfigExpression', ListComp: 'ListCompExpression', DictComp: 'DictCompExpression', QuantExpr: 'QuantExpression',
+  Binary: 'BinaryExpression', Compare: 'CompareExpression', Unary: 'UnaryExpression', As: 'BinaryExpression', IfExpr: 'IfExpression',
+  Selector: 'SelectorExpression', Subscript: 'SubscriptExpression', Call: 'CallExpression', SchemaExpr: 'SchemaExpression', Lambda: 'LambdaExpression', Paren: 'ParenExpression',
+};
+
+const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
+const isAssignment = (t: Token) => (t.type === 'op' && t.text === '=') || t.type === 'augop';
+
+/**
+ * A syntax error at `=` (or `+=`...) after something that is an expression but not a name, an
+ * attribute or an index: kcl names what cannot be assigned to instead of the token it met.
+ */
+function illegalTarget(tokens: Token[], at: number, file: string): KclError | undefined {
+  const op = tokens[at];
+  if (!op || !isAssignment(op)) return undefined;
+  let start = at;
+  while (start > 0 && !LAYOUT.has(tokens[start - 1].type)) start--;
+  if (start === at) return undefined;
+  const target = [...tokens.slice(start, at), { ...op, type: 'NEWLINE', value: '\n', text: '\n' }];
+  let stmt: A.Stmt | undefined;
+  try {
+    const body = earleyParse<Token>(compiled, target).results[0] as A.Stmt[] | undefined;
+    stmt = body?.length === 1 ? body[0] : undefined;
+  } catch {
+    return undefined;
+  }
+  if (stmt?.type !== 'ExprStmt') return undefined;
+  const e = stmt.value;
+  let message = `'${EXPRESSION_NAMES[e.type]}' is an illegal expression for assignment`;
+  if (e.type === 'Subscript' && e.isSlice) message += ', because the left-hand side of an assignment expression may not be a slice access';
+  else if (e.type === 'Selector' && e.optional) message += ', because the left-hand side of an assignment expression may not be an optional attribute access.';
+  return kclError('InvalidSyntax', message, { file, line: tokens[start].line, column: tokens[start].col });
+}
+
 /** Every complete parse of the tokens (exactly one for valid input), or the syntax error and the
  * index of the token it is at. */
 function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { error: KclError; at: number } {
@@ -69,7 +107,8 @@ function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { erro
     if (e instanceof EarleySyntaxError) {
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
-      return { error: syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]), at: error.tokenIndex };
+      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+      return { error: syntax, at: error.tokenIndex };
     }
     if (e instanceof KclError) throw withFile(e, file);
     // any other failure inside a postprocessor is still reported as a diagnostic, as before
@@ -84,7 +123,6 @@ function run(tokens: Token[], file: string): A.Stmt[][] {
   return result.parses;
 }
 
-const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
 const OPEN_BRACKETS = new Set(['(', '[', '{']);
 const CLOSE_BRACKETS = new Set([')', ']', '}']);
 /** Words that go on the statement above them, though they start a line at column 1. */

@@ -208,6 +208,14 @@ describe('kcl run: output types of KCL up to v0.7', () => {
 });
 
 describe('kcl run: errors name their place', () => {
+  it('words failed assignments into a path as kcl does', () => {
+    expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
+    expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });
+    expect(failure('schema S:\n    a.b = 1\n\ns = S {}\n')).toMatchObject({
+      message: "failed to update the dict. An iterable of key-value pairs was expected, but got UndefinedType. Check if the syntax for updating the dictionary with the attribute 'b' is correct",
+    });
+  });
+
   it('reports an undefined name statically, even in code that never runs', () => {
     const d = failure('schema A:\n    x: int\n    check:\n        regex.match("a", "b")\n');
     expect(d).toMatchObject({ kind: 'CompileError', message: "name 'regex' is not defined", position: { line: 4, column: 9 } });

@@ -240,7 +240,10 @@ export class Evaluator {
   private lookupTarget(t: A.Target, env: Env): Value {
     let v = env.scope.lookup(t.name);
     if (v === undefined) throw kclError('EvaluationError', `name '${t.name}' is not defined`);
-    for (const p of t.path) v = 'attr' in p ? this.select(v, p.attr, false) : this.subscript(v, this.evalExpr(p.index, env));
+    for (const p of t.path) {
+      if ('attr' in p && isNoneOrUndefined(v)) throw kclError('EvaluationError', `invalid value '${typeName(v)}' to load attribute '${p.attr}'`);
+      v = 'attr' in p ? this.select(v, p.attr, false) : this.subscript(v, this.evalExpr(p.index, env));
+    }
     return v;
   }
 
@@ -312,9 +315,12 @@ export class Evaluator {
         }
       } else if (isList(cur) && isInt(key)) {
         const idx = Number(key < 0n ? BigInt(cur.length) + key : key);
-        if (idx < 0 || idx >= cur.length) throw kclError('IndexError', 'list assignment index out of range');
+        // kcl's words, which are those of the Rust runtime under it
+        if (idx < 0 || idx >= cur.length) throw kclError('EvaluationError', `index out of bounds: the len is ${cur.length} but the index is ${key}`);
         if (last) cur[idx] = value;
         else cur = cur[idx];
+      } else if ('attr' in p) {
+        throw kclError('EvaluationError', `failed to update the dict. An iterable of key-value pairs was expected, but got ${typeName(cur)}. Check if the syntax for updating the dictionary with the attribute '${p.attr}' is correct`);
       } else {
         throw kclError('TypeError', `'${typeName(cur)}' object does not support item assignment`);
       }

@@ -208,6 +208,12 @@ describe('kcl run: output types of KCL up to v0.7', () => {
 });
 
 describe('kcl run: errors name their place', () => {
+  it('places a conflict between bare expressions at the later one, a config shown as {...}', () => {
+    expect(failure('1\n2\n')).toMatchObject({ message: 'conflicting values between 2 and 1', position: { line: 2, column: 1, lineOnly: true } });
+    expect(failure('a = 1\n1\n')).toMatchObject({ message: 'conflicting values between {...} and 1', position: { line: 2 } });
+    expect(run('{a = 1}\n{b = 2}\n')).toBe('a: 1\nb: 2\n');
+  });
+
   it('words failed assignments into a path as kcl does', () => {
     expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
     expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });

@@ -3,7 +3,7 @@
  * the conformance runner's subject, and (later) stack compilation.
  */
 import path from 'node:path';
-import { kclError } from './diagnostics.js';
+import { KclError, kclError, type Position } from './diagnostics.js';
 import { union } from './eval/config.js';
 import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
 import {
@@ -13,6 +13,7 @@ import {
   isModule,
   isSchemaType,
   isUndefined,
+  repr,
   UNDEFINED,
   type Value,
 } from './eval/values.js';
@@ -173,7 +174,7 @@ export function runKcl(opts: RunOptions): RunResult {
   let result: Value = globals;
   if (ctx.scalars.length > 0 && rules.bareExpressionsPrinted) {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
-    result = ctx.scalars.reduce((acc: Value, v) => union(acc, v), start);
+    result = ctx.scalars.reduce((acc: Value, s) => unionAtRoot(acc, s.value, s.position), start);
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
@@ -184,4 +185,18 @@ export function runKcl(opts: RunOptions): RunResult {
 
 function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {
   return { printed, yaml: toYamlStream(documents, options), data: () => documents.map((d) => plainData(d, options)) };
+}
+
+/** Adds a bare expression's value to the program's result; a conflict is worded as kcl words it
+ * at the root (a config shown as `{...}`) and placed at the expression's line, as a runtime error. */
+function unionAtRoot(acc: Value, value: Value, position: Position): Value {
+  if (acc === UNDEFINED || isDict(acc) === isDict(value)) {
+    try {
+      return union(acc, value);
+    } catch (e) {
+      throw e instanceof KclError && !e.diagnostic.position ? new KclError({ ...e.diagnostic, position: { ...position, lineOnly: true } }) : e;
+    }
+  }
+  const [config, other] = isDict(acc) ? [acc, value] : [value, acc];
+  throw kclError('EvaluationError', `conflicting values between ${config === acc ? '{...}' : repr(other)} and ${config === acc ? repr(other) : '{...}'}`, { ...position, lineOnly: true });
 }

@@ -14,7 +14,7 @@ export interface ModuleCtx {
   /** Names of globals in the order their statements come in the source: the output's order. */
   readonly order: string[];
   /** Values of expression statements at module level, such as a bare `[1]` or `Config {}`. */
-  readonly scalars: Value[];
+  readonly scalars: { value: Value; position: Position }[];
   readonly aliases: Map<string, TypeNode>;
   /** The merged configs of `name: Schema {...}` statements, instantiated after the last one. */
   readonly unified: Map<string, SchemaParts>;

@@ -189,7 +189,7 @@ export class Evaluator {
         const value = this.evalExpr(stmt.value, env);
         if (env.frame) env.frame.last = value;
         else if (env.scope.kind === 'module' && !isNoneOrUndefined(value) && !isFunction(value)) {
-          env.module.scalars.push(value);
+          env.module.scalars.push({ value, position: { file: env.file, line: stmt.line, column: stmt.column } });
         }
         return;
       }

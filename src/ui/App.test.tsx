@@ -211,6 +211,17 @@ describe('the console', () => {
     tui.unmount();
   });
 
+  it('says why a recovery cannot be planned now instead of failing', async () => {
+    const control = new FixtureControl();
+    control.planRecovery = () => Promise.reject(new Error('the recovery run-1 is running; abort it (a) or let it finish before starting another'));
+    const tui = await renderTui(app(control));
+    await tui.press(':');
+    await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1');
+    await tui.press('enter');
+    await tui.waitFor('the recovery run-1 is running; abort it (a) or let it finish before starting another');
+    tui.unmount();
+  });
+
   it('filters the focused list as the user types, and esc clears it', async () => {
     const tui = await renderTui(app());
     await tui.press('/');

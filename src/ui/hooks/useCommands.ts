@@ -227,7 +227,7 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       }
       case 'recover':
         dispatch({ type: 'show', view: 'recovery' });
-        void control.planRecovery(c.runbook, c.args);
+        control.planRecovery(c.runbook, c.args).catch((e: unknown) => say(errorMessage(e), 'warning'));
         return;
       case 'resume':
         dispatch({ type: 'show', view: 'recovery' });

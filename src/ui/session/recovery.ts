@@ -69,7 +69,7 @@ export class ConsoleRecovery {
 
   private refuseWhileRunning(): void {
     const current = this.deps.store.get().recovery;
-    if (current?.state === 'running' && !current.settled) throw new UserError(`the recovery ${current.runId} is running; abort it (a) or let it finish before planning another`);
+    if (current?.state === 'running' && !current.settled) throw new UserError(`the recovery ${current.runId} is running; abort it (a) or let it finish before starting another`);
   }
 
   async plan(runbook: string, args: string[]): Promise<void> {

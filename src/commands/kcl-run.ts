@@ -40,7 +40,8 @@ function refuseUnsupported(flags: KclRunFlags): void {
 export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string): RunOptions {
   refuseUnsupported(flags);
   const opts = runOptionsFromSettings(flags.setting, cwd);
-  opts.files = [...opts.files, ...files];
+  // as kcl: the command line's files first, then those the settings files name
+  opts.files = [...files, ...opts.files];
   opts.options = [...(opts.options ?? []), ...flags.argument.map(parseOptionArg)];
   opts.overrides = [...(opts.overrides ?? []), ...flags.overrides];
   opts.pathSelectors = [...(opts.pathSelectors ?? []), ...flags.path_selector];

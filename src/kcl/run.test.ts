@@ -249,6 +249,19 @@ describe('kcl run: packages and plugins', () => {
     expect(out.yaml).toBe('app:\n  name: a-web\n  port: 80\n');
   });
 
+  it('compiles a file named twice once, takes a folder for its .k files and ${KCL_MOD} for the kcl.mod folder', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-inputs-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    writeFileSync(path.join(root, 'main.k'), 'a = 1\n');
+    mkdirSync(path.join(root, 'pkg'));
+    writeFileSync(path.join(root, 'pkg', 'b.k'), 'b = 2\n');
+    writeFileSync(path.join(root, 'pkg', 'c.k'), 'c = 3\n');
+    writeFileSync(path.join(root, 'pkg', 'c_test.k'), 'test_c = lambda { assert False }\n');
+    expect(runKcl({ files: ['main.k', path.join(root, 'main.k')], workDir: root }).yaml).toBe('a: 1\n');
+    expect(runKcl({ files: ['pkg'], workDir: root }).yaml).toBe('b: 2\nc: 3\n');
+    expect(runKcl({ files: ['main.k', '${KCL_MOD}/pkg/b.k'], workDir: root }).yaml).toBe('a: 1\nb: 2\n');
+  });
+
   it("reads a package's `_` names through the module without printing them", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-private-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');

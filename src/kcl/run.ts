@@ -2,6 +2,7 @@
  * `kcl run` in-process: files and options in, YAML out. Shared by the `kdeck kcl run` command,
  * the conformance runner's subject, and (later) stack compilation.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { KclError, kclError, type Position } from './diagnostics.js';
 import { union } from './eval/config.js';
@@ -111,9 +112,34 @@ function select(root: Value, selector: string): Value {
   return v;
 }
 
+/**
+ * The files of a run as kcl takes them: `${KCL_MOD}` is the folder holding kcl.mod, a folder
+ * stands for its .k files (tests aside), and a file named twice (on the command line and in a
+ * settings file) is compiled once, where it first came.
+ */
+function inputFiles(given: string[], workDir: string): string[] {
+  const files = new Set<string>();
+  for (const f of given) {
+    const resolved = path.resolve(workDir, f.replaceAll('${KCL_MOD}', findRoot(workDir)));
+    const inFolder = isFolder(resolved)
+      ? fs.readdirSync(resolved).filter((n) => n.endsWith('.k') && !n.endsWith('_test.k')).sort().map((n) => path.join(resolved, n))
+      : [resolved];
+    for (const file of inFolder) files.add(file);
+  }
+  return [...files];
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function runKcl(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
-  const files = opts.files.map((f) => path.resolve(workDir, f));
+  const files = inputFiles(opts.files, workDir);
   let modules = parseFiles(files);
   if (opts.overrides?.length) {
     // parsed files are cached and shared: change copies

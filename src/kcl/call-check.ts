@@ -6,6 +6,7 @@
  */
 import type * as A from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
+import { didYouMeanOne } from './suggestions.js';
 
 /** kcl's UnitUsize: the unit is plural only past one ("0 positional argument"). */
 function counted(n: number, unit: string): string {
@@ -35,7 +36,8 @@ export function schemaCallProblems(call: SchemaCall, file: string): Diagnostic[]
   }
   for (const k of keywords) {
     if (!params.some((p) => p.name === k.name)) {
-      problems.push({ kind: 'CompileError', message: `"${name}" got an unexpected keyword argument '${k.name}'`, position: at(k.loc) });
+      const hint = didYouMeanOne(k.name, params.map((p) => p.name));
+      problems.push({ kind: 'CompileError', message: `"${name}" got an unexpected keyword argument '${k.name}'${hint}`, position: at(k.loc) });
     }
   }
   const required = params.filter((p) => !p.default);

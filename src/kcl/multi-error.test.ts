@@ -77,7 +77,7 @@ describe('reporting several errors at once', () => {
   it('reports every key and value of a config literal that does not fit its schema', () => {
     const src = 'schema P:\n    name: str\n    ports: {str:int}\n\np = P {\n    nmae = "a"\n    ports = {http: "80", https: 443}\n    age = 1\n}\n';
     expect(reported({ 'main.k': src })).toEqual([
-      "6:5 Cannot add member 'nmae' to schema 'P'",
+      `6:5 Cannot add member 'nmae' to schema 'P', did you mean '["name"]'?`,
       '7:14 expected int, got str(80)',
       '7:5 expected {str:int}, got {str(http) | str(https):str(80) | int(443)}',
       "8:5 Cannot add member 'age' to schema 'P'",

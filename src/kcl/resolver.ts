@@ -11,6 +11,7 @@ import type * as A from './ast.js';
 import { schemaCallProblems } from './call-check.js';
 import { throwAll, type Diagnostic } from './diagnostics.js';
 import { definedNames } from './eval/lazy.js';
+import { didYouMean } from './suggestions.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
  * thousands of globals a model library has. */
@@ -28,6 +29,11 @@ class Names {
   binder(name: string): Names | undefined {
     for (let n: Names | undefined = this; n; n = n.parent) if (n.own.has(name)) return n;
     return undefined;
+  }
+
+  /** Every name it can see, the innermost scope's first. */
+  *all(): Iterable<string> {
+    for (let n: Names | undefined = this; n; n = n.parent) yield* n.own;
   }
 
   with(names: Iterable<string>): Names {
@@ -252,7 +258,7 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0])) this.report(`name '${e.names[0]}' is not defined`, e);
+        if (!scope.has(e.names[0])) this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
         return;
       case 'NumberLit':
       case 'NameConstant':

@@ -9,6 +9,7 @@
  */
 import type * as A from '../ast.js';
 import { KclError, kclError, throwAll, type Diagnostic, type Position } from '../diagnostics.js';
+import { didYouMean } from '../suggestions.js';
 import { lookupKeyPath, type KeyPart } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
@@ -35,7 +36,7 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
       if (!path) continue;
       const [head, ...rest] = path;
       if (!known.has(head.name)) {
-        if (!open) problems.push({ kind: 'CompileError', message: `Cannot add member '${head.name}' to schema '${def.name}'`, position: at(file, head.loc) });
+        if (!open) problems.push({ kind: 'CompileError', message: `Cannot add member '${head.name}' to schema '${def.name}'${didYouMean(head.name, known)}`, position: at(file, head.loc) });
         continue;
       }
       const decl = attrs.get(head.name);
@@ -60,7 +61,7 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     const inner = allAttrs(def).get(next.name);
     if (!inner) {
       if (indexSignature(def) || attributeNames(def).has(next.name)) return;
-      throw kclError('CompileError', `Cannot add member '${next.name}' to schema '${def.name}'`, at(file, next.loc));
+      throw kclError('CompileError', `Cannot add member '${next.name}' to schema '${def.name}'${didYouMean(next.name, attributeNames(def))}`, at(file, next.loc));
     }
     if (inner.type) checkValue(inner, inner.type, more, entry, env, file);
     return;

@@ -4,6 +4,7 @@
  */
 import type * as A from '../ast.js';
 import { isRuntimeKind, KclError, kclError, throwAll } from '../diagnostics.js';
+import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
 import { BUILTINS } from './builtins.js';
@@ -488,7 +489,10 @@ export class Evaluator {
       if (x !== undefined) return x;
       throw kclError('TypeError', `attribute '${attr}' not found in 'module '${v.name}''`);
     }
-    if (isSchemaType(v) && attr === 'instances') return this.instancesFunction(v as SchemaDef);
+    if (isSchemaType(v)) {
+      if (attr === 'instances') return this.instancesFunction(v as SchemaDef);
+      throw kclError('TypeError', `attribute '${attr}' not found in '${v.name}'${didYouMean(attr, ['instances'])}`);
+    }
     throw kclError('AttributeError', `'${typeName(v)}' object has no attribute '${attr}'`);
   }
 

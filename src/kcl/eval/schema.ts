@@ -10,6 +10,7 @@
  */
 import type * as A from '../ast.js';
 import { KclError, kclError } from '../diagnostics.js';
+import { didYouMean } from '../suggestions.js';
 import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
@@ -246,7 +247,7 @@ class SchemaFrame implements AttributeSource {
         if (this.values.has(key)) continue;
         const declared = this.attrs.has(key) || key === SETTINGS_ATTR;
         if (!declared && !sig && !this.def.isRule) {
-          throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'`);
+          throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'${didYouMean(key, this.attrs.keys())}`);
         }
         if (sig && !declared) {
           convert(key, sig.keyType, this.ev.typeEnv(this.site));

@@ -214,6 +214,15 @@ describe('kcl run: errors name their place', () => {
     expect(run('{a = 1}\n{b = 2}\n')).toBe('a: 1\nb: 2\n');
   });
 
+  it("reports every literal argument that does not fit a lambda's parameter, beside the parameter", () => {
+    const d = failure('f = lambda age: int, name: "KCL" | "CUE" {\n    age\n}\nx = f("1", "Go")\n');
+    expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line}:${x.position?.column} ${x.message} / ${x.related?.[0]?.message}`)).toEqual([
+      '4:7 expected int, got str(1) / variable is defined here, its type is int, but got str(1)',
+      '4:12 expected str(KCL) | str(CUE), got str(Go) / variable is defined here, its type is str(KCL) | str(CUE), but got str(Go)',
+    ]);
+    expect(run('f = lambda n: float {\n    n * 2\n}\nx = f(1)\n')).toBe('x: 2.0\n');
+  });
+
   it('words failed assignments into a path as kcl does', () => {
     expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
     expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });

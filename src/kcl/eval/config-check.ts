@@ -113,6 +113,30 @@ function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart
   ];
 }
 
+/**
+ * A literal argument of a lambda call that does not fit its parameter's type, as kcl's checker
+ * reports it before running: at the argument, with the parameter's declaration beside it.
+ */
+export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEnv, file: string, declaredAt: Position): Diagnostic | undefined {
+  if (!param.annotation || !isPlain(param.annotation, env)) return undefined;
+  const literal = literalValueOf(arg);
+  if (literal === undefined) return undefined;
+  try {
+    convert(literal, param.annotation, env);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof KclError)) throw e;
+  }
+  const expected = typeText(param.annotation);
+  const got = valueTypeText(literal);
+  return {
+    kind: 'TypeError',
+    message: `expected ${expected}, got ${got}`,
+    position: at(file, arg),
+    related: [{ position: declaredAt, message: `variable is defined here, its type is ${expected}, but got ${got}` }],
+  };
+}
+
 /** Types whose check cannot run code: no schema, so converting a literal has no side effect. */
 function isPlain(t: A.TypeNode, env: TypeEnv): boolean {
   switch (t.type) {

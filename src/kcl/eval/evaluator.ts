@@ -3,7 +3,7 @@
  * Collections and comprehensions are in collections.ts, schemas in schema.ts.
  */
 import type * as A from '../ast.js';
-import { isRuntimeKind, KclError, kclError, throwAll } from '../diagnostics.js';
+import { isRuntimeKind, KclError, kclError, throwAll, type Diagnostic } from '../diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
@@ -13,7 +13,7 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, schemaWritten } from './config-check.js';
+import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, literalArgumentMismatch, schemaWritten } from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
@@ -41,6 +41,7 @@ import {
   type BuiltinHost,
   type CallArgs,
   type FunctionValue,
+  isLambda,
   type LambdaValue,
   type ModuleValue,
   type ProgramHost,
@@ -543,8 +544,24 @@ export class Evaluator {
     }
     const fn = this.evalExpr(e.func, env);
     if (isSchemaType(fn)) this.checkSchemaArgs(fn as SchemaDef, e.func, e.args, e.keywords, env);
+    else if (isLambda(fn)) this.checkLiteralArgs(fn, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
+  }
+
+  /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the
+   * words of kcl's checker rather than of its runtime. */
+  private checkLiteralArgs(fn: LambdaValue, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
+    const params = fn.node.params;
+    const paired: [A.Param | undefined, A.Expr][] = [...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]), ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value])];
+    const problems: Diagnostic[] = [];
+    for (const [param, arg] of paired) {
+      if (!param) continue;
+      const declaredAt = { file: fn.closure.file, line: param.loc.line, column: param.loc.column };
+      const problem = literalArgumentMismatch(param, arg, this.typeEnv(fn.closure), env.file, declaredAt);
+      if (problem) problems.push(problem);
+    }
+    throwAll(problems);
   }
 
   /** The schema kcl's checker knows an argument to have: an instance written in place, or a

@@ -182,6 +182,7 @@ export const isFunction = (v: Value | undefined): v is FunctionValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'function';
 export const isSchemaType = (v: Value | undefined): v is SchemaTypeValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'schemaType';
+export const isLambda = (v: Value | undefined): v is LambdaValue => isFunction(v) && 'node' in v;
 export const isModule = (v: Value | undefined): v is ModuleValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'module';
 

@@ -98,6 +98,19 @@ function illegalTarget(tokens: Token[], at: number, file: string): KclError | un
   return kclError('InvalidSyntax', message, { file, line: tokens[start].line, column: tokens[start].col });
 }
 
+/**
+ * A syntax error at the `.` of `for a.b in ...`: kcl reads the loop variables as expressions
+ * and refuses one that is not a plain name, at that name.
+ */
+function illegalLoopVariable(tokens: Token[], at: number, file: string): KclError | undefined {
+  if (tokens[at]?.text !== '.') return undefined;
+  let start = at - 1;
+  while (start >= 0 && (tokens[start].type === 'name' || tokens[start].text === ',')) start--;
+  if (start < 0 || tokens[start].text !== 'for' || start === at - 1) return undefined;
+  const variable = tokens[at - 1];
+  return kclError('CompileError', 'loop variables can only be ordinary identifiers', { file, line: variable.line, column: variable.col });
+}
+
 /** Every complete parse of the tokens (exactly one for valid input), or the syntax error and the
  * index of the token it is at. */
 function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { error: KclError; at: number } {
@@ -107,7 +120,7 @@ function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { erro
     if (e instanceof EarleySyntaxError) {
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
-      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? illegalLoopVariable(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
       return { error: syntax, at: error.tokenIndex };
     }
     if (e instanceof KclError) throw withFile(e, file);

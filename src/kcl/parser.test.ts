@@ -153,6 +153,7 @@ describe('grammar', () => {
     expect(message('x = 1\n_a + 1 = 2\n')).toBe("2:1 'BinaryExpression' is an illegal expression for assignment");
     expect(message('_f() += 2\n')).toBe("1:1 'CallExpression' is an illegal expression for assignment");
     expect(message('_a[1:2] = [2, 3]\n')).toBe("1:1 'SubscriptExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be a slice access");
+    expect(message('mi = 1mi\n')).toBe('1:6 invalid int binary suffix');
     expect(message('d = [i for k, i.j.k in data]\n')).toBe('1:15 loop variables can only be ordinary identifiers');
     expect(message('schema A:\n    x: int = 1\n    x?.y = 2\n')).toBe("3:5 'SelectorExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be an optional attribute access.");
   });

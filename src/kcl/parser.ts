@@ -98,6 +98,15 @@ function illegalTarget(tokens: Token[], at: number, file: string): KclError | un
   return kclError('InvalidSyntax', message, { file, line: tokens[start].line, column: tokens[start].col });
 }
 
+/** A name right after an integer, with no space between (`1mi`): kcl's lexer takes it for a
+ * number multiplier that does not exist, and says so at the number. */
+function invalidSuffix(tokens: Token[], at: number, file: string): KclError | undefined {
+  const [number, word] = [tokens[at - 1], tokens[at]];
+  if (number?.type !== 'number' || word?.type !== 'name' || number.offset + number.text.length !== word.offset) return undefined;
+  if (!/^(0[xXoObB])?[0-9a-fA-F_]+$/.test(number.text)) return undefined;
+  return kclError('InvalidSyntax', 'invalid int binary suffix', { file, line: number.line, column: number.col });
+}
+
 /**
  * A syntax error at the `.` of `for a.b in ...`: kcl reads the loop variables as expressions
  * and refuses one that is not a plain name, at that name.
@@ -120,7 +129,7 @@ function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { erro
     if (e instanceof EarleySyntaxError) {
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
-      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? illegalLoopVariable(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? illegalLoopVariable(tokens, error.tokenIndex, file) ?? invalidSuffix(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
       return { error: syntax, at: error.tokenIndex };
     }
     if (e instanceof KclError) throw withFile(e, file);

@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'ImmutableError'
   | 'EvaluationError'
   | 'AttributeError'
+  | 'IllegalAttributeError'
   | 'UniqueKeyError'
   | 'AssertionError'
   | 'SchemaCheckFailure'
@@ -53,6 +54,7 @@ const CODES: Record<ErrorKind, string> = {
   ImmutableError: 'E1001',
   EvaluationError: 'E3M38',
   AttributeError: 'E2A31',
+  IllegalAttributeError: 'E2A31',
   UniqueKeyError: 'E2L28',
   AssertionError: 'E3M38',
   SchemaCheckFailure: 'E3M38',

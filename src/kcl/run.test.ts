@@ -223,6 +223,14 @@ describe('kcl run: errors name their place', () => {
     expect(run('f = lambda n: float {\n    n * 2\n}\nx = f(1)\n')).toBe('x: 2.0\n');
   });
 
+  it('refuses a config key whose value is not a string at the key, naming its type as kcl does', () => {
+    expect(failure('items = [{name = "a"}]\nout = [{item: 1} for item in items]\n')).toMatchObject({
+      kind: 'IllegalAttributeError',
+      message: "A attribute must be string type, got '{str:str}'",
+      position: { line: 2, column: 9 },
+    });
+  });
+
   it('words failed assignments into a path as kcl does', () => {
     expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
     expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });

@@ -7,6 +7,7 @@ import { mergeEntry, union } from './config.js';
 import { withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { Scope } from './scope.js';
+import { widenedTypeText } from './types.js';
 import { DictValue, isDict, isInt, isList, isNoneOrUndefined, isNumber, isStr, toStr, truthy, typeName, type EntryOp, type Value } from './values.js';
 
 export function evalList(ev: Evaluator, items: A.ListItem[], env: Env, out: Value[] = []): Value[] {
@@ -68,7 +69,7 @@ function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env,
     insertAtIndex(ev, out, entry.key, value, entry.op, env);
     return;
   }
-  const path = keyIsExpr || isLoopVariable(entry.key, env) ? [keyText(ev.evalExpr(entry.key, env))] : keyPath(ev, entry.key, env);
+  const path = keyIsExpr || isLoopVariable(entry.key, env) ? [keyText(ev.evalExpr(entry.key, env), entry.key, env)] : keyPath(ev, entry.key, env);
   insertPath(out, path, value, entry.op);
 }
 
@@ -96,14 +97,14 @@ function keyPath(ev: Evaluator, key: A.Expr, env: Env): string[] {
     if (k.type === 'Identifier') return [...k.names, ...names];
   }
   if (key.type === 'StringLit' && !key.parts) return [key.value];
-  return [keyText(ev.evalExpr(key, env))];
+  return [keyText(ev.evalExpr(key, env), key, env)];
 }
 
-/** Config keys are strings; numbers are written as text, anything else is refused. */
-function keyText(v: Value): string {
+/** Config keys are strings; numbers are written as text, anything else is refused at the key. */
+function keyText(v: Value, key: A.Expr, env: Env): string {
   if (isStr(v)) return v;
   if (isNumber(v) || typeof v === 'boolean') return toStr(v);
-  throw kclError('AttributeError', `A attribute must be string type, got '${typeName(v)}'`);
+  throw kclError('IllegalAttributeError', `A attribute must be string type, got '${widenedTypeText(v)}'`, { file: env.file, line: key.line, column: key.column });
 }
 
 /** Inside a comprehension a bare key naming a loop variable means its value, as in kcl. */

@@ -214,13 +214,18 @@ describe('kcl run: errors name their place', () => {
     expect(run('{a = 1}\n{b = 2}\n')).toBe('a: 1\nb: 2\n');
   });
 
-  it("reports every literal argument that does not fit a lambda's parameter, beside the parameter", () => {
+  it("reports every literal argument that does not fit a lambda's or schema's parameter, beside the parameter", () => {
     const d = failure('f = lambda age: int, name: "KCL" | "CUE" {\n    age\n}\nx = f("1", "Go")\n');
     expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line}:${x.position?.column} ${x.message} / ${x.related?.[0]?.message}`)).toEqual([
       '4:7 expected int, got str(1) / variable is defined here, its type is int, but got str(1)',
       '4:12 expected str(KCL) | str(CUE), got str(Go) / variable is defined here, its type is str(KCL) | str(CUE), but got str(Go)',
     ]);
     expect(run('f = lambda n: float {\n    n * 2\n}\nx = f(1)\n')).toBe('x: 2.0\n');
+    expect(failure('schema P[data: str, n: int]:\n    count: int = n\n\np = P(data="a", n="1")\n')).toMatchObject({
+      message: 'expected int, got str(1)',
+      position: { line: 4, column: 19 },
+      related: [{ position: { line: 1, column: 21 }, message: 'variable is defined here, its type is int, but got str(1)' }],
+    });
   });
 
   it('refuses a config key whose value is not a string at the key, naming its type as kcl does', () => {

@@ -544,21 +544,19 @@ export class Evaluator {
     }
     const fn = this.evalExpr(e.func, env);
     if (isSchemaType(fn)) this.checkSchemaArgs(fn as SchemaDef, e.func, e.args, e.keywords, env);
-    else if (isLambda(fn)) this.checkLiteralArgs(fn, e.args, e.keywords, env);
+    else if (isLambda(fn)) this.checkLiteralArgs(fn.node.params, e.args, e.keywords, fn.closure, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
   }
 
   /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the
    * words of kcl's checker rather than of its runtime. */
-  private checkLiteralArgs(fn: LambdaValue, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
-    const params = fn.node.params;
-    const paired: [A.Param | undefined, A.Expr][] = [...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]), ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value])];
+  private checkLiteralArgs(params: A.Param[], args: A.Expr[], keywords: A.Keyword[], calleeEnv: Env, env: Env): void {
     const problems: Diagnostic[] = [];
-    for (const [param, arg] of paired) {
+    for (const [param, arg] of paramPairs(params, args, keywords)) {
       if (!param) continue;
-      const declaredAt = { file: fn.closure.file, line: param.loc.line, column: param.loc.column };
-      const problem = literalArgumentMismatch(param, arg, this.typeEnv(fn.closure), env.file, declaredAt);
+      const declaredAt = { file: calleeEnv.file, line: param.loc.line, column: param.loc.column };
+      const problem = literalArgumentMismatch(param, arg, this.typeEnv(calleeEnv), env.file, declaredAt);
       if (problem) problems.push(problem);
     }
     throwAll(problems);
@@ -578,17 +576,15 @@ export class Evaluator {
 
   /** What kcl's checker refuses in the arguments of `S(...)` before running: too many or too few,
    * an unknown keyword (call-check.ts; the resolver finds these for the package's own schemas,
-   * this for imported ones), and an argument known to hold another schema than its parameter
-   * declares, reported at the argument. */
+   * this for imported ones), a literal that does not fit its parameter, and an argument known to
+   * hold another schema than its parameter declares, reported at the argument. */
   private checkSchemaArgs(def: SchemaDef, callee: A.Expr, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
     const params = def.node.params;
     throwAll(schemaCallProblems({ name: def.name, params, callee, args, keywords }, env.file));
-    const calleeEnv = this.typeEnv({ scope: def.scope, file: def.file, module: def.module });
-    const pairs: [A.Param | undefined, A.Expr][] = [
-      ...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]),
-      ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value]),
-    ];
-    for (const [param, arg] of pairs) {
+    const definedIn: Env = { scope: def.scope, file: def.file, module: def.module };
+    this.checkLiteralArgs(params, args, keywords, definedIn, env);
+    const calleeEnv = this.typeEnv(definedIn);
+    for (const [param, arg] of paramPairs(params, args, keywords)) {
       const given = param?.annotation ? this.argSchema(arg, env) : undefined;
       if (given && param?.annotation && !fitsSchema(param.annotation, given, calleeEnv)) {
         throw kclError('TypeError', `expected ${declaredTypeText(param.annotation, calleeEnv)}, got ${given.name}`, { file: env.file, line: arg.line, column: arg.column });
@@ -710,6 +706,14 @@ export class Evaluator {
       instantiate: (schema, config) => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env),
     };
   }
+}
+
+/** Each argument of a call with the parameter it binds (none for one too many or unknown). */
+function paramPairs(params: A.Param[], args: A.Expr[], keywords: A.Keyword[]): [A.Param | undefined, A.Expr][] {
+  return [
+    ...args.map((a, i): [A.Param | undefined, A.Expr] => [params[i], a]),
+    ...keywords.map((k): [A.Param | undefined, A.Expr] => [params.find((p) => p.name === k.name), k.value]),
+  ];
 }
 
 /** An instance's config with a change merged in. */

@@ -236,6 +236,14 @@ describe('kcl run: errors name their place', () => {
     });
   });
 
+  it('refuses a literal cast to a type it cannot be, as kcl\'s checker words it', () => {
+    expect(failure('a = 1 as str\n')).toMatchObject({
+      message: "Conversion of type 'int(1)' to type 'str' may be a mistake because neither type sufficiently overlaps with the other",
+      position: { line: 1, column: 5 },
+    });
+    expect(run('a = 1 as float\nb = "x" as "x" | "y"\n')).toBe('a: 1.0\nb: x\n');
+  });
+
   it('words failed assignments into a path as kcl does', () => {
     expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
     expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });

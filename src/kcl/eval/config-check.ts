@@ -137,6 +137,20 @@ export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEn
   };
 }
 
+/** `1 as str`: a literal that cannot be the type it is cast to, in the words of kcl's checker. */
+export function literalCastProblem(value: A.Expr, target: A.TypeNode, env: TypeEnv): string | undefined {
+  if (!isPlain(target, env)) return undefined;
+  const literal = literalValueOf(value);
+  if (literal === undefined) return undefined;
+  try {
+    convert(literal, target, env);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof KclError)) throw e;
+  }
+  return `Conversion of type '${valueTypeText(literal)}' to type '${typeText(target)}' may be a mistake because neither type sufficiently overlaps with the other`;
+}
+
 /** Types whose check cannot run code: no schema, so converting a literal has no side effect. */
 function isPlain(t: A.TypeNode, env: TypeEnv): boolean {
   switch (t.type) {

@@ -13,7 +13,7 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, literalArgumentMismatch, schemaWritten } from './config-check.js';
+import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, literalArgumentMismatch, literalCastProblem, schemaWritten } from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
@@ -374,8 +374,11 @@ export class Evaluator {
         return unary(e.op, this.evalExpr(e.operand, env));
       case 'IfExpr':
         return truthy(this.evalExpr(e.cond, env)) ? this.evalExpr(e.body, env) : this.evalExpr(e.orelse, env);
-      case 'As':
+      case 'As': {
+        const cast = literalCastProblem(e.value, e.target, this.typeEnv(env));
+        if (cast) throw kclError('TypeError', cast);
         return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
+      }
       case 'Selector': {
         const v = this.evalExpr(e.value, env);
         return this.select(v, e.attr, e.optional);

@@ -236,6 +236,12 @@ describe('kcl run: errors name their place', () => {
     });
   });
 
+  it('refuses a member that no schema of a union attribute has, naming them all', () => {
+    const src = 'schema A:\n    a: int\n\nschema B:\n    b: int\n\nschema X:\n    x: A | B\n\n';
+    expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({ message: `Cannot add member 'c' to 'schemas ["A", "B"]'`, position: { line: 11, column: 7 } });
+    expect(run(`${src}x = X {\n    x.b = 1\n}\n`)).toBe('x:\n  x:\n    b: 1\n');
+  });
+
   it('refuses a literal cast to a type it cannot be, as kcl\'s checker words it', () => {
     expect(failure('a = 1 as str\n')).toMatchObject({
       message: "Conversion of type 'int(1)' to type 'str' may be a mistake because neither type sufficiently overlaps with the other",

@@ -66,6 +66,12 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     if (inner.type) checkValue(inner, inner.type, more, entry, env, file);
     return;
   }
+  const members = rest.length > 0 && type.type === 'UnionType' ? unionSchemas(type, env) : undefined;
+  if (members) {
+    const next = rest[0];
+    if (members.some((m) => indexSignature(m) || attributeNames(m).has(next.name))) return;
+    throw kclError('CompileError', `Cannot add member '${next.name}' to 'schemas [${members.map((m) => JSON.stringify(m.name)).join(', ')}]'`, at(file, next.loc));
+  }
   if (entry.op === '+=') return;
   if (def && rest.length === 0 && entry.value.type === 'ConfigExpr') {
     checkConfigKeys(def, entry.value.items, env, file);
@@ -79,6 +85,12 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     });
   }
   if (isPlain(type, env)) throwAll(literalMismatches(type, entry, rest, decl.at, env, file));
+}
+
+/** The schemas of a union made only of schemas (`A | B`), or undefined. */
+function unionSchemas(type: Extract<A.TypeNode, { type: 'UnionType' }>, env: TypeEnv): SchemaDef[] | undefined {
+  const members = type.members.map((m) => (m.type === 'NamedType' ? asSchema(env.resolveType(m.name)) : undefined));
+  return members.every((m): m is SchemaDef => m !== undefined) ? members : undefined;
 }
 
 /**

@@ -362,7 +362,7 @@ function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStm
     const seen: A.SchemaStmt[] = [s];
     for (let p = parentOf(s); p?.type === 'Schema'; p = parentOf(p)) {
       if (p === s) {
-        const names = seen.map((x) => (pkgpath ? `${pkgpath}.${x.name}` : x.name)).sort();
+        const names = seen.map((x) => (pkgpath ? `${pkgpath}.${x.name}` : x.name));
         const message = `There is a circular reference between schemas ${names.join(', ')}`;
         for (const x of ordered.filter((x) => seen.includes(x))) {
           reported.add(x);

@@ -236,6 +236,20 @@ describe('kcl run: errors name their place', () => {
     });
   });
 
+  it('names an inheritance cycle from its first schema along its parents, at every schema of it', () => {
+    const d = failure('schema Parent(Son):\n    a: str\n\nschema Son(GrandSon):\n    b: str\n\nschema GrandSon(Parent):\n    c: str\n');
+    expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line} ${x.message}`)).toEqual([
+      '1 There is a circular reference between schemas Parent, Son, GrandSon',
+      '4 There is a circular reference between schemas Parent, Son, GrandSon',
+      '7 There is a circular reference between schemas Parent, Son, GrandSon',
+    ]);
+  });
+
+  it("refuses a child's change of an inherited attribute's type at the attribute", () => {
+    const d = failure('schema P:\n    name: str\n\nschema C(P):\n    name: int\n\nc = C {name = 1}\n');
+    expect(d).toMatchObject({ message: "can't change schema field type of 'name' from str to int", position: { line: 5, column: 5 } });
+  });
+
   it('refuses a member that no schema of a union attribute has, naming them all', () => {
     const src = 'schema A:\n    a: int\n\nschema B:\n    b: int\n\nschema X:\n    x: A | B\n\n';
     expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({ message: `Cannot add member 'c' to 'schemas ["A", "B"]'`, position: { line: 11, column: 7 } });

@@ -74,10 +74,10 @@ function checkOverrides(def: SchemaDef): void {
   for (const [name, own] of def.attrs) {
     const base = inherited.get(name);
     if (base && !base.optional && own.optional) {
-      throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`);
+      throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`, own.at);
     }
     if (base?.type && own.type && base.type.type !== 'AnyType' && typeText(base.type) !== typeText(own.type)) {
-      throw kclError('TypeError', `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`);
+      throw kclError('TypeError', `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`, own.at);
     }
   }
   const sig = indexSignature(def);

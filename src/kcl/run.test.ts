@@ -250,6 +250,20 @@ describe('kcl run: errors name their place', () => {
     expect(d).toMatchObject({ message: "can't change schema field type of 'name' from str to int", position: { line: 5, column: 5 } });
   });
 
+  it('refuses a change under an imported module as a change of an immutable name, pointing at the import', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kdeck-modify-'));
+    writeFileSync(path.join(root, 'kcl.mod'), '');
+    mkdirSync(path.join(root, 'pkg'));
+    writeFileSync(path.join(root, 'pkg', 'a.k'), 'a = 0\n');
+    writeFileSync(path.join(root, 'main.k'), 'import pkg\n\npkg.a = 1\n');
+    expect(diagnosticOf(() => runKcl({ files: [path.join(root, 'main.k')] }))).toMatchObject({
+      kind: 'ImmutableError',
+      message: "Can not change the value of 'pkg', because it was declared immutable",
+      position: { line: 3 },
+      related: [{ position: { line: 1, column: 1 }, message: "The variable 'pkg' is declared here" }],
+    });
+  });
+
   it('refuses a member that no schema of a union attribute has, naming them all', () => {
     const src = 'schema A:\n    a: int\n\nschema B:\n    b: int\n\nschema X:\n    x: A | B\n\n';
     expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({ message: `Cannot add member 'c' to 'schemas ["A", "B"]'`, position: { line: 11, column: 7 } });

@@ -208,6 +208,7 @@ export class Evaluator {
         const module = this.options.importModule?.(stmt.path, env.file);
         if (!module) throw kclError('CannotFindModule', `pkgpath ${stmt.path} not found in the program`);
         env.scope.vars.set(importedName(stmt), module);
+        env.module.declaredAt.set(importedName(stmt), { file: env.file, line: stmt.line, column: stmt.column });
         return;
       }
       case 'TypeAlias':
@@ -268,6 +269,8 @@ export class Evaluator {
 
   assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
     let v = value;
+    // a path under an imported module changes the module, which is as immutable as any global
+    if (t.path.length > 0 && env.scope.kind === 'module' && isModule(env.scope.vars.get(t.name))) this.refuseChange(t, env, augmented);
     if (t.path.length > 0) {
       const current = this.lookupTarget({ ...t, path: [] }, env);
       v = isSchemaInstance(current) && t.path.every((p) => 'attr' in p)
@@ -282,21 +285,23 @@ export class Evaluator {
     }
     if (scope.kind === 'module') {
       const exists = scope.vars.has(t.name);
-      if (exists && !t.name.startsWith('_')) {
-        const first = env.module.declaredAt.get(t.name);
-        // kcl words it differently for `a += 1` and for `a = 2`
-        const [message, declared] = augmented
-          ? [`Immutable variable '${t.name}' is modified during compiling`, `The variable '${t.name}' is declared here firstly`]
-          : [`Can not change the value of '${t.name}', because it was declared immutable`, `The variable '${t.name}' is declared here`];
-        throw kclError('ImmutableError', message, undefined, {
-          related: first ? [{ position: first, message: declared }] : [],
-          note: `change the variable name to '_${t.name}' to make it mutable`,
-        });
-      }
+      if (exists && !t.name.startsWith('_')) this.refuseChange(t, env, augmented);
       if (!exists) env.module.declaredAt.set(t.name, { file: env.file, line: t.loc.line, column: t.loc.column });
       v = this.keepType(t.name, v, annotation, env);
     }
     scope.vars.set(t.name, v);
+  }
+
+  private refuseChange(t: A.Target, env: Env, augmented: boolean): never {
+    const first = env.module.declaredAt.get(t.name);
+    // kcl words it differently for `a += 1` and for `a = 2`
+    const [message, declared] = augmented
+      ? [`Immutable variable '${t.name}' is modified during compiling`, `The variable '${t.name}' is declared here firstly`]
+      : [`Can not change the value of '${t.name}', because it was declared immutable`, `The variable '${t.name}' is declared here`];
+    throw kclError('ImmutableError', message, undefined, {
+      related: first ? [{ position: first, message: declared }] : [],
+      note: `change the variable name to '_${t.name}' to make it mutable`,
+    });
   }
 
   private setPath(base: Value, path: A.Target['path'], value: Value, env: Env): Value {

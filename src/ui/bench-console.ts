@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { GENERATED_STACK, generatedWorkspace } from '../workflows/bench-workspace.js';
 import type { BenchScreen } from './bench-harness.js';
 import { tuneConsoleRuntime } from './runtime.js';
+import { until } from './testing/until.js';
 import type { ConsoleSession } from './session/session.js';
 import { percentile, printTargets, runBench } from '../bench-report.js';
 
@@ -39,18 +40,12 @@ const TARGET_MEMORY_MB = 250;
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE_STACK = 'appops/nginx-example/dev';
+/** The bound on each wait for the console: planning 1,000 resources takes seconds. */
+const WAIT_MS = 120_000;
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
-/** Resolves once `check` holds; throws naming `what` past the limit. */
-async function until(check: () => boolean, what: string, limitMs = 120_000): Promise<void> {
-  const deadline = performance.now() + limitMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** Runs kdeck to its end (bounded), failing with its output. */
 function kdeck(args: string[], limitMs: number): Promise<void> {
@@ -127,7 +122,7 @@ async function largeStack(): Promise<LargeResult> {
     try {
       const baseline = process.memoryUsage().rss;
       await session.start();
-      await until(settled(session, 'load/many'), 'the 1,000-resource stack to be planned');
+      await until(settled(session, 'load/many'), 'the 1,000-resource stack to be planned', WAIT_MS);
       const resources = session.store.get().stacks[0].changeSet!.changes.length;
       const toScreen = await screen.waitFor(`${resources} unchanged`, t0);
       // the live watch lists every object once: let it settle before timing frames
@@ -159,11 +154,11 @@ async function saveToScreen(): Promise<number[]> {
     try {
       await session.start();
       const key = 'nginx-example/dev';
-      await until(settled(session, key), `${key} to be planned`);
+      await until(settled(session, key), `${key} to be planned`, WAIT_MS);
       // applied first, so that an image change is one Update of one field
       await session.operations.start(key, 'apply');
-      await until(() => session.store.get().operations.get(key)?.running === false, `the apply of ${key}`);
-      await until(settled(session, key), `${key} to be planned again`);
+      await until(() => session.store.get().operations.get(key)?.running === false, `the apply of ${key}`, WAIT_MS);
+      await until(settled(session, key), `${key} to be planned again`, WAIT_MS);
       await screen.type(`:stack ${key}\r/Deployment\r\r`);
       await screen.waitFor('apps/v1:Deployment:nginx-example-dev:nginx-example on sandbox-a');
       const main = path.join(root, SAMPLE_STACK, 'main.k');
@@ -174,7 +169,7 @@ async function saveToScreen(): Promise<number[]> {
         const t0 = performance.now();
         fs.writeFileSync(main, `${original}\nappConfiguration: frontend.Server {\n    image = "${image}"\n}\n`);
         times.push(await screen.waitFor(image, t0));
-        await until(settled(session, key), `${key} to settle after save ${i}`);
+        await until(settled(session, key), `${key} to settle after save ${i}`, WAIT_MS);
       }
       return times;
     } finally {

@@ -6,7 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import type { BatchOutcome, HealthNote, StepFailure } from '../../workflows/recovery/model.js';
-import { healthTone, theme, type Tone } from '../theme.js';
+import { healthTone, phaseGlyph, theme, type Tone } from '../theme.js';
 
 export interface ClusterRow {
   cluster: string;
@@ -38,11 +38,12 @@ const PHASE: Record<string, { label: string; tone: Tone }> = {
   done: { label: 'done', tone: 'ok' },
 };
 
+/** A batch shows as an applied resource does: the same glyphs mean the same things everywhere. */
 const BATCH_GLYPH: Record<BatchOutcome, { glyph: string; tone: Tone }> = {
-  pending: { glyph: '·', tone: 'muted' },
-  done: { glyph: '✓', tone: 'ok' },
-  failed: { glyph: '✗', tone: 'danger' },
-  skipped: { glyph: '–', tone: 'warning' },
+  pending: phaseGlyph.pending,
+  done: phaseGlyph.succeeded,
+  failed: phaseGlyph.failed,
+  skipped: phaseGlyph.skipped,
 };
 
 function Batches({ row }: { row: ClusterRow }) {
@@ -51,7 +52,7 @@ function Batches({ row }: { row: ClusterRow }) {
     <Text>
       {shown.map((o, i) => {
         const current = i === row.index && o === 'pending' && PHASE[row.phase]?.tone === 'progress';
-        const g = current ? { glyph: '◐', tone: 'progress' as const } : BATCH_GLYPH[o];
+        const g = current ? phaseGlyph.running : BATCH_GLYPH[o];
         return (
           <Text key={i} color={theme[g.tone]}>
             {g.glyph}

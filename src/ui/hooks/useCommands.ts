@@ -17,6 +17,16 @@ import { errorMessage } from '../../user-error.js';
 import { VIEWS } from '../views.js';
 import type { Screen } from './useScreen.js';
 
+/** The actions that steer a running recovery, and the run machine's event each sends. */
+const STEERING: Partial<Record<ActionId, RecoveryCommand>> = {
+  'recovery.pause': 'PAUSE',
+  'recovery.resume': 'RESUME',
+  'recovery.abort': 'ABORT',
+  'recovery.retry': 'RETRY',
+  'recovery.skip': 'SKIP',
+  'recovery.stop': 'STOP',
+};
+
 export interface Commands {
   run(id: ActionId): void;
   runLine(line: string): void;
@@ -145,6 +155,8 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
   const run = (id: ActionId) => {
     if (id !== 'quit') quitArmed.current = false;
     dispatch({ type: 'message' });
+    const steering = STEERING[id];
+    if (steering) return steer(steering);
     switch (id) {
       case 'up':
         return scrollOrMove(-1);
@@ -181,18 +193,6 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
         if (r?.state !== 'planned') return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
         return guarded(id, () => recoveryConfirmation(r.plan, state));
       }
-      case 'recovery.pause':
-        return steer('PAUSE');
-      case 'recovery.resume':
-        return steer('RESUME');
-      case 'recovery.abort':
-        return steer('ABORT');
-      case 'recovery.retry':
-        return steer('RETRY');
-      case 'recovery.skip':
-        return steer('SKIP');
-      case 'recovery.stop':
-        return steer('STOP');
       case 'interrupt':
         if (stack && control.interrupt(stack.key)) return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
         return say('nothing is running on this stack');

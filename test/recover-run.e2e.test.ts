@@ -87,6 +87,16 @@ function history(cluster: SandboxCluster, rv: number, start: Pod[]): { worst: nu
   return { worst, deleted };
 }
 
+/** Since `rv` (per cluster), in every cluster: no workload ever had more than one replica down,
+ * and exactly the pods of `uids` (uid → cluster/name) were deleted, no replacement of them. */
+function expectOnlyTargetsReplaced(rv: number[], before: Pod[][], uids: Map<string, string>): void {
+  for (const [i, c] of sandbox.clusters.entries()) {
+    const { worst, deleted } = history(c, rv[i]!, before[i]!);
+    expect(worst).toBeLessThanOrEqual(1);
+    expect([...deleted].map((u) => uids.get(u)).sort()).toEqual([...uids.values()].filter((v) => v.startsWith(CONTEXTS[i]!)).sort());
+  }
+}
+
 function auditOf(stdout: string): AuditEntry[] {
   const id = /kdeck recover --resume (\S+)|Audit log: \.kdeck\/runs\/([^/]+)\//.exec(stdout);
   const run = id?.[1] ?? id?.[2];
@@ -126,11 +136,7 @@ describe('kdeck recover, run against three clusters', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Recovery complete: every batch verified.');
 
-    for (const [i, c] of sandbox.clusters.entries()) {
-      const { worst, deleted } = history(c, rv[i]!, before[i]!);
-      expect(worst).toBeLessThanOrEqual(1);
-      expect([...deleted].map((u) => uids.get(u)).sort()).toEqual([...uids.values()].filter((v) => v.startsWith(CONTEXTS[i]!)).sort());
-    }
+    expectOnlyTargetsReplaced(rv, before, uids);
     const after = (await Promise.all(CONTEXTS.map(podsOf))).flat();
     expect(after).toHaveLength(30);
     expect(after.every(ready)).toBe(true);
@@ -197,12 +203,7 @@ describe('kdeck recover, run against three clusters', () => {
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('Recovery complete: every batch verified.');
-    for (const [i, c] of sandbox.clusters.entries()) {
-      const { worst, deleted } = history(c, rv[i]!, before[i]!);
-      expect(worst).toBeLessThanOrEqual(1);
-      // every target deleted, and no replacement
-      expect([...deleted].map((u) => uids.get(u)).sort()).toEqual([...uids.values()].filter((v) => v.startsWith(CONTEXTS[i]!)).sort());
-    }
+    expectOnlyTargetsReplaced(rv, before, uids);
   }, 120_000);
 
   it('rolls named workloads out again with a WorkloadRestart runbook, as kubectl rollout restart does, and nothing else', async () => {

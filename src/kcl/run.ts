@@ -120,7 +120,7 @@ function select(root: Value, selector: string): Value {
 function inputFiles(given: string[], workDir: string): string[] {
   const files = new Set<string>();
   for (const f of given) {
-    const resolved = path.resolve(workDir, f.replaceAll('${KCL_MOD}', findRoot(workDir)));
+    const resolved = path.resolve(workDir, f.includes('${KCL_MOD}') ? f.replaceAll('${KCL_MOD}', findRoot(workDir)) : f);
     const inFolder = isFolder(resolved)
       ? fs.readdirSync(resolved).filter((n) => n.endsWith('.k') && !n.endsWith('_test.k')).sort().map((n) => path.join(resolved, n))
       : [resolved];

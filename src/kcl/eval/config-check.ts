@@ -129,10 +129,10 @@ function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart
  * A literal argument of a lambda call that does not fit its parameter's type, as kcl's checker
  * reports it before running: at the argument, with the parameter's declaration beside it.
  */
-export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEnv, file: string, declaredAt: Position): Diagnostic | undefined {
-  if (!param.annotation || !isPlain(param.annotation, env)) return undefined;
+export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEnv, file: string, paramFile: string): Diagnostic | undefined {
+  if (!param.annotation) return undefined;
   const literal = literalValueOf(arg);
-  if (literal === undefined) return undefined;
+  if (literal === undefined || !isPlain(param.annotation, env)) return undefined;
   try {
     convert(literal, param.annotation, env);
     return undefined;
@@ -145,7 +145,7 @@ export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEn
     kind: 'TypeError',
     message: `expected ${expected}, got ${got}`,
     position: at(file, arg),
-    related: [{ position: declaredAt, message: `variable is defined here, its type is ${expected}, but got ${got}` }],
+    related: [{ position: at(paramFile, param.loc), message: `variable is defined here, its type is ${expected}, but got ${got}` }],
   };
 }
 

@@ -560,11 +560,12 @@ export class Evaluator {
   /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the
    * words of kcl's checker rather than of its runtime. */
   private checkLiteralArgs(params: A.Param[], args: A.Expr[], keywords: A.Keyword[], calleeEnv: Env, env: Env): void {
+    // on every call of a lambda: nothing to look at unless a parameter declares a type
+    if (!params.some((p) => p.annotation)) return;
+    const typeEnv = this.typeEnv(calleeEnv);
     const problems: Diagnostic[] = [];
     for (const [param, arg] of paramPairs(params, args, keywords)) {
-      if (!param) continue;
-      const declaredAt = { file: calleeEnv.file, line: param.loc.line, column: param.loc.column };
-      const problem = literalArgumentMismatch(param, arg, this.typeEnv(calleeEnv), env.file, declaredAt);
+      const problem = param && literalArgumentMismatch(param, arg, typeEnv, env.file, calleeEnv.file);
       if (problem) problems.push(problem);
     }
     throwAll(problems);

@@ -25,7 +25,8 @@ export interface Target {
 
 export function printTargets(targets: readonly Target[]): void {
   console.log('\ntargets');
-  for (const t of targets) console.log(`  ${t.ok === undefined ? 'SKIP' : t.ok ? 'PASS' : 'FAIL'}  ${t.name.padEnd(38)} ${t.detail}`);
+  for (const t of targets)
+    console.log(`  ${t.ok === undefined ? 'SKIP' : t.ok ? 'PASS' : 'FAIL'}  ${t.name.padEnd(38)} ${t.detail}`);
 }
 
 /** Runs a bench's main: its result is the exit code; a failure is reported in one line, exit 2. */

@@ -30,12 +30,31 @@ function program(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
-    .option('--context <name>', 'the kube context for stacks that name no cluster (default: the current context); the console takes it several times', collect, [])
+    .option(
+      '--context <name>',
+      'the kube context for stacks that name no cluster (default: the current context); the console takes it several times',
+      collect,
+      [],
+    )
     .option('--read-only', 'refuse every action that changes a cluster or a state')
-    .option('--sandbox', "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig")
-    .addOption(new Option('--state-backend <backend>', 'where states and locks live (default: state.backend in .kdeck/config.yaml, else local)').choices(BACKENDS))
-    .option('--state-context <name>', 'the kube context whose cluster keeps the states of the kubernetes backend (default: state.context, else the current context)')
-    .option('--state-namespace <name>', `the namespace of the kubernetes backend's Secrets and Leases (default: state.namespace, else ${DEFAULT_STATE_NAMESPACE})`);
+    .option(
+      '--sandbox',
+      "use the workspace's embedded sandbox clusters (sandbox-a, sandbox-b; kept in .kdeck/sandbox) instead of a kubeconfig",
+    )
+    .addOption(
+      new Option(
+        '--state-backend <backend>',
+        'where states and locks live (default: state.backend in .kdeck/config.yaml, else local)',
+      ).choices(BACKENDS),
+    )
+    .option(
+      '--state-context <name>',
+      'the kube context whose cluster keeps the states of the kubernetes backend (default: state.context, else the current context)',
+    )
+    .option(
+      '--state-namespace <name>',
+      `the namespace of the kubernetes backend's Secrets and Leases (default: state.namespace, else ${DEFAULT_STATE_NAMESPACE})`,
+    );
   root.command('kcl').description('the KCL compiler').addCommand(kclRunCommand());
   root.addCommand(compileCommand());
   root.addCommand(lsCommand());

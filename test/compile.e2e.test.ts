@@ -17,7 +17,12 @@ const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-compile-'));
 const prod = path.join(copy, 'appops', 'guestbook', 'prod');
 
 function kdeck(args: string[], cwd = prod) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -39,24 +44,47 @@ afterEach(() => {
 function diagnostic(stderr: string) {
   const headings = stderr.match(/^error(\[\w+\])?: .*$/gm) ?? [];
   const place = /--> (.+):(\d+):(\d+)/.exec(stderr);
-  return { count: headings.length, heading: headings[0], file: place?.[1], line: Number(place?.[2]), column: Number(place?.[3]) };
+  return {
+    count: headings.length,
+    heading: headings[0],
+    file: place?.[1],
+    line: Number(place?.[2]),
+    column: Number(place?.[3]),
+  };
 }
 
 describe('kdeck compile', () => {
   it('prints the Spec of the stack in the current folder, sorted by id', () => {
     const r = kdeck(['compile']);
     expect(r.code).toBe(0);
-    const docs = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS() as { id: string; extensions?: { cluster: string } });
+    const docs = YAML.parseAllDocuments(r.stdout).map(
+      (d) => d.toJS() as { id: string; extensions?: { cluster: string } },
+    );
     const ids = docs.map((d) => d.id);
     expect(ids).toEqual([...ids].sort());
     expect(ids).toContain('apps/v1:Deployment:guestbook:frontend');
     expect(docs.every((d) => d.extensions?.cluster === 'sandbox-b')).toBe(true);
-    expect(r.stdout).toBe(fs.readFileSync(path.join(HERE, '..', 'snapshots', 'compile', 'guestbook', 'prod.yaml'), 'utf8'));
+    expect(r.stdout).toBe(
+      fs.readFileSync(path.join(HERE, '..', 'snapshots', 'compile', 'guestbook', 'prod.yaml'), 'utf8'),
+    );
   });
 
   it('takes the stack with -w, options with -D, overrides with -O, and writes -o FILE', () => {
     const out = path.join(copy, 'out', 'spec.yaml');
-    const r = kdeck(['compile', '-w', 'appops/guestbook/dev', '-D', 'cluster=sandbox-c', '-O', 'appConfiguration.replicas=5', '-o', out], copy);
+    const r = kdeck(
+      [
+        'compile',
+        '-w',
+        'appops/guestbook/dev',
+        '-D',
+        'cluster=sandbox-c',
+        '-O',
+        'appConfiguration.replicas=5',
+        '-o',
+        out,
+      ],
+      copy,
+    );
     expect(r).toMatchObject({ code: 0, stdout: '' });
     const docs = YAML.parseAllDocuments(fs.readFileSync(out, 'utf8')).map((d) => d.toJS());
     const frontend = docs.find((d) => d.id === 'apps/v1:Deployment:guestbook-dev:frontend');
@@ -149,16 +177,29 @@ describe('kdeck ls', () => {
     expect(rows[0]).toMatch(/^PROJECT\s+STACK\s+CLUSTER\s+PATH$/);
     expect(rows).toHaveLength(13);
     expect(rows).toContainEqual(expect.stringMatching(/^guestbook\s+prod\s+sandbox-b\s+appops\/guestbook\/prod$/));
-    expect(rows).toContainEqual(expect.stringMatching(/^http-echo\s+dev\s+\(current context\)\s+appops\/http-echo\/dev$/));
+    expect(rows).toContainEqual(
+      expect.stringMatching(/^http-echo\s+dev\s+\(current context\)\s+appops\/http-echo\/dev$/),
+    );
   });
 
   it('prints json, yaml and a tree', () => {
-    const json = JSON.parse(kdeck(['ls', copy, '--format', 'json']).stdout) as { name: string; stacks: { name: string; cluster?: string }[] }[];
-    expect(json.map((p) => p.name)).toEqual(['batch-report', 'guestbook', 'http-echo', 'nginx-example', 'stateful-app']);
+    const json = JSON.parse(kdeck(['ls', copy, '--format', 'json']).stdout) as {
+      name: string;
+      stacks: { name: string; cluster?: string }[];
+    }[];
+    expect(json.map((p) => p.name)).toEqual([
+      'batch-report',
+      'guestbook',
+      'http-echo',
+      'nginx-example',
+      'stateful-app',
+    ]);
     expect(json[1].stacks).toContainEqual({ name: 'prod', path: 'appops/guestbook/prod', cluster: 'sandbox-b' });
     expect(YAML.parse(kdeck(['ls', copy, '--format', 'yaml']).stdout)).toEqual(json);
     const tree = kdeck(['ls', '--format', 'tree'], copy).stdout;
-    expect(tree).toContain('├── guestbook (appops/guestbook)\n│   ├── dev      (current context)\n│   ├── prod     sandbox-b\n');
+    expect(tree).toContain(
+      '├── guestbook (appops/guestbook)\n│   ├── dev      (current context)\n│   ├── prod     sandbox-b\n',
+    );
   });
 
   it('refuses an unknown format and a folder outside a repository', () => {

@@ -17,7 +17,8 @@ const workspace = path.join(dir, 'konfig-sample');
 const socket = path.join(dir, 'tmux.sock');
 const exitFile = path.join(dir, 'exit-code');
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
 const screen = () => tmux('capture-pane', '-p', '-t', 'console');
 const keys = (...names: string[]) => void tmux('send-keys', '-t', 'console', ...names);
 const type = (text: string) => void tmux('send-keys', '-t', 'console', '-l', text);
@@ -28,7 +29,8 @@ async function until(what: string | RegExp, limitMs = 30_000): Promise<string> {
   for (;;) {
     const s = screen();
     if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
-    if (Date.now() > deadline) throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
+    if (Date.now() > deadline)
+      throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
 
-
 const kdeck = (args: string[], cwd: string) => kdeckIn(cwd, args);
 
 describe('kdeck --sandbox', () => {
@@ -21,11 +20,18 @@ describe('kdeck --sandbox', () => {
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toMatch(/v1:Namespace:nginx-example +sandbox-b +Create/);
     expect(fs.existsSync(path.join(copy, '.kdeck', 'sandbox', 'state.json'))).toBe(true);
-    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toContain('All resources are reconciled. No diff found.');
+    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toContain(
+      'All resources are reconciled. No diff found.',
+    );
     const destroy = await kdeck(['--sandbox', 'destroy', '-y', ...stack], copy);
     expect(destroy.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
-    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to delete, 0 unchanged\./);
+    expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toMatch(
+      /Plan: \d+ to create, 0 to update, 0 to delete, 0 unchanged\./,
+    );
     const both = await kdeck(['--sandbox', '--kubeconfig', 'x', 'preview', ...stack], copy);
-    expect(both).toMatchObject({ code: 2, stderr: 'kdeck: --sandbox and --kubeconfig both say which clusters to use; give one of them\n' });
+    expect(both).toMatchObject({
+      code: 2,
+      stderr: 'kdeck: --sandbox and --kubeconfig both say which clusters to use; give one of them\n',
+    });
   }, 300_000);
 });

@@ -20,11 +20,21 @@ const kubectl = (args: string[]) => run('kubectl', ['--kubeconfig', sandbox.kube
 const stacks = () =>
   fs
     .readdirSync(path.join(copy, 'appops'))
-    .flatMap((p) => fs.readdirSync(path.join(copy, 'appops', p)).filter((s) => fs.existsSync(path.join(copy, 'appops', p, s, 'stack.yaml'))).map((s) => `appops/${p}/${s}`))
+    .flatMap((p) =>
+      fs
+        .readdirSync(path.join(copy, 'appops', p))
+        .filter((s) => fs.existsSync(path.join(copy, 'appops', p, s, 'stack.yaml')))
+        .map((s) => `appops/${p}/${s}`),
+    )
     .sort();
 
-const stateFile = (project: string, stack: string, cluster: string) => path.join(copy, '.kdeck', 'state', project, stack, `${cluster}.json`);
-const readState = (project: string, stack: string, cluster: string) => JSON.parse(fs.readFileSync(stateFile(project, stack, cluster), 'utf8')) as { serial: number; resources: { id: string }[] };
+const stateFile = (project: string, stack: string, cluster: string) =>
+  path.join(copy, '.kdeck', 'state', project, stack, `${cluster}.json`);
+const readState = (project: string, stack: string, cluster: string) =>
+  JSON.parse(fs.readFileSync(stateFile(project, stack, cluster), 'utf8')) as {
+    serial: number;
+    resources: { id: string }[];
+  };
 
 function edit(file: string, from: string, to: string) {
   const text = fs.readFileSync(file, 'utf8');
@@ -52,14 +62,30 @@ afterAll(async () => {
 describe('kdeck apply, preview and destroy on the sample', () => {
   it('applies every sample stack, all healthy, and an immediate preview shows nothing to do', async () => {
     // the stacks are independent (each its own namespace), so they go at once, as a team would
-    const applies = await Promise.all(stacks().map(async (s) => [s, await kdeck(['apply', '-y', '-w', s, '--timeout', '60s'])] as const));
+    const applies = await Promise.all(
+      stacks().map(async (s) => [s, await kdeck(['apply', '-y', '-w', s, '--timeout', '60s'])] as const),
+    );
     for (const [s, r] of applies) {
       expect(r.stderr, s).toBe('');
       expect(r.code, `${s}\n${r.stdout}`).toBe(0);
       // stateful-app's stacks share the CRD of its crd/ folder: the second one adopts it
       expect(r.stdout).toMatch(/Apply complete! Resources: \d+ created, [01] updated, 0 deleted\./);
     }
-    expect((await kubectl(['--context', 'sandbox-b', 'get', 'deploy', '-n', 'guestbook', 'frontend', '-o', 'jsonpath={.status.availableReplicas}'])).stdout).toBe('3');
+    expect(
+      (
+        await kubectl([
+          '--context',
+          'sandbox-b',
+          'get',
+          'deploy',
+          '-n',
+          'guestbook',
+          'frontend',
+          '-o',
+          'jsonpath={.status.availableReplicas}',
+        ])
+      ).stdout,
+    ).toBe('3');
     const previews = await Promise.all(stacks().map(async (s) => [s, await kdeck(['preview', '-w', s])] as const));
     for (const [s, r] of previews) {
       expect(r.code).toBe(0);
@@ -70,18 +96,35 @@ describe('kdeck apply, preview and destroy on the sample', () => {
   it('shows one image change as exactly one update, rolls it out, and follows its health to Healthy', async () => {
     const main = path.join(copy, 'appops/nginx-example/dev/main.k');
     const before = fs.readFileSync(main, 'utf8');
-    fs.writeFileSync(main, `${before}\nappConfiguration: frontend.Server {\n    image = "docker.io/library/nginx:1.27.1"\n}\n`);
-    const json = JSON.parse((await kdeck(['preview', '-w', 'appops/nginx-example/dev', '-o', 'json'])).stdout) as { changeSteps: Record<string, { action: string }> };
+    fs.writeFileSync(
+      main,
+      `${before}\nappConfiguration: frontend.Server {\n    image = "docker.io/library/nginx:1.27.1"\n}\n`,
+    );
+    const json = JSON.parse((await kdeck(['preview', '-w', 'appops/nginx-example/dev', '-o', 'json'])).stdout) as {
+      changeSteps: Record<string, { action: string }>;
+    };
     const updates = Object.entries(json.changeSteps).filter(([, c]) => c.action !== 'UnChanged');
-    expect(updates.map(([id, c]) => `${c.action} ${id}`)).toEqual(['Update apps/v1:Deployment:nginx-example-dev:nginx-example']);
+    expect(updates.map(([id, c]) => `${c.action} ${id}`)).toEqual([
+      'Update apps/v1:Deployment:nginx-example-dev:nginx-example',
+    ]);
     const detail = (await kdeck(['preview', '-d', '-w', 'appops/nginx-example/dev'])).stdout;
-    const diff = detail.slice(detail.indexOf('Diff:\n') + 'Diff:\n'.length).trim().split('\n');
-    expect(diff).toEqual([expect.stringMatching(/^~ spec\.template\.spec\.containers\[name=nginx\]\.image: "[^"]+" → "docker\.io\/library\/nginx:1\.27\.1"$/)]);
-    const replicaSets = async () => (await kubectl(['get', 'rs', '-n', 'nginx-example-dev', '-o', 'name'])).stdout.trim().split('\n');
+    const diff = detail
+      .slice(detail.indexOf('Diff:\n') + 'Diff:\n'.length)
+      .trim()
+      .split('\n');
+    expect(diff).toEqual([
+      expect.stringMatching(
+        /^~ spec\.template\.spec\.containers\[name=nginx\]\.image: "[^"]+" → "docker\.io\/library\/nginx:1\.27\.1"$/,
+      ),
+    ]);
+    const replicaSets = async () =>
+      (await kubectl(['get', 'rs', '-n', 'nginx-example-dev', '-o', 'name'])).stdout.trim().split('\n');
     const rsBefore = await replicaSets();
     const r = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/dev']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const health = r.stdout.split('\n').filter((l) => l.includes('apps/v1:Deployment:nginx-example-dev:nginx-example: '));
+    const health = r.stdout
+      .split('\n')
+      .filter((l) => l.includes('apps/v1:Deployment:nginx-example-dev:nginx-example: '));
     expect(health[0]).toContain('applied');
     expect(health.some((l) => l.includes(': Progressing'))).toBe(true);
     expect(health[health.length - 1]).toContain(': Healthy: successfully rolled out');
@@ -102,7 +145,11 @@ describe('kdeck apply, preview and destroy on the sample', () => {
     const r = await kdeck(['destroy', '-y', '-w', 'appops/guestbook/prod']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
-    expect((await kubectl(['--context', 'sandbox-b', 'get', 'deploy,svc,pdb', '-n', 'guestbook', '-o', 'name'])).stdout.trim()).toBe('');
+    expect(
+      (
+        await kubectl(['--context', 'sandbox-b', 'get', 'deploy,svc,pdb', '-n', 'guestbook', '-o', 'name'])
+      ).stdout.trim(),
+    ).toBe('');
     expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'guestbook'])).code).not.toBe(0);
     expect(readState('guestbook', 'prod', 'sandbox-b').resources).toEqual([]);
   });
@@ -110,7 +157,13 @@ describe('kdeck apply, preview and destroy on the sample', () => {
 
 describe('kdeck apply under faults', () => {
   it('succeeds while the cluster fails a fifth of its requests with 429 and 500', async () => {
-    for (const c of sandbox.clusters) c.faults.set({ apiErrors: [{ status: 429, rate: 0.1, retryAfterSeconds: 0 }, { status: 500, rate: 0.1 }] });
+    for (const c of sandbox.clusters)
+      c.faults.set({
+        apiErrors: [
+          { status: 429, rate: 0.1, retryAfterSeconds: 0 },
+          { status: 500, rate: 0.1 },
+        ],
+      });
     try {
       await kdeck(['destroy', '-y', '-w', 'appops/guestbook/dev']);
       const r = await kdeck(['apply', '-y', '-w', 'appops/guestbook/dev']);
@@ -123,12 +176,18 @@ describe('kdeck apply under faults', () => {
 
   it('marks an image that never pulls Degraded at its timeout, skips its dependents, applies the rest, and records what reached the cluster', async () => {
     await kdeck(['destroy', '-y', '-w', 'appops/http-echo/prod']);
-    edit(path.join(copy, 'appops/http-echo/base/base.k'), 'docker.io/hashicorp/http-echo:1.0.0', 'docker.io/hashicorp/http-echo:nopull');
+    edit(
+      path.join(copy, 'appops/http-echo/base/base.k'),
+      'docker.io/hashicorp/http-echo:1.0.0',
+      'docker.io/hashicorp/http-echo:nopull',
+    );
     try {
       const r = await kdeck(['apply', '-y', '-w', 'appops/http-echo/prod', '--timeout', '3s']);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/✗ apps\/v1:Deployment:http-echo:http-echo \(sandbox-a\) failed: ImagePullBackOff/);
-      expect(r.stdout).toContain('- autoscaling/v2:HorizontalPodAutoscaler:http-echo:http-echo (sandbox-a) skipped: it depends on apps/v1:Deployment:http-echo:http-echo');
+      expect(r.stdout).toContain(
+        '- autoscaling/v2:HorizontalPodAutoscaler:http-echo:http-echo (sandbox-a) skipped: it depends on apps/v1:Deployment:http-echo:http-echo',
+      );
       expect(r.stderr).toMatch(/Apply failed: 1 failed, 1 skipped/);
       const recorded = readState('http-echo', 'prod', 'sandbox-a').resources.map((x) => x.id);
       expect(recorded).toContain('apps/v1:Deployment:http-echo:http-echo');
@@ -136,18 +195,32 @@ describe('kdeck apply under faults', () => {
       expect(recorded).not.toContain('autoscaling/v2:HorizontalPodAutoscaler:http-echo:http-echo');
       expect((await kubectl(['get', 'hpa', '-n', 'http-echo', '-o', 'name'])).stdout.trim()).toBe('');
     } finally {
-      edit(path.join(copy, 'appops/http-echo/base/base.k'), 'docker.io/hashicorp/http-echo:nopull', 'docker.io/hashicorp/http-echo:1.0.0');
+      edit(
+        path.join(copy, 'appops/http-echo/base/base.k'),
+        'docker.io/hashicorp/http-echo:nopull',
+        'docker.io/hashicorp/http-echo:1.0.0',
+      );
     }
   });
 
   it('keeps the state intact when killed mid-apply, and a re-run converges; a second apply at once is refused naming the holder', async () => {
     await kdeck(['destroy', '-y', '-w', 'appops/nginx-example/staging']);
     sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
-    const child = spawn(process.execPath, [CLI, '--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '-w', 'appops/nginx-example/staging'], { cwd: copy, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [CLI, '--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '-w', 'appops/nginx-example/staging'],
+      { cwd: copy, stdio: 'ignore' },
+    );
     const exited = new Promise((r) => child.once('exit', r));
     try {
       const lock = stateFile('nginx-example', 'staging', 'sandbox-a').replace(/\.json$/, '.lock');
-      await until(() => fs.existsSync(lock) && fs.existsSync(stateFile('nginx-example', 'staging', 'sandbox-a')) && readState('nginx-example', 'staging', 'sandbox-a').resources.length > 0, 'the first apply to record a resource');
+      await until(
+        () =>
+          fs.existsSync(lock) &&
+          fs.existsSync(stateFile('nginx-example', 'staging', 'sandbox-a')) &&
+          readState('nginx-example', 'staging', 'sandbox-a').resources.length > 0,
+        'the first apply to record a resource',
+      );
       const second = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/staging']);
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`is locked by \\S+:${child.pid} \\(apply since `));

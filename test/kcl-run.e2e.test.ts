@@ -64,7 +64,17 @@ describe('kdeck kcl run', () => {
 
   it('changes and deletes values with -O before running', () => {
     file('ov.k', 'config = {server = {port = 80, debug = True}}\n');
-    const r = kdeck(['kcl', 'run', 'ov.k', '-O', ':config.server.port=8080', '-O', 'config.server.debug-', '-O', 'config.name="web"']);
+    const r = kdeck([
+      'kcl',
+      'run',
+      'ov.k',
+      '-O',
+      ':config.server.port=8080',
+      '-O',
+      'config.server.debug-',
+      '-O',
+      'config.name="web"',
+    ]);
     expect(r).toMatchObject({ code: 0, stdout: 'config:\n  server:\n    port: 8080\n  name: web\n' });
   });
 

@@ -27,7 +27,13 @@ const compiled = new Map(stacks.map((s) => [s.path, compileStack(s.dir)]));
 
 describe('konfig-sample', () => {
   it('has five projects, twelve stacks, two of them on a second cluster', () => {
-    expect(workspace.projects.map((p) => p.name)).toEqual(['batch-report', 'guestbook', 'http-echo', 'nginx-example', 'stateful-app']);
+    expect(workspace.projects.map((p) => p.name)).toEqual([
+      'batch-report',
+      'guestbook',
+      'http-echo',
+      'nginx-example',
+      'stateful-app',
+    ]);
     expect(stacks).toHaveLength(12);
     expect(stacks.filter((s) => s.cluster).map((s) => `${s.path} ${s.cluster}`)).toEqual([
       'appops/guestbook/prod sandbox-b',
@@ -38,7 +44,10 @@ describe('konfig-sample', () => {
   it('compiles every stack to its golden Spec in snapshots/compile', () => {
     const drift = snapshotDrift(compileSnapshots(SAMPLE), SNAPSHOTS);
     // a difference is either a regression or an intended change: `npm run snapshots:update` records the latter
-    expect(drift, 'the compiled Specs differ from snapshots/compile; review, then run `npm run snapshots:update`').toEqual({
+    expect(
+      drift,
+      'the compiled Specs differ from snapshots/compile; review, then run `npm run snapshots:update`',
+    ).toEqual({
       changed: [],
       added: [],
       removed: [],
@@ -78,7 +87,9 @@ describe('konfig-sample', () => {
 
   it("adds stateful-app's CRD to its stacks", () => {
     for (const s of ['appops/stateful-app/dev', 'appops/stateful-app/prod']) {
-      expect(compiled.get(s)!.spec.resources.map((r) => r.id)).toContain('apiextensions.k8s.io/v1:CustomResourceDefinition:etcdbackups.storage.kdeck.dev');
+      expect(compiled.get(s)!.spec.resources.map((r) => r.id)).toContain(
+        'apiextensions.k8s.io/v1:CustomResourceDefinition:etcdbackups.storage.kdeck.dev',
+      );
     }
   });
 
@@ -93,7 +104,12 @@ describe('konfig-sample', () => {
 describe('hack/mistakes', () => {
   const dir = path.join(SAMPLE, 'hack', 'mistakes');
   const render = path.join(SAMPLE, 'base', 'pkg', 'render', 'render.k');
-  it.each(fs.readdirSync(dir).filter((f) => f.endsWith('.k')).sort())('%s is rejected with its expected error', (file) => {
+  it.each(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.k'))
+      .sort(),
+  )('%s is rejected with its expected error', (file) => {
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
     const expected = /^# expect: (.+)$/m.exec(text)?.[1];
     expect(expected, `${file} needs a '# expect:' line`).toBeDefined();
@@ -105,7 +121,9 @@ describe('hack/mistakes', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(KclError);
-    expect((error as KclError).diagnostic.message + JSON.stringify((error as KclError).diagnostic.related ?? [])).toContain(expected);
+    expect(
+      (error as KclError).diagnostic.message + JSON.stringify((error as KclError).diagnostic.related ?? []),
+    ).toContain(expected);
   });
 });
 
@@ -137,14 +155,20 @@ function contractProblems(resources: Resource[], cluster: string | undefined): s
     const a = r.attributes;
     const meta = obj(a.metadata);
     const ns = typeof meta.namespace === 'string' ? meta.namespace : undefined;
-    if (r.extensions?.cluster !== cluster) problems.push(`${r.id}: extensions.cluster is ${String(r.extensions?.cluster)}, want ${String(cluster)}`);
+    if (r.extensions?.cluster !== cluster)
+      problems.push(`${r.id}: extensions.cluster is ${String(r.extensions?.cluster)}, want ${String(cluster)}`);
     if (a.kind === 'CustomResourceDefinition') continue;
-    if (obj(meta.labels)['app.kubernetes.io/managed-by'] !== 'kdeck') problems.push(`${r.id}: no app.kubernetes.io/managed-by label`);
+    if (obj(meta.labels)['app.kubernetes.io/managed-by'] !== 'kdeck')
+      problems.push(`${r.id}: no app.kubernetes.io/managed-by label`);
     if (!CLUSTER_SCOPED.has(String(a.kind))) needs(r, `v1:Namespace:${ns}`, 'lives in');
     if (WORKLOADS.has(String(a.kind))) {
       const tpl = podTemplate(a);
       const pod = obj(tpl.spec);
-      if (a.kind !== 'Job' && a.kind !== 'CronJob' && !selects(obj(obj(a.spec).selector).matchLabels, obj(tpl.metadata).labels)) {
+      if (
+        a.kind !== 'Job' &&
+        a.kind !== 'CronJob' &&
+        !selects(obj(obj(a.spec).selector).matchLabels, obj(tpl.metadata).labels)
+      ) {
         problems.push(`${r.id}: the selector does not match the pod template`);
       }
       for (const v of list(pod.volumes)) {
@@ -157,12 +181,16 @@ function contractProblems(resources: Resource[], cluster: string | undefined): s
           if (e.secretRef) needs(r, `v1:Secret:${ns}:${String(obj(e.secretRef).name)}`, 'reads');
         }
       }
-      if (typeof pod.serviceAccountName === 'string') needs(r, `v1:ServiceAccount:${ns}:${pod.serviceAccountName}`, 'runs as');
+      if (typeof pod.serviceAccountName === 'string')
+        needs(r, `v1:ServiceAccount:${ns}:${pod.serviceAccountName}`, 'runs as');
       if (a.kind === 'StatefulSet') needs(r, `v1:Service:${ns}:${String(obj(a.spec).serviceName)}`, 'is governed by');
     }
     if (a.kind === 'Service') {
       const selected = resources.filter(
-        (w) => (w.attributes.kind === 'Deployment' || w.attributes.kind === 'StatefulSet') && obj(w.attributes.metadata).namespace === ns && selects(obj(a.spec).selector, obj(podTemplate(w.attributes).metadata).labels),
+        (w) =>
+          (w.attributes.kind === 'Deployment' || w.attributes.kind === 'StatefulSet') &&
+          obj(w.attributes.metadata).namespace === ns &&
+          selects(obj(a.spec).selector, obj(podTemplate(w.attributes).metadata).labels),
       );
       if (selected.length !== 1) problems.push(`${r.id}: selects the pods of ${selected.length} workloads`);
     }

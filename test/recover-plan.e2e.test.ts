@@ -23,11 +23,22 @@ const web = (replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'registry.example/web:1' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'main', image: 'registry.example/web:1' }] },
+    },
+  },
 });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ clusters: 2, nodes: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+  sandbox = await startSandbox({
+    clusters: 2,
+    nodes: 1,
+    timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+  });
   const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
   await clusters.client('sandbox-a').apply(web(3));
   await clusters.client('sandbox-b').apply(web(1));
@@ -43,7 +54,15 @@ afterAll(async () => sandbox?.stop());
 
 describe('kdeck recover --plan', () => {
   it('resolves hostnames to pods across the clusters and batches them, one replica of a workload at a time', async () => {
-    const r = await kdeck(['--kubeconfig', sandbox.kubeconfigPath, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=a-node-1,b-node-1,db-9.prod', '--plan']);
+    const r = await kdeck([
+      '--kubeconfig',
+      sandbox.kubeconfigPath,
+      'recover',
+      'runbooks/AppRecovery.k',
+      '-D',
+      'hosts=a-node-1,b-node-1,db-9.prod',
+      '--plan',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Runbook app-recovery: delete 4 targets in 2 clusters');
@@ -53,7 +72,21 @@ describe('kdeck recover --plan', () => {
     expect(r.stdout).toContain('  sandbox-a/default/Deployment/web: 3, 1 at once');
     expect(r.stdout).toMatch(/\$ kubectl --context sandbox-a -n default delete pod web-\S+ --wait=false/);
     expect(r.stdout).toContain('Plan only: nothing was changed.');
-    const json = JSON.parse((await kdeck(['--kubeconfig', sandbox.kubeconfigPath, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=b-node-1', '--plan', '-o', 'json'])).stdout) as { batches: { cluster: string }[] };
+    const json = JSON.parse(
+      (
+        await kdeck([
+          '--kubeconfig',
+          sandbox.kubeconfigPath,
+          'recover',
+          'runbooks/AppRecovery.k',
+          '-D',
+          'hosts=b-node-1',
+          '--plan',
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    ) as { batches: { cluster: string }[] };
     expect(json.batches.map((b) => b.cluster)).toEqual(['sandbox-b']);
   });
 
@@ -65,7 +98,10 @@ describe('kdeck recover --plan', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('shop/web-abc  (host web-1.prod)');
     const broken = path.join(dir, 'Broken.k');
-    fs.writeFileSync(broken, 'import base.pkg.models.recovery\n\nrunbook = recovery.PodRecovery {\n    name = "x"\n    hosts = ["h"]\n    targets = []\n    strategy.batchSize = 0\n}\n');
+    fs.writeFileSync(
+      broken,
+      'import base.pkg.models.recovery\n\nrunbook = recovery.PodRecovery {\n    name = "x"\n    hosts = ["h"]\n    targets = []\n    strategy.batchSize = 0\n}\n',
+    );
     fs.copyFileSync(path.join(SAMPLE, 'kcl.mod'), path.join(dir, 'kcl.mod'));
     fs.cpSync(path.join(SAMPLE, 'base'), path.join(dir, 'base'), { recursive: true });
     const bad = await kdeck(['recover', broken, '--plan']);
@@ -89,7 +125,11 @@ describe('kdeck recover interrupted before the run starts', () => {
       `apiVersion: v1\nkind: Config\nclusters:\n- name: silent\n  cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: silent\n  context: {cluster: silent, user: u}\ncurrent-context: silent\n`,
     );
     try {
-      const recover = startKdeck(SAMPLE, ['--kubeconfig', kubeconfig, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=web-1', '--yes'], 60_000);
+      const recover = startKdeck(
+        SAMPLE,
+        ['--kubeconfig', kubeconfig, 'recover', 'runbooks/AppRecovery.k', '-D', 'hosts=web-1', '--yes'],
+        60_000,
+      );
       await connected;
       recover.child.kill('SIGINT');
       const r = await recover.done;

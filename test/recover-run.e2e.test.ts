@@ -28,11 +28,22 @@ let sandbox: Sandbox;
 let clusters: ClusterSet;
 let workspace: string;
 
-type Pod = KubeObject & { metadata: { name: string; namespace: string; uid: string; deletionTimestamp?: string; ownerReferences?: { name: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+type Pod = KubeObject & {
+  metadata: {
+    name: string;
+    namespace: string;
+    uid: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { name: string }[];
+  };
+  status?: { conditions?: { type: string; status: string }[] };
+};
 
-const kdeck = (args: string[]) => kdeckIn(workspace, ["--kubeconfig", sandbox.kubeconfigPath, ...args], 100_000);
-const podsOf = async (context: string) => (await clusters.client(context).list({ apiVersion: 'v1', kind: 'Pod' })).items as Pod[];
-const ready = (p: Pod) => !p.metadata.deletionTimestamp && (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+const kdeck = (args: string[]) => kdeckIn(workspace, ['--kubeconfig', sandbox.kubeconfigPath, ...args], 100_000);
+const podsOf = async (context: string) =>
+  (await clusters.client(context).list({ apiVersion: 'v1', kind: 'Pod' })).items as Pod[];
+const ready = (p: Pod) =>
+  !p.metadata.deletionTimestamp && (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 async function settled(): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -93,7 +104,9 @@ function expectOnlyTargetsReplaced(rv: number[], before: Pod[][], uids: Map<stri
   for (const [i, c] of sandbox.clusters.entries()) {
     const { worst, deleted } = history(c, rv[i]!, before[i]!);
     expect(worst).toBeLessThanOrEqual(1);
-    expect([...deleted].map((u) => uids.get(u)).sort()).toEqual([...uids.values()].filter((v) => v.startsWith(CONTEXTS[i]!)).sort());
+    expect([...deleted].map((u) => uids.get(u)).sort()).toEqual(
+      [...uids.values()].filter((v) => v.startsWith(CONTEXTS[i]!)).sort(),
+    );
   }
 }
 
@@ -101,13 +114,20 @@ function auditOf(stdout: string): AuditEntry[] {
   const id = /kdeck recover --resume (\S+)|Audit log: \.kdeck\/runs\/([^/]+)\//.exec(stdout);
   const run = id?.[1] ?? id?.[2];
   if (!run) throw new Error(`no run id in:\n${stdout}`);
-  return fs.readFileSync(path.join(workspace, '.kdeck', 'runs', run, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+  return fs
+    .readFileSync(path.join(workspace, '.kdeck', 'runs', run, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry);
 }
 
 async function deploySamples(): Promise<void> {
-  const objects = ['guestbook/prod', 'nginx-example/prod'].flatMap((s) => compileStack(path.join(SAMPLE, 'appops', s)).spec.resources.map((r) => r.attributes as KubeObject));
+  const objects = ['guestbook/prod', 'nginx-example/prod'].flatMap((s) =>
+    compileStack(path.join(SAMPLE, 'appops', s)).spec.resources.map((r) => r.attributes as KubeObject),
+  );
   const order = (o: KubeObject) => (o.kind === 'Namespace' ? 0 : 1);
-  for (const c of CONTEXTS) for (const o of [...objects].sort((a, b) => order(a) - order(b))) await clusters.client(c).apply(o);
+  for (const c of CONTEXTS)
+    for (const o of [...objects].sort((a, b) => order(a) - order(b))) await clusters.client(c).apply(o);
 }
 
 beforeAll(async () => {
@@ -142,11 +162,18 @@ describe('kdeck recover, run against three clusters', () => {
     expect(after.every(ready)).toBe(true);
     // untouched pods keep their uids; the twelve are gone
     const untouched = before.flat().filter((p) => !uids.has(p.metadata.uid));
-    expect(after.filter((p) => !uids.has(p.metadata.uid)).map((p) => p.metadata.uid)).toEqual(expect.arrayContaining(untouched.map((p) => p.metadata.uid)));
+    expect(after.filter((p) => !uids.has(p.metadata.uid)).map((p) => p.metadata.uid)).toEqual(
+      expect.arrayContaining(untouched.map((p) => p.metadata.uid)),
+    );
     expect(after.some((p) => uids.has(p.metadata.uid))).toBe(false);
 
     const audit = auditOf(r.stdout);
-    expect(audit.filter((e) => e.outcome === 'deleted').map((e) => `${e.cluster}/${e.target!.split('/')[2]}`).sort()).toEqual([...uids.values()].sort());
+    expect(
+      audit
+        .filter((e) => e.outcome === 'deleted')
+        .map((e) => `${e.cluster}/${e.target!.split('/')[2]}`)
+        .sort(),
+    ).toEqual([...uids.values()].sort());
     expect(audit.filter((e) => e.action === 'batch' && e.outcome === 'verified')).toHaveLength(6);
     expect(audit.every((e) => e.who && e.time && e.run)).toBe(true);
     expect(audit.at(-1)).toMatchObject({ action: 'run', outcome: 'finished' });
@@ -157,10 +184,25 @@ describe('kdeck recover, run against three clusters', () => {
     const { hosts } = await pickHosts();
     const c = sandbox.cluster('c');
     c.faults.set({ ...c.faults.current, crashLoopImages: [NGINX] });
-    const r = await kdeck(['recover', 'runbooks/AppRecovery.k', '-D', `hosts=${hosts.join(',')}`, '-D', 'onFailure=abort', '--yes', '-o', 'json']);
+    const r = await kdeck([
+      'recover',
+      'runbooks/AppRecovery.k',
+      '-D',
+      `hosts=${hosts.join(',')}`,
+      '-D',
+      'onFailure=abort',
+      '--yes',
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(1);
-    const updates = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; entry?: AuditEntry });
-    const ends = Object.fromEntries(updates.filter((u) => u.entry?.action === 'cluster').map((u) => [u.entry!.cluster, u.entry]));
+    const updates = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; entry?: AuditEntry });
+    const ends = Object.fromEntries(
+      updates.filter((u) => u.entry?.action === 'cluster').map((u) => [u.entry!.cluster, u.entry]),
+    );
     expect(ends['sandbox-a']?.outcome).toBe('done');
     expect(ends['sandbox-b']?.outcome).toBe('done');
     expect(ends['sandbox-c']?.outcome).toBe('stopped');
@@ -183,7 +225,22 @@ describe('kdeck recover, run against three clusters', () => {
     const rv = sandbox.clusters.map((c) => c.store.resourceVersion);
     const runs = path.join(workspace, '.kdeck', 'runs');
     const known = new Set(fs.existsSync(runs) ? fs.readdirSync(runs) : []);
-    const child = spawn(process.execPath, [CLI, '--kubeconfig', sandbox.kubeconfigPath, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${hosts.join(',')}`, '-D', 'batchSize=1', '--yes'], { cwd: workspace, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        '--kubeconfig',
+        sandbox.kubeconfigPath,
+        'recover',
+        'runbooks/AppRecovery.k',
+        '-D',
+        `hosts=${hosts.join(',')}`,
+        '-D',
+        'batchSize=1',
+        '--yes',
+      ],
+      { cwd: workspace, stdio: 'ignore' },
+    );
     const exited = new Promise((r) => child.on('exit', r));
     let run: string | undefined;
     try {
@@ -191,7 +248,15 @@ describe('kdeck recover, run against three clusters', () => {
       for (let i = 0; i < 600; i++) {
         run = fs.existsSync(runs) ? fs.readdirSync(runs).find((d) => !known.has(d)) : undefined;
         const log = run && path.join(runs, run, 'audit.jsonl');
-        if (log && fs.existsSync(log) && fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"deleted"')).length >= 3) break;
+        if (
+          log &&
+          fs.existsSync(log) &&
+          fs
+            .readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"deleted"')).length >= 3
+        )
+          break;
         await new Promise((r) => setTimeout(r, 20));
       }
     } finally {
@@ -212,38 +277,74 @@ describe('kdeck recover, run against three clusters', () => {
       path.join(workspace, 'runbooks', 'RollFrontend.k'),
       'import base.pkg.models.recovery\n\nrunbook = recovery.WorkloadRestart {\n    name = "roll-frontend"\n    targets = [recovery.Target {cluster = c, namespace = "guestbook", kind = "Deployment", name = "frontend"} for c in ["sandbox-a", "sandbox-c"]]\n    strategy = recovery.Strategy {batchSize = 1, onFailure = "abort"}\n}\n',
     );
-    const frontends = async (c: string) => (await podsOf(c)).filter((p) => p.metadata.name.startsWith('frontend-')).map((p) => p.metadata.uid);
+    const frontends = async (c: string) =>
+      (await podsOf(c)).filter((p) => p.metadata.name.startsWith('frontend-')).map((p) => p.metadata.uid);
     const before = { a: await frontends('sandbox-a'), b: await frontends('sandbox-b') };
     const r = await kdeck(['recover', 'runbooks/RollFrontend.k', '--yes']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const audit = auditOf(r.stdout);
-    expect(audit.filter((e) => e.outcome === 'restarted').map((e) => e.cluster).sort()).toEqual(['sandbox-a', 'sandbox-c']);
+    expect(
+      audit
+        .filter((e) => e.outcome === 'restarted')
+        .map((e) => e.cluster)
+        .sort(),
+    ).toEqual(['sandbox-a', 'sandbox-c']);
     await settled();
     // every frontend pod of sandbox-a is new; sandbox-b, not named, is untouched
     expect((await frontends('sandbox-a')).some((u) => before.a.includes(u))).toBe(false);
     expect(await frontends('sandbox-b')).toEqual(before.b);
-    const live = (await clusters.client('sandbox-a').get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook', name: 'frontend' }))?.spec as { template: { metadata: { annotations?: Record<string, string> } } };
-    const record = JSON.parse(fs.readFileSync(path.join(workspace, '.kdeck', 'runs', audit[0]!.run, 'run.json'), 'utf8')) as { plan: { restartedAt: string } };
+    const live = (
+      await clusters
+        .client('sandbox-a')
+        .get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook', name: 'frontend' })
+    )?.spec as { template: { metadata: { annotations?: Record<string, string> } } };
+    const record = JSON.parse(
+      fs.readFileSync(path.join(workspace, '.kdeck', 'runs', audit[0]!.run, 'run.json'), 'utf8'),
+    ) as { plan: { restartedAt: string } };
     expect(live.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt']).toBe(record.plan.restartedAt);
   }, 120_000);
 
-  it('asks for a production cluster\'s name typed out: --yes alone is refused, --confirm with the name runs', async () => {
+  it("asks for a production cluster's name typed out: --yes alone is refused, --confirm with the name runs", async () => {
     await settled();
     // the same clusters under production names
-    const doc = YAML.parse(fs.readFileSync(sandbox.kubeconfigPath, 'utf8')) as { contexts: { name: string }[]; 'current-context'?: string };
+    const doc = YAML.parse(fs.readFileSync(sandbox.kubeconfigPath, 'utf8')) as {
+      contexts: { name: string }[];
+      'current-context'?: string;
+    };
     for (const c of doc.contexts) c.name = c.name.replace('sandbox-', 'prod-');
     doc['current-context'] = 'prod-a';
     const prodConfig = path.join(workspace, 'prod-kubeconfig');
     fs.writeFileSync(prodConfig, YAML.stringify(doc));
     const host = (await podsOf('sandbox-a')).find((p) => p.metadata.name.startsWith('frontend-'))!;
     const rv = sandbox.cluster('a').store.resourceVersion;
-    const refused = await kdeckIn(workspace, ['--kubeconfig', prodConfig, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${host.metadata.name}`, '--yes'], 60_000);
+    const refused = await kdeckIn(
+      workspace,
+      ['--kubeconfig', prodConfig, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${host.metadata.name}`, '--yes'],
+      60_000,
+    );
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('the run touches production clusters (prod-a); confirm them by name with --confirm prod-a');
+    expect(refused.stderr).toContain(
+      'the run touches production clusters (prod-a); confirm them by name with --confirm prod-a',
+    );
     const events = sandbox.cluster('a').store.eventsAfter(rv);
-    expect(events !== 'expired' && events.some((e) => e.resource === '/pods' && e.object.metadata.deletionTimestamp)).toBe(false);
-    const confirmed = await kdeckIn(workspace, ['--kubeconfig', prodConfig, 'recover', 'runbooks/AppRecovery.k', '-D', `hosts=${host.metadata.name}`, '--confirm', 'prod-a'], 60_000);
+    expect(
+      events !== 'expired' && events.some((e) => e.resource === '/pods' && e.object.metadata.deletionTimestamp),
+    ).toBe(false);
+    const confirmed = await kdeckIn(
+      workspace,
+      [
+        '--kubeconfig',
+        prodConfig,
+        'recover',
+        'runbooks/AppRecovery.k',
+        '-D',
+        `hosts=${host.metadata.name}`,
+        '--confirm',
+        'prod-a',
+      ],
+      60_000,
+    );
     expect(confirmed.stderr).toBe('');
     expect(confirmed.code).toBe(0);
     expect(confirmed.stdout).toContain('prod-a: done (1 of 1 batch verified)');
@@ -255,10 +356,22 @@ describe('kdeck recover, run against three clusters', () => {
     expect(ro.code).toBe(2);
     expect(ro.stderr).toContain('refused in --read-only mode');
     const rv = sandbox.clusters.map((c) => c.store.resourceVersion);
-    const bad = await kdeck(['recover', 'runbooks/AppRecovery.k', '-D', `hosts=${hosts[0]}`, '-D', 'onFailure=explode', '--yes']);
+    const bad = await kdeck([
+      'recover',
+      'runbooks/AppRecovery.k',
+      '-D',
+      `hosts=${hosts[0]}`,
+      '-D',
+      'onFailure=explode',
+      '--yes',
+    ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("expect str(pause) | str(abort) | str(continue), got str");
+    expect(bad.stderr).toContain('expect str(pause) | str(abort) | str(continue), got str');
     const events = sandbox.clusters.map((c, i) => c.store.eventsAfter(rv[i]!));
-    expect(events.every((e) => e !== 'expired' && e.every((x) => x.resource !== '/pods' || !x.object.metadata.deletionTimestamp))).toBe(true);
+    expect(
+      events.every(
+        (e) => e !== 'expired' && e.every((x) => x.resource !== '/pods' || !x.object.metadata.deletionTimestamp),
+      ),
+    ).toBe(true);
   }, 60_000);
 });

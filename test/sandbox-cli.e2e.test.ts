@@ -49,8 +49,23 @@ metadata: {name: team}
 describe('kdeck sandbox', () => {
   it('starts seeded clusters, writes the kubeconfig, stops on Ctrl-C and keeps its state', async () => {
     fs.writeFileSync(path.join(dir, 'seed.yaml'), SEED);
-    const run = start(['--clusters', '2', '--kubeconfig', 'kubeconfig', '--seed', 'seed.yaml', '--state', 'state.json', '--readiness-delay', '0']);
-    await eventually('the sandbox to start', () => (run.output().includes('Press Ctrl-C to stop.') ? true : undefined), 30_000);
+    const run = start([
+      '--clusters',
+      '2',
+      '--kubeconfig',
+      'kubeconfig',
+      '--seed',
+      'seed.yaml',
+      '--state',
+      'state.json',
+      '--readiness-delay',
+      '0',
+    ]);
+    await eventually(
+      'the sandbox to start',
+      () => (run.output().includes('Press Ctrl-C to stop.') ? true : undefined),
+      30_000,
+    );
     const out = run.output();
     expect(out).toContain('kdeck sandbox: 2 clusters running, 3 nodes each');
     expect(out).toContain(`export KUBECONFIG=${path.join(dir, 'kubeconfig')}`);
@@ -74,7 +89,9 @@ describe('kdeck sandbox', () => {
     fs.writeFileSync(path.join(dir, 'bad-seed.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\n');
     const bad = start(['--clusters', '1', '--seed', 'bad-seed.yaml']);
     expect(await bad.exited).toBe(2);
-    expect(bad.output()).toContain('kdeck: bad-seed.yaml: an object was refused: ConfigMap "Bad_Name" is invalid: metadata.name');
+    expect(bad.output()).toContain(
+      'kdeck: bad-seed.yaml: an object was refused: ConfigMap "Bad_Name" is invalid: metadata.name',
+    );
     const missing = start(['--seed', 'nowhere.yaml']);
     expect(await missing.exited).toBe(2);
     expect(missing.output()).toContain('kdeck: cannot read the seed file nowhere.yaml; check the path');

@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppsV1Api, BatchV1Api, CoreV1Api, ListWatch, Watch, type V1ConfigMap, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  BatchV1Api,
+  CoreV1Api,
+  ListWatch,
+  Watch,
+  type V1ConfigMap,
+  type V1Deployment,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { ManualClock } from '../src/sandbox/clock.js';
 import { SandboxCluster } from '../src/sandbox/cluster.js';
 import { startSandbox } from '../src/sandbox/launcher.js';
@@ -36,7 +45,11 @@ describe('on a manual clock', () => {
   let core: CoreV1Api;
   let apps: AppsV1Api;
   beforeAll(async () => {
-    cluster = await SandboxCluster.start({ name: 'm', clock, timings: { podStartMs: 1000, readinessDelayMs: 2000, terminationMs: 1000, jobRunMs: 1000, crashAfterMs: 3000 } });
+    cluster = await SandboxCluster.start({
+      name: 'm',
+      clock,
+      timings: { podStartMs: 1000, readinessDelayMs: 2000, terminationMs: 1000, jobRunMs: 1000, crashAfterMs: 3000 },
+    });
     const kc = kubeConfigFor(cluster);
     core = kc.makeApiClient(CoreV1Api);
     apps = kc.makeApiClient(AppsV1Api);
@@ -85,7 +98,10 @@ describe('on a manual clock', () => {
     await cluster.advance(1000);
     const s = await status('nopull');
     expect(s.phase).toBe('Pending');
-    expect(s.containerStatuses?.[0]?.state?.waiting).toMatchObject({ reason: 'ImagePullBackOff', message: 'Back-off pulling image "registry.example/app:nopull"' });
+    expect(s.containerStatuses?.[0]?.state?.waiting).toMatchObject({
+      reason: 'ImagePullBackOff',
+      message: 'Back-off pulling image "registry.example/app:nopull"',
+    });
   });
 
   it('crash-loops a :crashloop container with growing restart counts and back-off', async () => {
@@ -93,7 +109,11 @@ describe('on a manual clock', () => {
     await cluster.advance(1000 + 3000);
     const first = await status('crash');
     expect(first.phase).toBe('Running');
-    expect(first.containerStatuses?.[0]).toMatchObject({ restartCount: 1, ready: false, lastState: { terminated: { exitCode: 1, reason: 'Error' } } });
+    expect(first.containerStatuses?.[0]).toMatchObject({
+      restartCount: 1,
+      ready: false,
+      lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+    });
     expect(first.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff');
     await cluster.advance(10_000 + 3000);
     expect((await status('crash')).containerStatuses?.[0]?.restartCount).toBe(2);
@@ -106,7 +126,8 @@ describe('on a manual clock', () => {
     await apps.createNamespacedDeployment({ namespace: 'default', body: d });
     await cluster.advance(1000 + 2000);
     await cluster.advance(10_000);
-    const available = async () => (await apps.readNamespacedDeployment({ name: 'minready', namespace: 'default' })).status?.availableReplicas ?? 0;
+    const available = async () =>
+      (await apps.readNamespacedDeployment({ name: 'minready', namespace: 'default' })).status?.availableReplicas ?? 0;
     expect(await available()).toBe(d.spec!.replicas ?? 1);
     const victim = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=minready' })).items[0]!;
     await core.deleteNamespacedPod({ name: victim.metadata!.name!, namespace: 'default', gracePeriodSeconds: 0 });
@@ -123,27 +144,52 @@ describe('on a manual clock', () => {
     expect(before.status?.conditions?.find((c) => c.type === 'Progressing')?.status).toBe('True');
     await cluster.advance(3_000);
     const after = await apps.readNamespacedDeployment({ name: 'stuck', namespace: 'default' });
-    expect(after.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/) });
+    expect(after.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/),
+    });
   });
 
   it('fails a Job whose pods keep failing once it passes its backoffLimit', async () => {
     const batch = kubeConfigFor(cluster).makeApiClient(BatchV1Api);
     await batch.createNamespacedJob({
       namespace: 'default',
-      body: { metadata: { name: 'flaky' }, spec: { backoffLimit: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'run', image: 'tool:fail' }] } } } },
+      body: {
+        metadata: { name: 'flaky' },
+        spec: {
+          backoffLimit: 1,
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'run', image: 'tool:fail' }] } },
+        },
+      },
     });
     // two failed pods, with the controller's 10 s back-off between them
     for (let i = 0; i < 4; i++) await cluster.advance(6000);
     const job = await batch.readNamespacedJob({ name: 'flaky', namespace: 'default' });
     expect(job.status?.failed).toBe(2);
-    expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({ status: 'True', reason: 'BackoffLimitExceeded' });
+    expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
+      status: 'True',
+      reason: 'BackoffLimitExceeded',
+    });
   });
 
-  it('starts a CronJob\'s Jobs when its schedule fires, and lists them as active', async () => {
+  it("starts a CronJob's Jobs when its schedule fires, and lists them as active", async () => {
     const batch = kubeConfigFor(cluster).makeApiClient(BatchV1Api);
     await batch.createNamespacedCronJob({
       namespace: 'default',
-      body: { metadata: { name: 'tick' }, spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'run', image: 'tool:neverready' }] } } } } } },
+      body: {
+        metadata: { name: 'tick' },
+        spec: {
+          schedule: '*/5 * * * *',
+          jobTemplate: {
+            spec: {
+              template: {
+                spec: { restartPolicy: 'OnFailure', containers: [{ name: 'run', image: 'tool:neverready' }] },
+              },
+            },
+          },
+        },
+      },
     });
     const firstFiring = (Math.floor(clock.now() / 300_000) + 1) * 300_000;
     await cluster.advance(firstFiring - clock.now() + 1000);
@@ -151,23 +197,46 @@ describe('on a manual clock', () => {
     expect(cj.status?.lastScheduleTime?.getTime()).toBe(firstFiring);
     expect(cj.status?.active?.map((a) => a.name)).toEqual([`tick-${firstFiring / 60_000}`]);
     const jobs = await batch.listNamespacedJob({ namespace: 'default' });
-    expect(jobs.items.find((j) => j.metadata?.name === `tick-${firstFiring / 60_000}`)?.metadata?.ownerReferences?.[0]?.kind).toBe('CronJob');
-    const bad = statusOf(await failure(batch.createNamespacedCronJob({ namespace: 'default', body: { metadata: { name: 'bad' }, spec: { schedule: '61 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'r', image: 'x:1' }] } } } } } } })));
+    expect(
+      jobs.items.find((j) => j.metadata?.name === `tick-${firstFiring / 60_000}`)?.metadata?.ownerReferences?.[0]?.kind,
+    ).toBe('CronJob');
+    const bad = statusOf(
+      await failure(
+        batch.createNamespacedCronJob({
+          namespace: 'default',
+          body: {
+            metadata: { name: 'bad' },
+            spec: {
+              schedule: '61 * * * *',
+              jobTemplate: {
+                spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'r', image: 'x:1' }] } } },
+              },
+            },
+          },
+        }),
+      ),
+    );
     expect(bad).toMatchObject({ code: 422, reason: 'Invalid' });
   });
 
   it('takes a node away (NotReady, unreachable taint, pods not ready) and gives it back', async () => {
-    const podOnNode = (await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=life' })).items[0]!;
+    const podOnNode = (await core.listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=life' }))
+      .items[0]!;
     const node = podOnNode.spec!.nodeName!;
     cluster.faults.set({ notReadyNodes: [node] });
     await cluster.settle();
     const down = await core.readNode({ name: node });
     expect(down.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('Unknown');
-    expect(down.spec?.taints?.map((x) => `${x.key}:${x.effect}`)).toEqual(['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']);
+    expect(down.spec?.taints?.map((x) => `${x.key}:${x.effect}`)).toEqual([
+      'node.kubernetes.io/unreachable:NoSchedule',
+      'node.kubernetes.io/unreachable:NoExecute',
+    ]);
     expect((await status('life')).conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
     cluster.faults.set({ notReadyNodes: [] });
     await cluster.settle();
-    expect((await core.readNode({ name: node })).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect((await core.readNode({ name: node })).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe(
+      'True',
+    );
     expect((await core.readNode({ name: node })).spec?.taints ?? []).toEqual([]);
   });
 });
@@ -192,10 +261,16 @@ describe('on the wall clock', () => {
 
   it('fails requests on purpose: 500s, and 429s with Retry-After', async () => {
     cluster.faults.set({ apiErrors: [{ status: 500, rate: 1, verbs: ['list'], resources: ['configmaps'] }] });
-    expect(statusOf(await failure(core.listNamespacedConfigMap({ namespace: 'default' })))).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(statusOf(await failure(core.listNamespacedConfigMap({ namespace: 'default' })))).toMatchObject({
+      code: 500,
+      reason: 'InternalError',
+    });
     expect((await core.listNamespacedService({ namespace: 'default' })).items.length).toBeGreaterThan(0);
     cluster.faults.set({ apiErrors: [{ status: 429, rate: 1, retryAfterSeconds: 3 }] });
-    const e = (await failure(core.readNamespace({ name: 'default' }))) as { code: number; headers: Record<string, string> };
+    const e = (await failure(core.readNamespace({ name: 'default' }))) as {
+      code: number;
+      headers: Record<string, string>;
+    };
     expect(e.code).toBe(429);
     expect(e.headers['retry-after']).toBe('3');
     cluster.faults.clear();
@@ -228,12 +303,19 @@ describe('on the wall clock', () => {
     cluster.compact();
     const events: { type: string; code?: number }[] = [];
     const done = new Promise<unknown>((resolve) => {
-      void new Watch(kc).watch('/api/v1/namespaces/default/configmaps', { resourceVersion: old }, (type, obj: { code?: number }) => events.push({ type, code: obj.code }), resolve);
+      void new Watch(kc).watch(
+        '/api/v1/namespaces/default/configmaps',
+        { resourceVersion: old },
+        (type, obj: { code?: number }) => events.push({ type, code: obj.code }),
+        resolve,
+      );
     });
     expect(await done).toBeNull();
     expect(events).toEqual([{ type: 'ERROR', code: 410 }]);
 
-    const informer = new ListWatch<V1ConfigMap>('/api/v1/namespaces/default/configmaps', new Watch(kc), () => core.listNamespacedConfigMap({ namespace: 'default' }));
+    const informer = new ListWatch<V1ConfigMap>('/api/v1/namespaces/default/configmaps', new Watch(kc), () =>
+      core.listNamespacedConfigMap({ namespace: 'default' }),
+    );
     let connects = 0;
     informer.on('connect', () => connects++);
     await informer.start();
@@ -244,7 +326,9 @@ describe('on the wall clock', () => {
       await eventually('the informer to relist', () => (connects >= 2 ? true : undefined));
       cluster.faults.clear();
       await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-relist' } } });
-      await eventually('the informer to see every object', () => (informer.get('after-relist', 'default') && informer.get('during-expiry', 'default') ? true : undefined));
+      await eventually('the informer to see every object', () =>
+        informer.get('after-relist', 'default') && informer.get('during-expiry', 'default') ? true : undefined,
+      );
     } finally {
       await informer.stop();
       cluster.faults.clear();
@@ -258,7 +342,9 @@ describe('on the wall clock', () => {
       () => 'answered',
       (e: unknown) => e,
     );
-    await eventually('the request to be held', async () => ((await raw(kc, 'GET', '/__sandbox/')).json().heldRequests === 1 ? true : undefined));
+    await eventually('the request to be held', async () =>
+      (await raw(kc, 'GET', '/__sandbox/')).json().heldRequests === 1 ? true : undefined,
+    );
     const admin = await raw(kc, 'PATCH', '/__sandbox/faults', JSON.stringify({ unresponsive: false }));
     expect(admin.status).toBe(200);
     // the request held while silent is dropped when the cluster comes back; the next one is served
@@ -275,7 +361,10 @@ describe('on the wall clock', () => {
     const e = (await failure(core.listNamespace())) as { code?: string; message: string };
     expect(`${e.code ?? ''} ${e.message}`).toMatch(/ECONNREFUSED/);
     await cluster.reconnect();
-    expect((await kc.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'default', name: 'survives' })).metadata?.name).toBe('survives');
+    expect(
+      (await kc.makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'default', name: 'survives' })).metadata
+        ?.name,
+    ).toBe('survives');
   });
 
   it('refuses connections once stopped', async () => {
@@ -296,7 +385,10 @@ describe('state file', () => {
     try {
       const first = await startSandbox({ clusters: 2, statePath, kubeconfig, timings: FAST });
       const core = kubeConfigFor(first.cluster('b')).makeApiClient(CoreV1Api);
-      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept' }, data: { a: '1' } } });
+      await core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: 'kept' }, data: { a: '1' } },
+      });
       const rv = Number((await core.listNamespacedConfigMap({ namespace: 'default' })).metadata!.resourceVersion);
       await first.stop();
       expect(fs.statSync(statePath).mode & 0o777).toBe(0o600);
@@ -305,7 +397,10 @@ describe('state file', () => {
       try {
         const again = kubeConfigFor(second.cluster('b')).makeApiClient(CoreV1Api);
         expect((await again.readNamespacedConfigMap({ namespace: 'default', name: 'kept' })).data).toEqual({ a: '1' });
-        const made = await again.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'new' } } });
+        const made = await again.createNamespacedConfigMap({
+          namespace: 'default',
+          body: { metadata: { name: 'new' } },
+        });
         expect(Number(made.metadata!.resourceVersion)).toBeGreaterThan(rv);
         expect(second.cluster('b').token).toBe(first.cluster('b').token);
       } finally {

@@ -14,7 +14,8 @@ import YAML from 'yaml';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { eventually, FAST } from './support/kube-target.js';
 
-const KUBECTL_MISSING = 'kubectl is not on PATH: this end-to-end test drives the kubectl installed on the machine (it is part of the machine image); install kubectl to run it';
+const KUBECTL_MISSING =
+  'kubectl is not on PATH: this end-to-end test drives the kubectl installed on the machine (it is part of the machine image); install kubectl to run it';
 
 let sb: Sandbox;
 let dir: string;
@@ -55,7 +56,8 @@ function kubectl(context: string, ...args: string[]): Promise<Run> {
 
 async function ok(context: string, ...args: string[]): Promise<string> {
   const r = await kubectl(context, ...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} (context ${context}) failed with ${String(r.code)}:\n${r.all}`);
+  if (r.code !== 0)
+    throw new Error(`kubectl ${args.join(' ')} (context ${context}) failed with ${String(r.code)}:\n${r.all}`);
   return r.stdout;
 }
 
@@ -114,23 +116,47 @@ afterAll(async () => {
 });
 
 async function webPods(context: string): Promise<{ name: string; node: string; ready: boolean }[]> {
-  const list = JSON.parse(await ok(context, 'get', 'pods', '-l', 'app=web', '-o', 'json')) as { items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName: string }; status: { conditions?: { type: string; status: string }[] } }[] };
+  const list = JSON.parse(await ok(context, 'get', 'pods', '-l', 'app=web', '-o', 'json')) as {
+    items: {
+      metadata: { name: string; deletionTimestamp?: string };
+      spec: { nodeName: string };
+      status: { conditions?: { type: string; status: string }[] };
+    }[];
+  };
   return list.items
     .filter((p) => !p.metadata.deletionTimestamp)
-    .map((p) => ({ name: p.metadata.name, node: p.spec.nodeName, ready: p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false }));
+    .map((p) => ({
+      name: p.metadata.name,
+      node: p.spec.nodeName,
+      ready: p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    }));
 }
 
 describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
   it('applies a Deployment, Service and budget, and waits for the rollout', async () => {
-    expect(await ok(ctx, 'apply', '-f', 'app.yaml')).toBe('deployment.apps/web created\nservice/web created\npoddisruptionbudget.policy/web created\n');
-    expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('deployment "web" successfully rolled out');
+    expect(await ok(ctx, 'apply', '-f', 'app.yaml')).toBe(
+      'deployment.apps/web created\nservice/web created\npoddisruptionbudget.policy/web created\n',
+    );
+    expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain(
+      'deployment "web" successfully rolled out',
+    );
   });
 
   it('shows the live object with get -o yaml', async () => {
-    const d = YAML.parse(await ok(ctx, 'get', 'deployment', 'web', '-o', 'yaml')) as { metadata: { generation: number; annotations: Record<string, string> }; spec: { replicas: number }; status: Record<string, unknown> };
+    const d = YAML.parse(await ok(ctx, 'get', 'deployment', 'web', '-o', 'yaml')) as {
+      metadata: { generation: number; annotations: Record<string, string> };
+      spec: { replicas: number };
+      status: Record<string, unknown>;
+    };
     expect(d.metadata.generation).toBe(1);
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
-    expect(d.status).toMatchObject({ observedGeneration: 1, replicas: 4, updatedReplicas: 4, readyReplicas: 4, availableReplicas: 4 });
+    expect(d.status).toMatchObject({
+      observedGeneration: 1,
+      replicas: 4,
+      updatedReplicas: 4,
+      readyReplicas: 4,
+      availableReplicas: 4,
+    });
     const nodes = await ok(ctx, 'get', 'nodes', '-o', 'name');
     expect(nodes).toContain(`node/${ctx.slice(-1)}-node-1`);
     expect(await ok(ctx, 'get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[0].ports[0].port}')).toBe('80');
@@ -138,13 +164,21 @@ describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
 
   it('streams pod changes with get -w while the Deployment is scaled', async () => {
     const before = new Set((await webPods(ctx)).map((p) => p.name));
-    const child = spawn('kubectl', ['--context', ctx, 'get', 'pods', '-l', 'app=web', '-w', '--output-watch-events', '--no-headers'], { env: env(), cwd: dir });
+    const child = spawn(
+      'kubectl',
+      ['--context', ctx, 'get', 'pods', '-l', 'app=web', '-w', '--output-watch-events', '--no-headers'],
+      { env: env(), cwd: dir },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
-      await eventually('get -w to list the pods', () => (before.size > 0 && [...before].every((n) => out.includes(n)) ? true : undefined));
+      await eventually('get -w to list the pods', () =>
+        before.size > 0 && [...before].every((n) => out.includes(n)) ? true : undefined,
+      );
       expect(await ok(ctx, 'scale', 'deployment/web', '--replicas=5')).toBe('deployment.apps/web scaled\n');
-      const added = await eventually('get -w to show the new pod', () => out.split('\n').find((l) => l.startsWith('ADDED') && ![...before].some((n) => l.includes(n))));
+      const added = await eventually('get -w to show the new pod', () =>
+        out.split('\n').find((l) => l.startsWith('ADDED') && ![...before].some((n) => l.includes(n))),
+      );
       expect(added).toMatch(/^ADDED\s+web-[a-z0-9]+-[a-z0-9]{5}\s/);
     } finally {
       child.kill();
@@ -160,29 +194,54 @@ describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
   it('restarts the rollout and sees it through', async () => {
     expect(await ok(ctx, 'rollout', 'restart', 'deployment/web')).toBe('deployment.apps/web restarted\n');
     expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('successfully rolled out');
-    const rs = await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'jsonpath={range .items[*]}{.spec.replicas}{" "}{end}');
+    const rs = await ok(
+      ctx,
+      'get',
+      'rs',
+      '-l',
+      'app=web',
+      '-o',
+      'jsonpath={range .items[*]}{.spec.replicas}{" "}{end}',
+    );
     expect(rs.trim().split(' ').sort()).toEqual(['0', '5']);
   });
 
   it('validates without storing on --dry-run=server', async () => {
-    expect(await ok(ctx, 'apply', '-f', 'app-v2.yaml', '--dry-run=server')).toContain('deployment.apps/web configured (server dry run)');
-    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe('nginx:1.27');
+    expect(await ok(ctx, 'apply', '-f', 'app-v2.yaml', '--dry-run=server')).toContain(
+      'deployment.apps/web configured (server dry run)',
+    );
+    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe(
+      'nginx:1.27',
+    );
   });
 
   it('applies server-side: a conflict over replicas, then --force-conflicts', async () => {
     const conflict = await kubectl(ctx, 'apply', '--server-side', '-f', 'app-v2.yaml');
     expect(conflict.code).not.toBe(0);
     expect(conflict.stderr).toMatch(/Apply failed with 1 conflict: conflict with "kubectl[^"]*".*: \.spec\.replicas/);
-    expect(await ok(ctx, 'apply', '--server-side', '--force-conflicts', '-f', 'app-v2.yaml')).toContain('deployment.apps/web serverside-applied');
+    expect(await ok(ctx, 'apply', '--server-side', '--force-conflicts', '-f', 'app-v2.yaml')).toContain(
+      'deployment.apps/web serverside-applied',
+    );
     expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('successfully rolled out');
-    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}')).toBe('4 nginx:1.28');
+    expect(
+      await ok(
+        ctx,
+        'get',
+        'deployment',
+        'web',
+        '-o',
+        'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}',
+      ),
+    ).toBe('4 nginx:1.28');
   });
 
   it('undoes the last rollout by reusing the previous ReplicaSet', async () => {
     const before = (await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n');
     expect(await ok(ctx, 'rollout', 'undo', 'deployment/web')).toBe('deployment.apps/web rolled back\n');
     expect(await ok(ctx, 'rollout', 'status', 'deployment/web', '--timeout=60s')).toContain('successfully rolled out');
-    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe('nginx:1.27');
+    expect(await ok(ctx, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).toBe(
+      'nginx:1.27',
+    );
     expect((await ok(ctx, 'get', 'rs', '-l', 'app=web', '-o', 'name')).trim().split('\n')).toEqual(before);
   });
 
@@ -199,7 +258,9 @@ describe.each(['sandbox-a', 'sandbox-b'])('kubectl against %s', (ctx) => {
   });
 
   it('deletes what it applied', async () => {
-    expect(await ok(ctx, 'delete', '-f', 'app.yaml')).toBe('deployment.apps "web" deleted\nservice "web" deleted\npoddisruptionbudget.policy "web" deleted\n');
+    expect(await ok(ctx, 'delete', '-f', 'app.yaml')).toBe(
+      'deployment.apps "web" deleted\nservice "web" deleted\npoddisruptionbudget.policy "web" deleted\n',
+    );
     expect((await kubectl(ctx, 'get', 'pods', '-l', 'app=web', '-o', 'name')).stdout).toBe('');
   });
 });
@@ -212,7 +273,9 @@ describe('two contexts', () => {
     expect(inB.code).toBe(1);
     expect(inB.stderr).toContain('namespaces "only-in-a" not found');
     expect(await ok('sandbox-b', 'get', 'nodes', '-o', 'name')).toBe('node/b-node-1\nnode/b-node-2\nnode/b-node-3\n');
-    const cfg = YAML.parse(fs.readFileSync(sb.kubeconfigPath, 'utf8')) as { users: { name: string; user: { token: string } }[] };
+    const cfg = YAML.parse(fs.readFileSync(sb.kubeconfigPath, 'utf8')) as {
+      users: { name: string; user: { token: string } }[];
+    };
     expect(new Set(cfg.users.map((u) => u.user.token)).size).toBe(2);
   });
 });
@@ -227,9 +290,21 @@ describe('kubectl create, which sends protobuf', () => {
     await ok(ctx, '-n', 'made', 'expose', 'deployment', 'api', '--port=80', '--target-port=8080');
     await ok(ctx, '-n', 'made', 'create', 'job', 'once', '--image=busybox:1');
     expect(await ok(ctx, '-n', 'made', 'get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode}')).toBe('demo');
-    expect(await ok(ctx, '-n', 'made', 'get', 'secret', 'creds', '-o', 'jsonpath={.data.user}')).toBe(Buffer.from('admin').toString('base64'));
-    expect(await ok(ctx, '-n', 'made', 'rollout', 'status', 'deployment/api', '--timeout=60s')).toContain('successfully rolled out');
-    expect(await ok(ctx, '-n', 'made', 'wait', '--for=condition=Complete', 'job/once', '--timeout=60s')).toBe('job.batch/once condition met\n');
-    await eventually('the Service to have two endpoints', async () => ((await ok(ctx, '-n', 'made', 'get', 'endpoints', 'api', '-o', 'jsonpath={.subsets[0].addresses[*].ip}')).split(' ').length === 2 ? true : undefined));
+    expect(await ok(ctx, '-n', 'made', 'get', 'secret', 'creds', '-o', 'jsonpath={.data.user}')).toBe(
+      Buffer.from('admin').toString('base64'),
+    );
+    expect(await ok(ctx, '-n', 'made', 'rollout', 'status', 'deployment/api', '--timeout=60s')).toContain(
+      'successfully rolled out',
+    );
+    expect(await ok(ctx, '-n', 'made', 'wait', '--for=condition=Complete', 'job/once', '--timeout=60s')).toBe(
+      'job.batch/once condition met\n',
+    );
+    await eventually('the Service to have two endpoints', async () =>
+      (await ok(ctx, '-n', 'made', 'get', 'endpoints', 'api', '-o', 'jsonpath={.subsets[0].addresses[*].ip}')).split(
+        ' ',
+      ).length === 2
+        ? true
+        : undefined,
+    );
   });
 });

@@ -26,7 +26,13 @@ interface Case {
 }
 
 async function expectClientError(c: Case): Promise<number> {
-  const r = await raw(kc, c.method, c.path, c.body, c.type ? { 'Content-Type': c.type } : { 'Content-Type': 'application/json' });
+  const r = await raw(
+    kc,
+    c.method,
+    c.path,
+    c.body,
+    c.type ? { 'Content-Type': c.type } : { 'Content-Type': 'application/json' },
+  );
   const where = `${c.method} ${c.path} ${c.body?.slice(0, 80) ?? ''}`;
   expect(r.status, where).toBeGreaterThanOrEqual(200);
   expect(r.status, `${where} → ${r.text}`).toBeLessThan(500);
@@ -61,25 +67,67 @@ const LISTED: Case[] = [
   { method: 'POST', path: PODS, body: '{"metadata": {"name": "x", "labels": {"a": 1}}}' },
   { method: 'POST', path: PODS, body: '{"metadata": {"name": "x"}, "spec": "nope"}' },
   { method: 'POST', path: PODS, body: '{"metadata": {"name": "x"}, "spec": {"containers": "nope"}}' },
-  { method: 'POST', path: PODS, body: '{"metadata": {"name": "x"}, "spec": {"containers": [{"name": "a", "image": "i", "ports": [1]}]}}' },
+  {
+    method: 'POST',
+    path: PODS,
+    body: '{"metadata": {"name": "x"}, "spec": {"containers": [{"name": "a", "image": "i", "ports": [1]}]}}',
+  },
   { method: 'POST', path: PODS, body: '{"apiVersion": "apps/v1", "kind": "Pod", "metadata": {"name": "x"}}' },
   { method: 'POST', path: PODS, body: '{"kind": "Service", "metadata": {"name": "x"}}' },
   { method: 'POST', path: PODS, body: '{"metadata": {"name": "x", "namespace": "other"}}' },
   { method: 'POST', path: PODS, body: 'kind: Pod', type: 'application/yaml' },
   { method: 'POST', path: PODS, body: '\u0000\u0001', type: 'application/vnd.kubernetes.protobuf' },
-  { method: 'POST', path: '/api/v1/namespaces/default/secrets', body: '{"metadata": {"name": "s"}, "data": {"k": "not base64!"}}' },
+  {
+    method: 'POST',
+    path: '/api/v1/namespaces/default/secrets',
+    body: '{"metadata": {"name": "s"}, "data": {"k": "not base64!"}}',
+  },
   { method: 'POST', path: DEPLOYMENTS, body: '{"metadata": {"name": "d"}, "spec": {"replicas": "3"}}' },
-  { method: 'POST', path: DEPLOYMENTS, body: '{"metadata": {"name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}, "strategy": {"rollingUpdate": {"maxSurge": true}}}}' },
+  {
+    method: 'POST',
+    path: DEPLOYMENTS,
+    body: '{"metadata": {"name": "d"}, "spec": {"replicas": 1, "selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}, "strategy": {"rollingUpdate": {"maxSurge": true}}}}',
+  },
   { method: 'PATCH', path: `${PODS}/none`, body: '{}', type: 'application/merge-patch+json' },
   { method: 'PATCH', path: '/api/v1/namespaces/default', body: '{', type: 'application/merge-patch+json' },
   { method: 'PATCH', path: '/api/v1/namespaces/default', body: '{"op": "add"}', type: 'application/json-patch+json' },
-  { method: 'PATCH', path: '/api/v1/namespaces/default', body: '[{"op": "remove", "path": "/nope/deeper"}]', type: 'application/json-patch+json' },
-  { method: 'PATCH', path: '/api/v1/namespaces/default', body: '[{"op": "replace", "path": "/metadata", "value": 5}]', type: 'application/json-patch+json' },
+  {
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default',
+    body: '[{"op": "remove", "path": "/nope/deeper"}]',
+    type: 'application/json-patch+json',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default',
+    body: '[{"op": "replace", "path": "/metadata", "value": 5}]',
+    type: 'application/json-patch+json',
+  },
   { method: 'PATCH', path: '/api/v1/namespaces/default', body: '[]', type: 'application/strategic-merge-patch+json' },
-  { method: 'PATCH', path: '/api/v1/namespaces/default?fieldManager=t', body: '[1, 2]', type: 'application/apply-patch+yaml' },
-  { method: 'PATCH', path: '/api/v1/namespaces/default?fieldManager=t', body: '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "other"}}', type: 'application/apply-patch+yaml' },
-  { method: 'PATCH', path: '/api/v1/namespaces/default?fieldManager=t', body: ': : :', type: 'application/apply-patch+yaml' },
-  { method: 'PATCH', path: `${DEPLOYMENTS}/none/scale`, body: '{"spec": {"replicas": -1}}', type: 'application/merge-patch+json' },
+  {
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default?fieldManager=t',
+    body: '[1, 2]',
+    type: 'application/apply-patch+yaml',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default?fieldManager=t',
+    body: '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "other"}}',
+    type: 'application/apply-patch+yaml',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/namespaces/default?fieldManager=t',
+    body: ': : :',
+    type: 'application/apply-patch+yaml',
+  },
+  {
+    method: 'PATCH',
+    path: `${DEPLOYMENTS}/none/scale`,
+    body: '{"spec": {"replicas": -1}}',
+    type: 'application/merge-patch+json',
+  },
   { method: 'DELETE', path: '/api/v1/namespaces/default' },
   { method: 'DELETE', path: `${PODS}/none?propagationPolicy=Sideways` },
   { method: 'DELETE', path: `${PODS}/none?gracePeriodSeconds=abc` },
@@ -90,19 +138,31 @@ const LISTED: Case[] = [
 ];
 
 describe('malformed requests', () => {
-  it.each(LISTED.map((c) => [`${c.method} ${c.path}${c.body ? ` ${c.body.slice(0, 40)}` : ''}`, c] as const))('%s → a 4xx Status', async (_name, c) => {
-    const code = await expectClientError(c);
-    expect(code).toBeGreaterThanOrEqual(400);
-  });
+  it.each(LISTED.map((c) => [`${c.method} ${c.path}${c.body ? ` ${c.body.slice(0, 40)}` : ''}`, c] as const))(
+    '%s → a 4xx Status',
+    async (_name, c) => {
+      const code = await expectClientError(c);
+      expect(code).toBeGreaterThanOrEqual(400);
+    },
+  );
 
   it('a resourceVersion from the future → 504 Timeout, as the API server answers', async () => {
     const r = await raw(kc, 'GET', `${PODS}?resourceVersion=999999999`);
     expect(r.status).toBe(504);
-    expect(r.json()).toMatchObject({ reason: 'Timeout', message: expect.stringMatching(/^Timeout: Too large resource version: 999999999, current: [0-9]+$/) });
+    expect(r.json()).toMatchObject({
+      reason: 'Timeout',
+      message: expect.stringMatching(/^Timeout: Too large resource version: 999999999, current: [0-9]+$/),
+    });
   });
 
   it('a body over 3 MiB → 413, and the server carries on', async () => {
-    const r = await raw(kc, 'POST', '/api/v1/namespaces/default/configmaps', `{"metadata":{"name":"big"},"data":{"a":"${'x'.repeat(3.5 * 1024 * 1024)}"}}`, { 'Content-Type': 'application/json' });
+    const r = await raw(
+      kc,
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      `{"metadata":{"name":"big"},"data":{"a":"${'x'.repeat(3.5 * 1024 * 1024)}"}}`,
+      { 'Content-Type': 'application/json' },
+    );
     expect(r.status).toBe(413);
     expect((await raw(kc, 'GET', '/api/v1/namespaces/default')).status).toBe(200);
   });
@@ -132,14 +192,69 @@ function mutated(rnd: Random, base: Record<string, unknown>): Record<string, unk
   return copy;
 }
 
-const TEMPLATE = { metadata: { labels: { app: 'f' } }, spec: { containers: [{ name: 'c', image: 'nginx:1', ports: [{ containerPort: 80, name: 'http' }], readinessProbe: { initialDelaySeconds: 0 } }], nodeSelector: { zone: 'a' } } };
+const TEMPLATE = {
+  metadata: { labels: { app: 'f' } },
+  spec: {
+    containers: [
+      {
+        name: 'c',
+        image: 'nginx:1',
+        ports: [{ containerPort: 80, name: 'http' }],
+        readinessProbe: { initialDelaySeconds: 0 },
+      },
+    ],
+    nodeSelector: { zone: 'a' },
+  },
+};
 const VALID: [string, Record<string, unknown>][] = [
-  [DEPLOYMENTS, { metadata: { name: 'f', labels: { app: 'f' } }, spec: { replicas: 2, selector: { matchLabels: { app: 'f' } }, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } }, template: TEMPLATE } }],
-  ['/apis/apps/v1/namespaces/default/statefulsets', { metadata: { name: 'f' }, spec: { replicas: 1, serviceName: 'f', selector: { matchLabels: { app: 'f' } }, template: TEMPLATE } }],
-  ['/apis/batch/v1/namespaces/default/jobs', { metadata: { name: 'f' }, spec: { completions: 1, backoffLimit: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] } } } }],
-  ['/api/v1/namespaces/default/services', { metadata: { name: 'f' }, spec: { selector: { app: 'f' }, ports: [{ port: 80, targetPort: 'http', name: 'web' }] } }],
-  ['/apis/policy/v1/namespaces/default/poddisruptionbudgets', { metadata: { name: 'f' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'f' } } } }],
-  [PODS, { metadata: { name: 'f', labels: { app: 'f' }, annotations: { 'sandbox.kdeck.dev/readiness-delay': '1s' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }], tolerations: [{ key: 'k', operator: 'Exists' }] } }],
+  [
+    DEPLOYMENTS,
+    {
+      metadata: { name: 'f', labels: { app: 'f' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'f' } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+        template: TEMPLATE,
+      },
+    },
+  ],
+  [
+    '/apis/apps/v1/namespaces/default/statefulsets',
+    {
+      metadata: { name: 'f' },
+      spec: { replicas: 1, serviceName: 'f', selector: { matchLabels: { app: 'f' } }, template: TEMPLATE },
+    },
+  ],
+  [
+    '/apis/batch/v1/namespaces/default/jobs',
+    {
+      metadata: { name: 'f' },
+      spec: {
+        completions: 1,
+        backoffLimit: 1,
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] } },
+      },
+    },
+  ],
+  [
+    '/api/v1/namespaces/default/services',
+    {
+      metadata: { name: 'f' },
+      spec: { selector: { app: 'f' }, ports: [{ port: 80, targetPort: 'http', name: 'web' }] },
+    },
+  ],
+  [
+    '/apis/policy/v1/namespaces/default/poddisruptionbudgets',
+    { metadata: { name: 'f' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'f' } } } },
+  ],
+  [
+    PODS,
+    {
+      metadata: { name: 'f', labels: { app: 'f' }, annotations: { 'sandbox.kdeck.dev/readiness-delay': '1s' } },
+      spec: { containers: [{ name: 'c', image: 'nginx:1' }], tolerations: [{ key: 'k', operator: 'Exists' }] },
+    },
+  ],
 ];
 
 describe('objects with fields of the wrong type', () => {

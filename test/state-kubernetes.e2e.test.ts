@@ -33,10 +33,17 @@ function workspace(config?: string): string {
   return dir;
 }
 
-const team = () => workspace(`state:\n  backend: kubernetes\n  context: sandbox-a\n  leaseDurationSeconds: ${LEASE_SECONDS}\n`);
+const team = () =>
+  workspace(`state:\n  backend: kubernetes\n  context: sandbox-a\n  leaseDurationSeconds: ${LEASE_SECONDS}\n`);
 
 const kdeckAt = (cwd: string) => (args: string[]) => kdeckIn(cwd, ['--kubeconfig', sandbox.kubeconfigPath, ...args]);
-const kubectl = (args: string[]) => run('kubectl', ['--kubeconfig', sandbox.kubeconfigPath, '--context', 'sandbox-a', '-n', 'kdeck-system', ...args], tmpdir(), 60_000);
+const kubectl = (args: string[]) =>
+  run(
+    'kubectl',
+    ['--kubeconfig', sandbox.kubeconfigPath, '--context', 'sandbox-a', '-n', 'kdeck-system', ...args],
+    tmpdir(),
+    60_000,
+  );
 
 interface Lease {
   spec?: { holderIdentity?: string; renewTime?: string; leaseDurationSeconds?: number };
@@ -76,21 +83,32 @@ describe('kdeck with the kubernetes state backend', () => {
     const stack = ['-w', 'appops/nginx-example/staging'];
     const name = stateObjectName({ project: 'nginx-example', stack: 'staging', cluster: 'sandbox-a' });
     sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
-    const both = [startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack]), startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack])];
+    const both = [
+      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack]),
+      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack]),
+    ];
     try {
       // the one refused exits at once; the other waits on its pods' readiness
       const first = await Promise.race(both.map(async (p) => ({ p, r: await p.done })));
       const holder = both.find((p) => p !== first.p)!;
       expect(first.r.code, first.r.stdout + first.r.stderr).toBe(1);
       expect(first.r.stderr).toMatch(
-        new RegExp(`^kdeck: the stack nginx-example/staging on sandbox-a is locked by \\S+@\\S+:${holder.child.pid} \\(apply since \\S+\\); wait for that operation to finish, or, if it is gone, its lock runs out at \\S+, or \`kdeck state unlock --force\` in the stack folder removes it now\\n$`),
+        new RegExp(
+          `^kdeck: the stack nginx-example/staging on sandbox-a is locked by \\S+@\\S+:${holder.child.pid} \\(apply since \\S+\\); wait for that operation to finish, or, if it is gone, its lock runs out at \\S+, or \`kdeck state unlock --force\` in the stack folder removes it now\\n$`,
+        ),
       );
       expect(holder.child.exitCode).toBeNull();
       expect((await lease(name))?.spec?.holderIdentity).toMatch(new RegExp(`:${holder.child.pid}$`));
       // the holder has recorded the first resource that reached the cluster
-      await until('the running apply to record a resource', async () => (await kdeck(['state', 'show', ...stack])).stdout.includes('v1:Namespace:nginx-example'));
+      await until('the running apply to record a resource', async () =>
+        (await kdeck(['state', 'show', ...stack])).stdout.includes('v1:Namespace:nginx-example'),
+      );
       const preview = await kdeck(['preview', ...stack]);
-      expect(preview.stdout).toMatch(new RegExp(`Note: sandbox-a is locked by \\S+:${holder.child.pid} \\(apply since \\S+, until \\S+ unless renewed\\); an apply now would be refused until it is released\\.`));
+      expect(preview.stdout).toMatch(
+        new RegExp(
+          `Note: sandbox-a is locked by \\S+:${holder.child.pid} \\(apply since \\S+, until \\S+ unless renewed\\); an apply now would be refused until it is released\\.`,
+        ),
+      );
 
       await kill(holder);
       // a crashed holder stops renewing: once renewTime + leaseDurationSeconds has passed, the lock is free to take
@@ -100,13 +118,37 @@ describe('kdeck with the kubernetes state backend', () => {
       });
       sandbox.cluster('a').faults.clear();
       // the pods started under the delay are looked at again (a change wakes their kubelet) and turn ready
-      expect((await run('kubectl', ['--kubeconfig', sandbox.kubeconfigPath, '--context', 'sandbox-a', '-n', 'nginx-example-staging', 'annotate', 'pods', '--all', 'poked=1'], dir, 60_000)).code).toBe(0);
+      expect(
+        (
+          await run(
+            'kubectl',
+            [
+              '--kubeconfig',
+              sandbox.kubeconfigPath,
+              '--context',
+              'sandbox-a',
+              '-n',
+              'nginx-example-staging',
+              'annotate',
+              'pods',
+              '--all',
+              'poked=1',
+            ],
+            dir,
+            60_000,
+          )
+        ).code,
+      ).toBe(0);
       // the next apply has a change to make: two replicas become three
       const main = path.join(dir, 'appops/nginx-example/staging/main.k');
       fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('replicas = 2', 'replicas = 3'));
       const next = await kdeck(['apply', '-y', ...stack]);
       expect(next.code, next.stdout + next.stderr).toBe(0);
-      expect(next.stderr).toMatch(new RegExp(`^kdeck: took over the stale lock of \\S+:${holder.child.pid} \\(apply since \\S+\\): its holder stopped without releasing it\\n$`));
+      expect(next.stderr).toMatch(
+        new RegExp(
+          `^kdeck: took over the stale lock of \\S+:${holder.child.pid} \\(apply since \\S+\\): its holder stopped without releasing it\\n$`,
+        ),
+      );
       expect(next.stdout).toContain('Apply complete! Resources: 0 created, 1 updated, 0 deleted.');
       expect(await lease(name)).toBeUndefined();
     } finally {
@@ -128,24 +170,39 @@ describe('kdeck with the kubernetes state backend', () => {
     // a lock held by another live process: this test's
     const rest = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath)).client('sandbox-a').rest;
     const backend = new KubernetesStateBackend({ rest, namespace: 'kdeck-system', lockSeconds: 300 });
-    const held = await backend.lock({ project: 'guestbook', stack: 'dev', cluster: 'sandbox-a' }, thisProcess('apply', new Date().toISOString()));
+    const held = await backend.lock(
+      { project: 'guestbook', stack: 'dev', cluster: 'sandbox-a' },
+      thisProcess('apply', new Date().toISOString()),
+    );
     try {
       const since = held.holder.since;
       for (const op of ['apply', 'destroy']) {
         const r = await kdeck([op, '-y', ...stack]);
         expect(r.code).toBe(1);
-        expect(r.stderr).toContain(`is locked by ${held.holder.id} (apply since ${since}); wait for that operation to finish`);
+        expect(r.stderr).toContain(
+          `is locked by ${held.holder.id} (apply since ${since}); wait for that operation to finish`,
+        );
       }
-      expect((await kdeck(['preview', ...stack])).stdout).toContain(`Note: sandbox-a is locked by ${held.holder.id} (apply since ${since}, until`);
+      expect((await kdeck(['preview', ...stack])).stdout).toContain(
+        `Note: sandbox-a is locked by ${held.holder.id} (apply since ${since}, until`,
+      );
       const show = await kdeck(['state', 'show', ...stack]);
-      expect(show.stdout.split('\n')[0]).toBe(`# locked by ${held.holder.id} (apply since ${since}, until ${held.holder.expires} unless renewed)`);
+      expect(show.stdout.split('\n')[0]).toBe(
+        `# locked by ${held.holder.id} (apply since ${since}, until ${held.holder.expires} unless renewed)`,
+      );
       const plain = await kdeck(['state', 'unlock', ...stack]);
       expect(plain).toMatchObject({ code: 1, stderr: expect.stringContaining('pass --force to remove the lock now') });
-      expect((await kdeck(['--read-only', 'state', 'unlock', '--force', '--yes', ...stack])).stderr).toBe('kdeck: state unlock is refused in --read-only mode\n');
-      expect((await kdeck(['state', 'unlock', '--force', ...stack])).stderr).toContain('pass --yes with --force to remove it without a terminal');
+      expect((await kdeck(['--read-only', 'state', 'unlock', '--force', '--yes', ...stack])).stderr).toBe(
+        'kdeck: state unlock is refused in --read-only mode\n',
+      );
+      expect((await kdeck(['state', 'unlock', '--force', ...stack])).stderr).toContain(
+        'pass --yes with --force to remove it without a terminal',
+      );
       expect(await backend.lockHolder({ project: 'guestbook', stack: 'dev', cluster: 'sandbox-a' })).toBeDefined();
       const forced = await kdeck(['state', 'unlock', '--force', '--yes', ...stack]);
-      expect(forced.stdout).toBe(`unlocked guestbook/dev on sandbox-a (was held by ${held.holder.id} (apply since ${since}))\n`);
+      expect(forced.stdout).toBe(
+        `unlocked guestbook/dev on sandbox-a (was held by ${held.holder.id} (apply since ${since}))\n`,
+      );
       expect((await kdeck(['destroy', '-y', ...stack])).code).toBe(0);
     } finally {
       await held.release();
@@ -158,11 +215,19 @@ describe('kdeck with the kubernetes state backend', () => {
     const stack = ['-w', 'appops/http-echo/dev'];
     expect((await kdeck(['apply', '-y', ...stack])).code).toBe(0);
     const name = stateObjectName({ project: 'http-echo', stack: 'dev', cluster: 'sandbox-a' });
-    const patch = { metadata: { annotations: { 'kdeck.io/encoding': 'gzip+base64' } }, data: { state: Buffer.from('H4sI%%%%').toString('base64') } };
+    const patch = {
+      metadata: { annotations: { 'kdeck.io/encoding': 'gzip+base64' } },
+      data: { state: Buffer.from('H4sI%%%%').toString('base64') },
+    };
     expect((await kubectl(['patch', 'secret', name, '--type', 'merge', '-p', JSON.stringify(patch)])).code).toBe(0);
-    const version = async () => (await kubectl(['get', 'secret', name, '-o', 'jsonpath={.metadata.resourceVersion}'])).stdout;
+    const version = async () =>
+      (await kubectl(['get', 'secret', name, '-o', 'jsonpath={.metadata.resourceVersion}'])).stdout;
     const before = await version();
-    for (const args of [['preview', ...stack], ['apply', '-y', ...stack], ['state', 'show', ...stack]]) {
+    for (const args of [
+      ['preview', ...stack],
+      ['apply', '-y', ...stack],
+      ['state', 'show', ...stack],
+    ]) {
       const r = await kdeck(args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toMatch(
@@ -186,11 +251,16 @@ describe('kdeck with the kubernetes state backend', () => {
     const k8s = ['--state-context', 'sandbox-b', '--state-namespace', 'team-states'];
 
     const local = new LocalStateBackend(dir);
-    const held = await local.lock({ project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' }, thisProcess('apply', new Date().toISOString()));
+    const held = await local.lock(
+      { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' },
+      thisProcess('apply', new Date().toISOString()),
+    );
     const refused = await kdeck([...k8s, 'state', 'migrate', '--to', 'kubernetes']);
     await held.release();
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`kdeck: the stack guestbook/prod on sandbox-b is locked by ${held.holder.id} (apply since ${held.holder.since}`);
+    expect(refused.stderr).toContain(
+      `kdeck: the stack guestbook/prod on sandbox-b is locked by ${held.holder.id} (apply since ${held.holder.since}`,
+    );
     expect((await kdeck([...k8s, '--state-backend', 'kubernetes', 'state', 'ls'])).stdout).toContain('no state yet');
 
     const there = await kdeck([...k8s, 'state', 'migrate', '--to', 'kubernetes']);
@@ -202,7 +272,11 @@ describe('kdeck with the kubernetes state backend', () => {
     expect(back.code, back.stderr).toBe(0);
     for (const [f, b] of bytes) expect(fs.readFileSync(path.join(stateDir, f)).equals(b), f).toBe(true);
     // run again, it finds the same states in place and writes nothing
-    expect((await kdeck([...k8s, 'state', 'migrate', '--to', 'local'])).stdout.match(/already there, the same/g)).toHaveLength(3);
-    expect((await kdeck(['--read-only', 'state', 'migrate', '--to', 'kubernetes'])).stderr).toBe('kdeck: state migrate writes states and is refused in --read-only mode\n');
+    expect(
+      (await kdeck([...k8s, 'state', 'migrate', '--to', 'local'])).stdout.match(/already there, the same/g),
+    ).toHaveLength(3);
+    expect((await kdeck(['--read-only', 'state', 'migrate', '--to', 'kubernetes'])).stderr).toBe(
+      'kdeck: state migrate writes states and is refused in --read-only mode\n',
+    );
   }, 300_000);
 });

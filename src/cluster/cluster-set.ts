@@ -29,7 +29,9 @@ export class ClusterSet {
   resolve(context: string | undefined): string {
     const name = context ?? this.current;
     if (!name) {
-      throw new UserError(`the kubeconfig (${this.kubeconfig.files.join(', ')}) has no current context; pick one with --context or name the cluster in stack.yaml`);
+      throw new UserError(
+        `the kubeconfig (${this.kubeconfig.files.join(', ')}) has no current context; pick one with --context or name the cluster in stack.yaml`,
+      );
     }
     return name;
   }
@@ -49,7 +51,10 @@ export class ClusterSet {
     let client = this.clients.get(name);
     if (!client) {
       const kc = this.config(name);
-      client = new ObjectClient(new RestClient(name, kc, this.retry), kc.getContextObject(name)?.namespace ?? 'default');
+      client = new ObjectClient(
+        new RestClient(name, kc, this.retry),
+        kc.getContextObject(name)?.namespace ?? 'default',
+      );
       this.clients.set(name, client);
     }
     return client;

@@ -36,14 +36,18 @@ export function kubeconfigPaths(explicit?: string, env: NodeJS.ProcessEnv = proc
 
 function loadOne(file: string): KubeConfig {
   if (!fs.existsSync(file)) {
-    throw new UserError(`the kubeconfig ${file} does not exist; pass another with --kubeconfig, set KUBECONFIG, or use --sandbox to run against kdeck's own clusters`);
+    throw new UserError(
+      `the kubeconfig ${file} does not exist; pass another with --kubeconfig, set KUBECONFIG, or use --sandbox to run against kdeck's own clusters`,
+    );
   }
   const kc = new KubeConfig();
   try {
     kc.loadFromFile(file);
   } catch (e) {
     const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new UserError(`the kubeconfig ${file} cannot be read: ${reason}; check it with \`kubectl config view --kubeconfig ${file}\``);
+    throw new UserError(
+      `the kubeconfig ${file} cannot be read: ${reason}; check it with \`kubectl config view --kubeconfig ${file}\``,
+    );
   }
   return kc;
 }
@@ -53,7 +57,9 @@ export function loadKubeconfig(explicit?: string, env: NodeJS.ProcessEnv = proce
   // a missing file in a KUBECONFIG list is skipped, as kubectl does; a missing --kubeconfig is not
   const present = explicit ? files : files.filter((f) => fs.existsSync(f));
   if (present.length === 0) {
-    throw new UserError(`no kubeconfig found (looked at ${files.join(', ')}); pass one with --kubeconfig, set KUBECONFIG, or use --sandbox to run against kdeck's own clusters`);
+    throw new UserError(
+      `no kubeconfig found (looked at ${files.join(', ')}); pass one with --kubeconfig, set KUBECONFIG, or use --sandbox to run against kdeck's own clusters`,
+    );
   }
   const [first, ...rest] = present.map(loadOne);
   // earlier files win, for the current context and for entries defined twice
@@ -76,7 +82,13 @@ export function loadKubeconfig(explicit?: string, env: NodeJS.ProcessEnv = proce
   for (const c of first.getContexts()) {
     const cluster = first.getCluster(c.cluster);
     if (!cluster) continue;
-    contexts.push({ name: c.name, cluster: c.cluster, server: cluster.server, user: c.user, ...(c.namespace ? { namespace: c.namespace } : {}) });
+    contexts.push({
+      name: c.name,
+      cluster: c.cluster,
+      server: cluster.server,
+      user: c.user,
+      ...(c.namespace ? { namespace: c.namespace } : {}),
+    });
   }
   const current = first.getCurrentContext();
   return {
@@ -88,7 +100,9 @@ export function loadKubeconfig(explicit?: string, env: NodeJS.ProcessEnv = proce
       const cluster = context ? first.getCluster(context.cluster) : null;
       if (!context || !cluster) {
         const known = contexts.map((c) => c.name).join(', ') || 'none';
-        throw new UserError(`there is no context ${name} in ${present.join(', ')} (contexts: ${known}); pick one of them with --context, or name it in stack.yaml as cluster:`);
+        throw new UserError(
+          `there is no context ${name} in ${present.join(', ')} (contexts: ${known}); pick one of them with --context, or name it in stack.yaml as cluster:`,
+        );
       }
       const user = first.getUser(context.user);
       const kc = new KubeConfig();

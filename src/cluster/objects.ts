@@ -6,7 +6,11 @@
  */
 import { ApiError, RestClient } from './rest.js';
 
-export type KubeObject = Record<string, unknown> & { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; [k: string]: unknown } };
+export type KubeObject = Record<string, unknown> & {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; [k: string]: unknown };
+};
 
 export const FIELD_MANAGER = 'kdeck';
 
@@ -74,10 +78,19 @@ export class ObjectClient {
     let resource = (await this.resources(ref.apiVersion, false)).find((r) => r.kind === ref.kind);
     resource ??= (await this.resources(ref.apiVersion, true)).find((r) => r.kind === ref.kind);
     if (!resource) {
-      throw new ApiError(this.cluster, 404, 'NotFound', `the cluster does not serve kind ${ref.kind} in ${ref.apiVersion} (if it is a custom resource, is its CRD applied?)`, `discovery of ${ref.apiVersion}`);
+      throw new ApiError(
+        this.cluster,
+        404,
+        'NotFound',
+        `the cluster does not serve kind ${ref.kind} in ${ref.apiVersion} (if it is a custom resource, is its CRD applied?)`,
+        `discovery of ${ref.apiVersion}`,
+      );
     }
     const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
-    const ns = resource.namespaced && !(allNamespaces && ref.namespace === undefined) ? `/namespaces/${encodeURIComponent(ref.namespace ?? this.defaultNamespace)}` : '';
+    const ns =
+      resource.namespaced && !(allNamespaces && ref.namespace === undefined)
+        ? `/namespaces/${encodeURIComponent(ref.namespace ?? this.defaultNamespace)}`
+        : '';
     return `${base}${ns}/${resource.name}${ref.name !== undefined ? `/${encodeURIComponent(ref.name)}` : ''}`;
   }
 
@@ -95,8 +108,12 @@ export class ObjectClient {
    * The objects of a kind: in `ref.namespace`, or in every namespace when it names none. The
    * server leaves apiVersion and kind out of list items; they are put back, as kubectl does.
    */
-  async list(ref: Omit<ObjectRef, 'name'>, selectors: { labelSelector?: string; fieldSelector?: string } = {}): Promise<{ items: KubeObject[]; resourceVersion: string }> {
-    const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref, true), query: selectors })).body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
+  async list(
+    ref: Omit<ObjectRef, 'name'>,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref, true), query: selectors }))
+      .body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
     const items = (body?.items ?? []).map((o) => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...o }));
     return { items, resourceVersion: body?.metadata?.resourceVersion ?? '' };
   }
@@ -106,7 +123,11 @@ export class ObjectClient {
     const res = await this.rest.request({
       method: 'PATCH',
       path: await this.pathOf(refOf(o)),
-      query: { fieldManager: FIELD_MANAGER, force: options.force ? true : undefined, dryRun: options.dryRun ? 'All' : undefined },
+      query: {
+        fieldManager: FIELD_MANAGER,
+        force: options.force ? true : undefined,
+        dryRun: options.dryRun ? 'All' : undefined,
+      },
       body: o,
       contentType: 'application/apply-patch+yaml',
     });
@@ -116,7 +137,8 @@ export class ObjectClient {
   /** Creates an object; the server's result (409 AlreadyExists when the name is taken). */
   async create(o: KubeObject): Promise<KubeObject> {
     const { name: _name, ...collection } = refOf(o);
-    return (await this.rest.request({ method: 'POST', path: await this.pathOf(collection), body: o })).body as KubeObject;
+    return (await this.rest.request({ method: 'POST', path: await this.pathOf(collection), body: o }))
+      .body as KubeObject;
   }
 
   /** Replaces an object if it is still at its `metadata.resourceVersion` (409 Conflict otherwise). */
@@ -129,16 +151,26 @@ export class ObjectClient {
    * incarnation of it: a successor under the same name (a StatefulSet's new pod) is left alone
    * and counts as gone. With a resourceVersion precondition, a changed object is a 409.
    */
-  async delete(ref: ObjectRef, propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background', preconditions: { uid?: string; resourceVersion?: string } = {}): Promise<boolean> {
+  async delete(
+    ref: ObjectRef,
+    propagationPolicy: 'Foreground' | 'Background' | 'Orphan' = 'Background',
+    preconditions: { uid?: string; resourceVersion?: string } = {},
+  ): Promise<boolean> {
     try {
       await this.rest.request({
         method: 'DELETE',
         path: await this.pathOf(ref),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(Object.keys(preconditions).length ? { preconditions } : {}) },
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy,
+          ...(Object.keys(preconditions).length ? { preconditions } : {}),
+        },
       });
       return true;
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || (preconditions.uid !== undefined && e.status === 409))) return false;
+      if (e instanceof ApiError && (e.status === 404 || (preconditions.uid !== undefined && e.status === 409)))
+        return false;
       throw e;
     }
   }
@@ -152,7 +184,12 @@ export class ObjectClient {
       await this.rest.request({
         method: 'POST',
         path: `${await this.pathOf(ref)}/eviction`,
-        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: ref.name, namespace: ref.namespace }, deleteOptions: { preconditions: { uid } } },
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name: ref.name, namespace: ref.namespace },
+          deleteOptions: { preconditions: { uid } },
+        },
       });
       return true;
     } catch (e) {
@@ -163,17 +200,33 @@ export class ObjectClient {
 
   /** A JSON merge patch (RFC 7396) of an object: what `kubectl rollout restart` amounts to. */
   async mergePatch(ref: ObjectRef, patch: Record<string, unknown>): Promise<KubeObject> {
-    const res = await this.rest.request({ method: 'PATCH', path: await this.pathOf(ref), query: { fieldManager: FIELD_MANAGER }, body: patch, contentType: 'application/merge-patch+json' });
+    const res = await this.rest.request({
+      method: 'PATCH',
+      path: await this.pathOf(ref),
+      query: { fieldManager: FIELD_MANAGER },
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    });
     return res.body as KubeObject;
   }
 
   /** Resolves once the object no longer exists; rejects after `timeoutMs`. */
-  async waitGone(ref: ObjectRef, timeoutMs: number, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<void> {
+  async waitGone(
+    ref: ObjectRef,
+    timeoutMs: number,
+    sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
       if ((await this.get(ref)) === undefined) return;
       if (Date.now() >= deadline) {
-        throw new ApiError(this.cluster, 408, 'Timeout', `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} still exists after ${Math.round(timeoutMs / 1000)} s (a finalizer may hold it)`, `waiting for ${ref.kind} ${ref.name} to be deleted`);
+        throw new ApiError(
+          this.cluster,
+          408,
+          'Timeout',
+          `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} still exists after ${Math.round(timeoutMs / 1000)} s (a finalizer may hold it)`,
+          `waiting for ${ref.kind} ${ref.name} to be deleted`,
+        );
       }
       await sleep(delay);
     }

@@ -16,8 +16,17 @@ const server = http.createServer((req, res) => {
   let body = '';
   req.on('data', (c: Buffer) => (body += c.toString()));
   req.on('end', () => {
-    seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, contentType: req.headers['content-type'], body });
-    const a = answers.shift() ?? { status: 500, body: { kind: 'Status', reason: 'InternalError', message: 'no answer scripted' } };
+    seen.push({
+      method: req.method,
+      url: req.url,
+      auth: req.headers.authorization,
+      contentType: req.headers['content-type'],
+      body,
+    });
+    const a = answers.shift() ?? {
+      status: 500,
+      body: { kind: 'Status', reason: 'InternalError', message: 'no answer scripted' },
+    };
     res.writeHead(a.status, { 'Content-Type': 'application/json', ...a.headers });
     res.end(JSON.stringify(a.body));
   });
@@ -25,20 +34,35 @@ const server = http.createServer((req, res) => {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-kubeconfig-'));
 const sleeps: number[] = [];
-const policy: RetryPolicy = { attempts: 4, baseMs: 100, maxMs: 1_000, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 };
+const policy: RetryPolicy = {
+  attempts: 4,
+  baseMs: 100,
+  maxMs: 1_000,
+  sleep: async (ms) => void sleeps.push(ms),
+  random: () => 0.5,
+};
 
-function kubeconfigFile(name: string, contexts: { name: string; server: string; token?: string; namespace?: string }[], current?: string): string {
+function kubeconfigFile(
+  name: string,
+  contexts: { name: string; server: string; token?: string; namespace?: string }[],
+  current?: string,
+): string {
   const file = path.join(dir, name);
   const text = [
     'apiVersion: v1',
     'kind: Config',
     `current-context: ${current ?? '""'}`,
     'clusters:',
-    ...contexts.map((c) => `- name: ${c.name}\n  cluster:\n    server: ${c.server}\n    insecure-skip-tls-verify: true`),
+    ...contexts.map(
+      (c) => `- name: ${c.name}\n  cluster:\n    server: ${c.server}\n    insecure-skip-tls-verify: true`,
+    ),
     'users:',
     ...contexts.map((c) => `- name: ${c.name}-user\n  user:\n    token: ${c.token ?? 'secret'}`),
     'contexts:',
-    ...contexts.map((c) => `- name: ${c.name}\n  context:\n    cluster: ${c.name}\n    user: ${c.name}-user${c.namespace ? `\n    namespace: ${c.namespace}` : ''}`),
+    ...contexts.map(
+      (c) =>
+        `- name: ${c.name}\n  context:\n    cluster: ${c.name}\n    user: ${c.name}-user${c.namespace ? `\n    namespace: ${c.namespace}` : ''}`,
+    ),
   ].join('\n');
   fs.writeFileSync(file, text);
   return file;
@@ -54,12 +78,25 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe('kubeconfig', () => {
   it('merges every KUBECONFIG path, the first file winning, and keeps each context apart', () => {
     const a = kubeconfigFile('a.yaml', [{ name: 'sandbox-a', server: url, token: 'ta' }], 'sandbox-a');
-    const b = kubeconfigFile('b.yaml', [{ name: 'sandbox-b', server: 'http://127.0.0.1:1', token: 'tb', namespace: 'team' }, { name: 'sandbox-a', server: 'http://elsewhere' }], 'sandbox-b');
+    const b = kubeconfigFile(
+      'b.yaml',
+      [
+        { name: 'sandbox-b', server: 'http://127.0.0.1:1', token: 'tb', namespace: 'team' },
+        { name: 'sandbox-a', server: 'http://elsewhere' },
+      ],
+      'sandbox-b',
+    );
     const kc = loadKubeconfig(undefined, { KUBECONFIG: [a, path.join(dir, 'missing.yaml'), b].join(path.delimiter) });
     expect(kc.current).toBe('sandbox-a');
     expect(kc.contexts).toEqual([
       { name: 'sandbox-a', cluster: 'sandbox-a', server: url, user: 'sandbox-a-user' },
-      { name: 'sandbox-b', cluster: 'sandbox-b', server: 'http://127.0.0.1:1', user: 'sandbox-b-user', namespace: 'team' },
+      {
+        name: 'sandbox-b',
+        cluster: 'sandbox-b',
+        server: 'http://127.0.0.1:1',
+        user: 'sandbox-b-user',
+        namespace: 'team',
+      },
     ]);
     expect(kc.configFor('sandbox-b').getCurrentUser()?.token).toBe('tb');
   });
@@ -77,7 +114,10 @@ describe('kubeconfig', () => {
 
 describe('REST client', () => {
   it('retries 429 and 5xx, honouring Retry-After, and sends the token', async () => {
-    const set = new ClusterSet(loadKubeconfig(kubeconfigFile('r.yaml', [{ name: 'c', server: url, token: 'tok' }], 'c')), policy);
+    const set = new ClusterSet(
+      loadKubeconfig(kubeconfigFile('r.yaml', [{ name: 'c', server: url, token: 'tok' }], 'c')),
+      policy,
+    );
     answers = [
       { status: 429, body: { kind: 'Status', reason: 'TooManyRequests' }, headers: { 'Retry-After': '2' } },
       { status: 503, body: { kind: 'Status', reason: 'ServiceUnavailable' } },
@@ -93,29 +133,67 @@ describe('REST client', () => {
 
   it('gives up after the last attempt with the Status the server sent', async () => {
     const set = new ClusterSet(loadKubeconfig(kubeconfigFile('g.yaml', [{ name: 'c', server: url }], 'c')), policy);
-    answers = Array.from({ length: 4 }, () => ({ status: 500, body: { kind: 'Status', reason: 'InternalError', message: 'etcd is sad' } }));
-    const e = await set.client('c').rest.request({ method: 'GET', path: '/api/v1/pods' }).catch((x: unknown) => x);
+    answers = Array.from({ length: 4 }, () => ({
+      status: 500,
+      body: { kind: 'Status', reason: 'InternalError', message: 'etcd is sad' },
+    }));
+    const e = await set
+      .client('c')
+      .rest.request({ method: 'GET', path: '/api/v1/pods' })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).message).toBe('cluster c: GET /api/v1/pods failed: etcd is sad (500 InternalError)');
   });
 
   it('applies server-side with field manager kdeck and reports a cluster that is down by name', async () => {
-    const set = new ClusterSet(loadKubeconfig(kubeconfigFile('s.yaml', [{ name: 'c', server: url, namespace: 'team' }, { name: 'down', server: 'http://127.0.0.1:1' }], 'c')), policy);
+    const set = new ClusterSet(
+      loadKubeconfig(
+        kubeconfigFile(
+          's.yaml',
+          [
+            { name: 'c', server: url, namespace: 'team' },
+            { name: 'down', server: 'http://127.0.0.1:1' },
+          ],
+          'c',
+        ),
+      ),
+      policy,
+    );
     answers = [
-      { status: 200, body: { kind: 'APIResourceList', resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }, { name: 'configmaps/status', kind: 'ConfigMap', namespaced: true }] } },
+      {
+        status: 200,
+        body: {
+          kind: 'APIResourceList',
+          resources: [
+            { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
+            { name: 'configmaps/status', kind: 'ConfigMap', namespaced: true },
+          ],
+        },
+      },
       { status: 200, body: { kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'team', uid: 'u' } } },
     ];
     seen.length = 0;
-    const applied = await set.client('c').apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, { dryRun: true });
+    const applied = await set
+      .client('c')
+      .apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } }, { dryRun: true });
     expect(applied.metadata?.uid).toBe('u');
-    expect(seen[1]).toMatchObject({ method: 'PATCH', url: '/api/v1/namespaces/team/configmaps/cm?fieldManager=kdeck&dryRun=All', contentType: 'application/apply-patch+yaml' });
-    const down = await set.client('down').get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' }).catch((x: unknown) => x);
+    expect(seen[1]).toMatchObject({
+      method: 'PATCH',
+      url: '/api/v1/namespaces/team/configmaps/cm?fieldManager=kdeck&dryRun=All',
+      contentType: 'application/apply-patch+yaml',
+    });
+    const down = await set
+      .client('down')
+      .get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' })
+      .catch((x: unknown) => x);
     expect(down).toBeInstanceOf(ClusterUnreachableError);
     expect((down as Error).message).toMatch(/^cluster down \(http:\/\/127.0.0.1:1\) is unreachable: .*ECONNREFUSED/);
   });
 
   it('backs off with full jitter, capped', () => {
-    expect([0, 1, 2, 3, 10].map((n) => retryDelay(n, undefined, { ...policy, random: () => 1 }))).toEqual([100, 200, 400, 800, 1000]);
+    expect([0, 1, 2, 3, 10].map((n) => retryDelay(n, undefined, { ...policy, random: () => 1 }))).toEqual([
+      100, 200, 400, 800, 1000,
+    ]);
     expect(retryDelay(0, '120', policy)).toBe(30_000);
   });
 });

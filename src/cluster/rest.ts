@@ -44,7 +44,10 @@ export class ClusterUnreachableError extends UserError {
     server: string,
     cause: string,
   ) {
-    super(`cluster ${cluster} (${server}) is unreachable: ${cause}; check that it is up and that the context is right (kubectl --context ${cluster} get ns)`, 1);
+    super(
+      `cluster ${cluster} (${server}) is unreachable: ${cause}; check that it is up and that the context is right (kubectl --context ${cluster} get ns)`,
+      1,
+    );
   }
 }
 
@@ -83,7 +86,10 @@ interface Attempt {
 }
 
 class NetworkError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -113,7 +119,10 @@ export class RestClient {
     const cluster = this.kc.getCurrentCluster();
     if (url.protocol === 'https:' && cluster?.skipTLSVerify) opts.rejectUnauthorized = false;
     // one pool of kept-alive connections per cluster: a TLS handshake per call costs more than the call
-    this.agent ??= url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 32 }) : new http.Agent({ keepAlive: true, maxSockets: 32 });
+    this.agent ??=
+      url.protocol === 'https:'
+        ? new https.Agent({ keepAlive: true, maxSockets: 32 })
+        : new http.Agent({ keepAlive: true, maxSockets: 32 });
     opts.agent = this.agent;
     return opts;
   }
@@ -133,11 +142,15 @@ export class RestClient {
       const r = send(url, opts, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', (e: NodeJS.ErrnoException) => reject(new NetworkError(e.code ?? 'ECONNRESET', e.message)));
       });
       r.setTimeout(timeoutMs, () => r.destroy(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`)));
-      r.on('error', (e: NodeJS.ErrnoException) => reject(e instanceof NetworkError ? e : new NetworkError(e.code ?? 'ERROR', e.message)));
+      r.on('error', (e: NodeJS.ErrnoException) =>
+        reject(e instanceof NetworkError ? e : new NetworkError(e.code ?? 'ERROR', e.message)),
+      );
       if (payload !== undefined) r.write(payload);
       r.end();
     });
@@ -156,7 +169,11 @@ export class RestClient {
           await this.retry.sleep(retryDelay(attempt, undefined, this.retry));
           continue;
         }
-        throw new ClusterUnreachableError(this.cluster, this.server, e instanceof Error ? `${e.message}${code !== 'ERROR' ? ` (${code})` : ''}` : String(e));
+        throw new ClusterUnreachableError(
+          this.cluster,
+          this.server,
+          e instanceof Error ? `${e.message}${code !== 'ERROR' ? ` (${code})` : ''}` : String(e),
+        );
       }
       if (result.status >= 200 && result.status < 300) {
         return { status: result.status, body: result.text ? parseJson(result.text) : undefined };
@@ -167,7 +184,13 @@ export class RestClient {
         continue;
       }
       const status = parseJson(result.text) as { reason?: string; message?: string } | undefined;
-      throw new ApiError(this.cluster, result.status, status?.reason ?? '', status?.message ?? result.text.slice(0, 200), what);
+      throw new ApiError(
+        this.cluster,
+        result.status,
+        status?.reason ?? '',
+        status?.message ?? result.text.slice(0, 200),
+        what,
+      );
     }
   }
 }

@@ -33,7 +33,13 @@ export interface WatchOptions {
 const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.resourceVersion ?? '');
 
 /** Streams events for `target` until `signal` aborts; the current objects come first as ADDED. */
-export async function watchObjects(client: ObjectClient, kc: KubeConfig, target: WatchTarget, onEvent: (e: WatchEvent) => void, options: WatchOptions): Promise<void> {
+export async function watchObjects(
+  client: ObjectClient,
+  kc: KubeConfig,
+  target: WatchTarget,
+  onEvent: (e: WatchEvent) => void,
+  options: WatchOptions,
+): Promise<void> {
   const retry = options.retry ?? DEFAULT_RETRY;
   const path = await client.pathOf(target, true);
   const selectors = { labelSelector: target.labelSelector, fieldSelector: target.fieldSelector };
@@ -69,7 +75,8 @@ export async function watchObjects(client: ObjectClient, kc: KubeConfig, target:
             const rv = rvOf(object);
             if (rv) resourceVersion = rv;
             failures = 0;
-            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') onEvent({ type, object: object as KubeObject });
+            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+              onEvent({ type, object: object as KubeObject });
           },
           (err: unknown) => {
             options.signal.removeEventListener('abort', stop);

@@ -31,7 +31,9 @@ function timeoutOf(text: string): number {
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   switch (e.type) {
     case 'finished':
-      return e.outcome === 'succeeded' ? `✓ ${e.id} (${e.cluster})` : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      return e.outcome === 'succeeded'
+        ? `✓ ${e.id} (${e.cluster})`
+        : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
     case 'skipped':
       return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
     case 'health':
@@ -49,7 +51,9 @@ async function confirm(operation: Operation, changeSet: ChangeSet): Promise<bool
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   try {
     for (;;) {
-      const answer = (await rl.question(`Do you want to ${operation} these changes? [yes/details/no] `)).trim().toLowerCase();
+      const answer = (await rl.question(`Do you want to ${operation} these changes? [yes/details/no] `))
+        .trim()
+        .toLowerCase();
       if (answer === 'yes' || answer === 'y') return true;
       if (answer === 'no' || answer === 'n' || answer === '') return false;
       if (answer === 'details' || answer === 'd') process.stdout.write(`\n${changeDetails(changeSet)}\n`);
@@ -59,12 +63,18 @@ async function confirm(operation: Operation, changeSet: ChangeSet): Promise<bool
   }
 }
 
-export async function runOperationCommand(operation: Operation, flags: OperationFlags, command: Command): Promise<void> {
+export async function runOperationCommand(
+  operation: Operation,
+  flags: OperationFlags,
+  command: Command,
+): Promise<void> {
   const global = globalFlags(command);
-  if (global.readOnly) throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
+  if (global.readOnly)
+    throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
   const timeoutMs = timeoutOf(flags.timeout);
   const concurrency = Number(flags.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
   const session = await openStack(flags, global);
   try {
     await operate(session, operation, flags, timeoutMs, concurrency);
@@ -73,7 +83,13 @@ export async function runOperationCommand(operation: Operation, flags: Operation
   }
 }
 
-async function operate(session: StackSession, operation: Operation, flags: OperationFlags, timeoutMs: number, concurrency: number): Promise<void> {
+async function operate(
+  session: StackSession,
+  operation: Operation,
+  flags: OperationFlags,
+  timeoutMs: number,
+  concurrency: number,
+): Promise<void> {
   const { stack, spec } = session.compile();
   const out = (text: string) => process.stdout.write(text);
   const machine = stackOperationMachine({
@@ -97,7 +113,11 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
   // is changing and a second operation on the stack is refused, naming this one; the locks are
   // renewed while it runs, and if one is lost nothing new starts
   const locks = await lockStack(session.backend, session.clusters, stack, spec, operation);
-  for (const l of locks) if (l.tookOverFrom) process.stderr.write(`kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`);
+  for (const l of locks)
+    if (l.tookOverFrom)
+      process.stderr.write(
+        `kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`,
+      );
   const actor = createActor(machine, { input: { autoApprove: false } });
   let lost: LockLostError | undefined;
   const renewal = keepRenewed(locks, (e) => {
@@ -115,10 +135,17 @@ async function operate(session: StackSession, operation: Operation, flags: Opera
   }
 }
 
-async function runOperation(actor: OperationActor, operation: Operation, flags: OperationFlags, out: (text: string) => void): Promise<void> {
+async function runOperation(
+  actor: OperationActor,
+  operation: Operation,
+  flags: OperationFlags,
+  out: (text: string) => void,
+): Promise<void> {
   // the machine waits for approval; the command gives it (or not) after showing the plan
   actor.start();
-  const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', { timeout: Infinity });
+  const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', {
+    timeout: Infinity,
+  });
   if (planned.value === 'failed') throw new UserError(planned.context.error ?? `${operation} failed while planning`, 1);
   const changeSet = planned.context.changeSet!;
   out(changeTable(changeSet));
@@ -132,7 +159,9 @@ async function runOperation(actor: OperationActor, operation: Operation, flags: 
   if (!flags.yes) {
     if (!process.stdin.isTTY) {
       actor.send({ type: 'REJECT' });
-      throw new UserError(`${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`);
+      throw new UserError(
+        `${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`,
+      );
     }
     if (!(await confirm(operation, changeSet))) {
       actor.send({ type: 'REJECT' });
@@ -144,13 +173,17 @@ async function runOperation(actor: OperationActor, operation: Operation, flags: 
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      out('\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n');
+      out(
+        '\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n',
+      );
       actor.send({ type: 'CANCEL' });
     } else process.exit(130);
   };
   process.on('SIGINT', onSigint);
   // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
-  const view = process.stdout.isTTY ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
+  const view = process.stdout.isTTY
+    ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false })
+    : undefined;
   let seen = 0;
   if (!view) {
     actor.subscribe((s) => {
@@ -166,20 +199,27 @@ async function runOperation(actor: OperationActor, operation: Operation, flags: 
   process.off('SIGINT', onSigint);
   if (view) {
     view.unmount();
-    for (const e of final.context.log) if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
+    for (const e of final.context.log)
+      if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
   }
   const { result, error } = final.context;
   if (final.value === 'failed' && error) throw new UserError(error, 1);
   const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
-  const totals = operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
+  const totals =
+    operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
   const Op = operation === 'apply' ? 'Apply' : 'Destroy';
   if (final.value === 'done') {
     out(`${Op} complete! Resources: ${totals}.\n`);
     return;
   }
   if (final.value === 'interrupted') {
-    out(`${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`);
+    out(
+      `${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`,
+    );
     throw new SilentExit(130);
   }
-  throw new UserError(`${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`, 1);
+  throw new UserError(
+    `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`,
+    1,
+  );
 }

@@ -20,7 +20,11 @@ export interface OperationFlags extends StackFlags {
 
 export function operationCommand(operation: Operation): Command {
   const cmd = new Command(operation)
-    .description(operation === 'apply' ? 'apply the stack: preview, confirm, then apply every change in dependency order and follow its health' : 'delete every resource kdeck applied for the stack, dependents first')
+    .description(
+      operation === 'apply'
+        ? 'apply the stack: preview, confirm, then apply every change in dependency order and follow its health'
+        : 'delete every resource kdeck applied for the stack, dependents first',
+    )
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--timeout <duration>', 'how long each resource may take to become healthy or to be deleted', '5m')
     .option('--concurrency <n>', 'resources worked on at once', '8')

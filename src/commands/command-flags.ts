@@ -31,7 +31,12 @@ export const collectList = (value: string, previous: string[]) => [...previous, 
 export function withStackOptions(cmd: Command): Command {
   return cmd
     .option('-w, --workdir <dir>', 'the stack folder (default: the current folder)')
-    .option('-Y, --setting <files>', 'settings files, comma-separated or repeated (default: ci-test/settings.yaml if present, then kcl.yaml)', collectList, [])
+    .option(
+      '-Y, --setting <files>',
+      'settings files, comma-separated or repeated (default: ci-test/settings.yaml if present, then kcl.yaml)',
+      collectList,
+      [],
+    )
     .option('-D, --argument <key=value>', 'a top-level argument, read with option("key")', collect, [])
     .option('-O, --overrides <spec>', 'change a value before running: path.to.key=value, or path.to.key-', collect, []);
 }
@@ -42,11 +47,18 @@ export function globalFlags(cmd: Command): GlobalFlags {
 
 /** The one `--context` of a command that works on one stack at a time. */
 export function singleContext(global: GlobalFlags): string | undefined {
-  if (global.context.length > 1) throw new UserError(`--context is given ${global.context.length} times (${global.context.join(', ')}); this command uses one context (the console, kdeck ui, takes several)`);
+  if (global.context.length > 1)
+    throw new UserError(
+      `--context is given ${global.context.length} times (${global.context.join(', ')}); this command uses one context (the console, kdeck ui, takes several)`,
+    );
   return global.context[0];
 }
 
 /** What the compile flags ask of the compiler. */
-export const compileOptions = (flags: StackFlags): CompileOptions => ({ settings: flags.setting, arguments: flags.argument, overrides: flags.overrides });
+export const compileOptions = (flags: StackFlags): CompileOptions => ({
+  settings: flags.setting,
+  arguments: flags.argument,
+  overrides: flags.overrides,
+});
 
 export const ignoreList = (flags: StackFlags) => (flags.ignoreFields ?? '').split(',').filter(Boolean);

@@ -16,7 +16,7 @@ interface CompileFlags extends StackFlags {
 export function compileCommand(): Command {
   const cmd = new Command('compile')
     .alias('cl')
-    .description("compile a stack into its Spec: the resources as YAML documents, sorted by id (like `kusion compile`)")
+    .description('compile a stack into its Spec: the resources as YAML documents, sorted by id (like `kusion compile`)')
     .option('-o, --output <file>', 'write the Spec to a file instead of stdout');
   return withStackOptions(cmd).action((flags: CompileFlags) => {
     const compiled = compileStack(flags.workdir ?? process.cwd(), compileOptions(flags));
@@ -31,7 +31,10 @@ export function compileCommand(): Command {
       fs.mkdirSync(path.dirname(path.resolve(flags.output)), { recursive: true });
       fs.writeFileSync(flags.output, yaml);
     } catch (e) {
-      throw new UserError(`cannot write the Spec to ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 1);
+      throw new UserError(
+        `cannot write the Spec to ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+        1,
+      );
     }
   });
 }

@@ -48,7 +48,8 @@ export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string)
   opts.sortKeys ||= flags.sort_keys;
   opts.showHidden ||= flags.show_hidden;
   opts.disableNone ||= flags.disable_none;
-  if (opts.files.length === 0) throw kclError('UsageError', 'no input file: give one or more .k files, or a settings file with -Y');
+  if (opts.files.length === 0)
+    throw kclError('UsageError', 'no input file: give one or more .k files, or a settings file with -Y');
   return opts;
 }
 
@@ -58,8 +59,18 @@ export function kclRunCommand(): Command {
     .argument('[files...]', 'KCL files, compiled together as one package')
     .option('-D, --argument <key=value>', 'a top-level argument, read with option("key")', collect, [])
     .option('-S, --path_selector <path>', 'print only the value at this path', collect, [])
-    .option('-O, --overrides <spec>', 'change a value before running: path.to.key=value, or path.to.key- to delete', collect, [])
-    .option('-Y, --setting <files...>', 'settings files (kcl_cli_configs, kcl_options)', (v: string, p: string[]) => [...p, v], [])
+    .option(
+      '-O, --overrides <spec>',
+      'change a value before running: path.to.key=value, or path.to.key- to delete',
+      collect,
+      [],
+    )
+    .option(
+      '-Y, --setting <files...>',
+      'settings files (kcl_cli_configs, kcl_options)',
+      (v: string, p: string[]) => [...p, v],
+      [],
+    )
     .option('-n, --disable_none', 'leave None values out of the output')
     .option('--sort_keys', 'sort the keys of the output')
     .option('--show_hidden', 'show private (`_`) attributes')

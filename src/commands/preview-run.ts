@@ -21,7 +21,14 @@ export async function runPreview(flags: PreviewFlags, command: Command): Promise
 
 async function preview({ compile, clusters, backend }: StackSession, flags: PreviewFlags): Promise<void> {
   const compiled = compile();
-  const changeSet = await planChanges({ stack: compiled.stack, spec: compiled.spec, clusters, backend, ignoreFields: ignoreList(flags), showSecrets: flags.showSecrets });
+  const changeSet = await planChanges({
+    stack: compiled.stack,
+    spec: compiled.spec,
+    clusters,
+    backend,
+    ignoreFields: ignoreList(flags),
+    showSecrets: flags.showSecrets,
+  });
   if (flags.output === 'json') {
     process.stdout.write(changeJson(changeSet));
     return;
@@ -29,7 +36,10 @@ async function preview({ compile, clusters, backend }: StackSession, flags: Prev
   process.stdout.write(changeTable(changeSet));
   for (const cluster of changeSet.states.keys()) {
     const holder = await backend.lockHolder({ project: changeSet.project, stack: changeSet.stack, cluster });
-    if (holder) process.stdout.write(`Note: ${cluster} is locked by ${describeLock(holder)}; an apply now would be refused until it is released.\n`);
+    if (holder)
+      process.stdout.write(
+        `Note: ${cluster} is locked by ${describeLock(holder)}; an apply now would be refused until it is released.\n`,
+      );
   }
   process.stdout.write(changeSummary(changeSet));
   if (flags.detail) {

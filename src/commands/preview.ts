@@ -13,9 +13,14 @@ export interface PreviewFlags extends StackFlags {
 
 export function previewCommand(): Command {
   const cmd = new Command('preview')
-    .description('show what an apply of the stack would change: create, update, delete or unchanged, per resource and cluster')
+    .description(
+      'show what an apply of the stack would change: create, update, delete or unchanged, per resource and cluster',
+    )
     .option('-d, --detail', 'show the field-level diff of every change')
-    .option('--ignore-fields <paths>', 'dotted paths left out of the comparison, comma-separated (e.g. metadata.annotations)')
+    .option(
+      '--ignore-fields <paths>',
+      'dotted paths left out of the comparison, comma-separated (e.g. metadata.annotations)',
+    )
     .option('--show-secrets', 'show Secret values in diffs instead of masking them')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
   return withStackOptions(cmd).action(async (flags: PreviewFlags, command: Command) => {

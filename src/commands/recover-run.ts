@@ -29,7 +29,11 @@ import type { RecoverFlags } from './recover.js';
 import { openClusters } from './stack-session.js';
 import { updateLine } from '../workflows/recovery/update-line.js';
 
-async function hostTable(hosts: string[], flags: RecoverFlags, clusters: () => Promise<ClusterSet>): Promise<HostTable> {
+async function hostTable(
+  hosts: string[],
+  flags: RecoverFlags,
+  clusters: () => Promise<ClusterSet>,
+): Promise<HostTable> {
   if (flags.cmdb) return resolveFromFile(hosts, path.resolve(flags.cmdb));
   if (hosts.length === 0) return { records: [], unresolved: [] };
   const clusterSet = await clusters();
@@ -43,8 +47,16 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     if (file) throw new UserError('give either a runbook or --resume RUN_ID, not both', 2);
     return resumeRecover(flags.resume, flags, global);
   }
-  if (!file) throw new UserError('name the runbook to run (e.g. `kdeck recover runbooks/AppRecovery.k -D hosts=a,b`), or --resume RUN_ID', 2);
-  if (!flags.plan && global.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; `--plan` shows what it would do', 2);
+  if (!file)
+    throw new UserError(
+      'name the runbook to run (e.g. `kdeck recover runbooks/AppRecovery.k -D hosts=a,b`), or --resume RUN_ID',
+      2,
+    );
+  if (!flags.plan && global.readOnly)
+    throw new UserError(
+      'a recovery restarts pods and is refused in --read-only mode; `--plan` shows what it would do',
+      2,
+    );
   const runbookFile = path.resolve(file);
   const root = findWorkspaceRoot(path.dirname(runbookFile));
   const options = flags.argument.map(parseOptionArg);
@@ -57,7 +69,11 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     const { plan, printed } = compileRunbook(runbookFile, options, table);
     if (printed) process.stderr.write(printed);
     if (flags.plan) {
-      process.stdout.write(flags.output === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : `${planText(plan)}\nPlan only: nothing was changed.\n`);
+      process.stdout.write(
+        flags.output === 'json'
+          ? `${JSON.stringify(plan, null, 2)}\n`
+          : `${planText(plan)}\nPlan only: nothing was changed.\n`,
+      );
       return;
     }
     if (flags.output === 'text') process.stdout.write(planText(plan));
@@ -110,7 +126,10 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: GlobalFlag
       });
     }
     resumed.go();
-    if (flags.output === 'text') process.stdout.write(`Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`);
+    if (flags.output === 'text')
+      process.stdout.write(
+        `Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`,
+      );
     await follow(run, clusterSet, flags);
   } finally {
     await close();
@@ -124,13 +143,30 @@ async function approve(clusters: string[], clusterSet: ClusterSet, flags: Recove
   if (prod.length) {
     const given = (flags.confirm ?? '').split(',').filter(Boolean).sort();
     if (given.join(',') === [...prod].sort().join(',')) return;
-    if (!interactive) throw new UserError(`the run touches production clusters (${prod.join(', ')}); confirm them by name with --confirm ${prod.join(',')}`, 2);
-    const answer = await ask(`This restarts pods in production (${prod.join(', ')}). Type the cluster names to go on: `);
-    if (answer.split(/[\s,]+/).filter(Boolean).sort().join(',') !== [...prod].sort().join(',')) throw new UserError('the names did not match: nothing was changed', 1);
+    if (!interactive)
+      throw new UserError(
+        `the run touches production clusters (${prod.join(', ')}); confirm them by name with --confirm ${prod.join(',')}`,
+        2,
+      );
+    const answer = await ask(
+      `This restarts pods in production (${prod.join(', ')}). Type the cluster names to go on: `,
+    );
+    if (
+      answer
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .sort()
+        .join(',') !== [...prod].sort().join(',')
+    )
+      throw new UserError('the names did not match: nothing was changed', 1);
     return;
   }
   if (flags.yes) return;
-  if (!interactive) throw new UserError('a recovery needs a confirmation and there is no terminal to ask on; review it with --plan, then pass --yes', 2);
+  if (!interactive)
+    throw new UserError(
+      'a recovery needs a confirmation and there is no terminal to ask on; review it with --plan, then pass --yes',
+      2,
+    );
   const answer = (await ask('Run this recovery? [yes/no] ')).toLowerCase();
   if (answer !== 'yes' && answer !== 'y') throw new UserError('Recovery cancelled: nothing was changed.', 1);
 }
@@ -138,10 +174,12 @@ async function approve(clusters: string[], clusterSet: ClusterSet, flags: Recove
 async function ask(question: string): Promise<string> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   // at the prompt the terminal is raw, so Ctrl-C reaches readline, not the process
-  const cancelled = new Promise<never>((_, reject) => rl.once('SIGINT', () => {
-    process.stdout.write('\n');
-    reject(new UserError(NOT_STARTED, 130));
-  }));
+  const cancelled = new Promise<never>((_, reject) =>
+    rl.once('SIGINT', () => {
+      process.stdout.write('\n');
+      reject(new UserError(NOT_STARTED, 130));
+    }),
+  );
   try {
     return (await Promise.race([rl.question(question), cancelled])).trim();
   } finally {
@@ -154,11 +192,14 @@ const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && pr
 const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && process.stdin.isTTY === true;
 
 function openOptions(flags: RecoverFlags): OpenOptions {
-  const write = (u: RunUpdate) => process.stdout.write(flags.output === 'json' ? `${JSON.stringify(u)}\n` : `${updateLine(u)}\n`);
+  const write = (u: RunUpdate) =>
+    process.stdout.write(flags.output === 'json' ? `${JSON.stringify(u)}\n` : `${updateLine(u)}\n`);
   return {
     ...(interactiveOutput(flags) ? {} : { onUpdate: write }),
     // with nobody to ask, a cluster that would pause on a failure stops instead; a resume retries it
-    ...(hasOperator(flags) ? {} : { adjust: (plan: RunPlan) => (plan.onFailure === 'pause' ? { ...plan, onFailure: 'abort' as const } : plan) }),
+    ...(hasOperator(flags)
+      ? {}
+      : { adjust: (plan: RunPlan) => (plan.onFailure === 'pause' ? { ...plan, onFailure: 'abort' as const } : plan) }),
   };
 }
 
@@ -167,7 +208,12 @@ async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags)
   const interactive = hasOperator(flags);
   const { actor } = run;
   const prod = new Set(clusterSet.contexts.filter(isProdContext).map((c) => c.name));
-  const view = interactiveOutput(flags) ? render(createElement(LiveRecovery, { actor, prod, keys: interactive }), { exitOnCtrlC: false, patchConsole: false }) : undefined;
+  const view = interactiveOutput(flags)
+    ? render(createElement(LiveRecovery, { actor, prod, keys: interactive }), {
+        exitOnCtrlC: false,
+        patchConsole: false,
+      })
+    : undefined;
 
   let interrupts = 0;
   let onInterrupted: (() => void) | undefined;
@@ -176,7 +222,9 @@ async function follow(run: LiveRun, clusterSet: ClusterSet, flags: RecoverFlags)
     interrupts++;
     if (interrupts === 1) {
       actor.send({ type: 'PAUSE' });
-      process.stderr.write(`\nPausing: steps in flight finish, no new batch starts (Ctrl-C again to stop now; the run can be resumed either way).\n`);
+      process.stderr.write(
+        `\nPausing: steps in flight finish, no new batch starts (Ctrl-C again to stop now; the run can be resumed either way).\n`,
+      );
       void waitHeld(run).then(() => onInterrupted?.());
     } else onInterrupted?.();
   };
@@ -203,8 +251,12 @@ const QUIET = new Set(['held', 'paused', 'stopped', 'aborted', 'done']);
 /** Resolves once no cluster has a step in flight (all held, paused, stopped or through). */
 async function waitHeld(run: LiveRun): Promise<void> {
   const s = run.actor.getSnapshot();
-  const refs = s.context.started.map((c) => s.children[clusterActorId(c)] as ClusterActor | undefined).filter((r): r is ClusterActor => r !== undefined);
-  await Promise.all(refs.map((r) => waitFor(r, (x) => x.status !== 'active' || QUIET.has(String(x.value)), { timeout: Infinity })));
+  const refs = s.context.started
+    .map((c) => s.children[clusterActorId(c)] as ClusterActor | undefined)
+    .filter((r): r is ClusterActor => r !== undefined);
+  await Promise.all(
+    refs.map((r) => waitFor(r, (x) => x.status !== 'active' || QUIET.has(String(x.value)), { timeout: Infinity })),
+  );
 }
 
 function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {
@@ -222,7 +274,9 @@ function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {
   if (final.matches('cancelled')) lines.push('Recovery cancelled: nothing was changed.');
   else if (failed) {
     const stopped = Object.values(final.context.settled).some((r) => r.end === 'stopped');
-    lines.push(`Recovery finished with failures.${stopped ? ` Once the cause is fixed, resume with: kdeck recover --resume ${final.context.runId}` : ''}`);
+    lines.push(
+      `Recovery finished with failures.${stopped ? ` Once the cause is fixed, resume with: kdeck recover --resume ${final.context.runId}` : ''}`,
+    );
   } else lines.push('Recovery complete: every batch verified.');
   lines.push(`Audit log: .kdeck/runs/${final.context.runId}/audit.jsonl`);
   return { lines, failed };

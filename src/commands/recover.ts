@@ -18,14 +18,22 @@ export interface RecoverFlags {
 
 export function recoverCommand(): Command {
   return new Command('recover')
-    .description('run a recovery runbook: restart the pods behind failing hostnames (or roll workloads), batch by batch, gated on health')
+    .description(
+      'run a recovery runbook: restart the pods behind failing hostnames (or roll workloads), batch by batch, gated on health',
+    )
     .argument('[runbook]', 'the runbook file (.k), e.g. konfig-sample/runbooks/AppRecovery.k')
     .option('-D, --argument <key=value>', 'a top-level argument, read with option("key"): hosts=a,b,c', collect, [])
-    .option('--cmdb <file>', 'a CMDB file (YAML or CSV: hostname, cluster, namespace, pod) instead of asking the clusters')
+    .option(
+      '--cmdb <file>',
+      'a CMDB file (YAML or CSV: hostname, cluster, namespace, pod) instead of asking the clusters',
+    )
     .option('--plan', 'print the plan and change nothing')
     .option('-y, --yes', 'run without asking (production clusters still need --confirm)')
     .option('--confirm <clusters>', 'the production clusters the run touches, typed out: prod-eu,prod-us')
-    .option('--resume <run-id>', 'carry on a run that was interrupted, paused or stopped on a failure (.kdeck/runs/<run-id>)')
+    .option(
+      '--resume <run-id>',
+      'carry on a run that was interrupted, paused or stopped on a failure (.kdeck/runs/<run-id>)',
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (runbook: string | undefined, flags: RecoverFlags, command: Command) => {
       const { runRecover } = await import('./recover-run.js');

@@ -21,14 +21,27 @@ function readSeed(file: string): KubeObject[] {
   }
   const out: KubeObject[] = [];
   parseAllDocuments(text).forEach((doc, i) => {
-    if (doc.errors.length > 0) throw new UserError(`${file}: document ${i + 1} is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+    if (doc.errors.length > 0)
+      throw new UserError(`${file}: document ${i + 1} is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
     const v: unknown = doc.toJS();
     if (v === null || v === undefined) return;
-    const items = typeof v === 'object' && !Array.isArray(v) && (v as { kind?: unknown }).kind === 'List' ? ((v as { items?: unknown[] }).items ?? []) : [v];
+    const items =
+      typeof v === 'object' && !Array.isArray(v) && (v as { kind?: unknown }).kind === 'List'
+        ? ((v as { items?: unknown[] }).items ?? [])
+        : [v];
     for (const item of items) {
       const o = item as Partial<KubeObject>;
-      if (typeof o !== 'object' || o === null || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof o.metadata !== 'object' || o.metadata === null) {
-        throw new UserError(`${file}: document ${i + 1} is not a Kubernetes object (it needs apiVersion, kind and metadata)`);
+      if (
+        typeof o !== 'object' ||
+        o === null ||
+        typeof o.apiVersion !== 'string' ||
+        typeof o.kind !== 'string' ||
+        typeof o.metadata !== 'object' ||
+        o.metadata === null
+      ) {
+        throw new UserError(
+          `${file}: document ${i + 1} is not a Kubernetes object (it needs apiVersion, kind and metadata)`,
+        );
       }
       out.push(o as KubeObject);
     }
@@ -39,7 +52,9 @@ function readSeed(file: string): KubeObject[] {
 }
 
 function usage(sb: Sandbox, nodes: number): string {
-  const lines = [`kdeck sandbox: ${sb.clusters.length} cluster${sb.clusters.length === 1 ? '' : 's'} running, ${nodes} node${nodes === 1 ? '' : 's'} each`];
+  const lines = [
+    `kdeck sandbox: ${sb.clusters.length} cluster${sb.clusters.length === 1 ? '' : 's'} running, ${nodes} node${nodes === 1 ? '' : 's'} each`,
+  ];
   for (const c of sb.clusters) lines.push(`  ${contextName(c.name).padEnd(12)} ${c.url}  token ${maskToken(c.token)}`);
   const first = sb.clusters[0]!;
   const other = sb.clusters[1] ?? first;
@@ -90,12 +105,14 @@ export async function runSandbox(flags: SandboxFlags): Promise<void> {
   } catch (e) {
     if (e instanceof ApiError) throw new UserError(`${flags.seed ?? 'seed'}: an object was refused: ${e.message}`);
     if (e instanceof StateFileError) throw new UserError(e.message);
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UserError(`a port the sandbox wanted is taken: ${(e as Error).message}`, 1);
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UserError(`a port the sandbox wanted is taken: ${(e as Error).message}`, 1);
     throw e;
   }
   process.stdout.write(usage(sb, flags.nodes));
   const sig = await untilInterrupted();
-  process.stdout.write(`\n${sig === 'SIGINT' ? 'Ctrl-C' : sig}: stopping the sandbox${flags.state ? ` and saving its state to ${flags.state}` : ''}…\n`);
+  process.stdout.write(
+    `\n${sig === 'SIGINT' ? 'Ctrl-C' : sig}: stopping the sandbox${flags.state ? ` and saving its state to ${flags.state}` : ''}…\n`,
+  );
   await sb.stop();
 }
-

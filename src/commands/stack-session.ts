@@ -44,12 +44,18 @@ export interface StackSession {
 export const SANDBOX_DIR = path.join('.kdeck', 'sandbox');
 
 /** The clusters of a command: the kubeconfig's contexts, or the workspace's embedded sandbox. */
-export async function openClusters(global: GlobalFlags, root: string): Promise<{ clusterSet: ClusterSet; close: () => Promise<void> }> {
-  if (global.sandbox && global.kubeconfig) throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
+export async function openClusters(
+  global: GlobalFlags,
+  root: string,
+): Promise<{ clusterSet: ClusterSet; close: () => Promise<void> }> {
+  if (global.sandbox && global.kubeconfig)
+    throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
   // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) whose objects, ports and
   // tokens persist in the workspace, so that successive commands see the same clusters
   const sandbox = global.sandbox
-    ? await (await import('../sandbox/index.js')).startSandbox({
+    ? await (
+        await import('../sandbox/index.js')
+      ).startSandbox({
         clusters: 2,
         statePath: path.join(root, SANDBOX_DIR, 'state.json'),
         kubeconfig: path.join(root, SANDBOX_DIR, 'kubeconfig'),

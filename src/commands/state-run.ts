@@ -20,10 +20,20 @@ import { openStateSession, type StateSession } from './state-session.js';
 import { table } from './table.js';
 
 function masked(state: State, showSecrets: boolean): State {
-  return showSecrets ? state : { ...state, resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Attributes) })) };
+  return showSecrets
+    ? state
+    : {
+        ...state,
+        resources: state.resources.map((r) => ({ ...r, attributes: maskSecret(r.attributes as Attributes) })),
+      };
 }
 
-async function withSession<T>(command: Command, root: string, fn: (s: StateSession) => Promise<T>, withClusters = false): Promise<T> {
+async function withSession<T>(
+  command: Command,
+  root: string,
+  fn: (s: StateSession) => Promise<T>,
+  withClusters = false,
+): Promise<T> {
   const session = await openStateSession(globalFlags(command), root, withClusters);
   try {
     return await fn(session);
@@ -35,10 +45,15 @@ async function withSession<T>(command: Command, root: string, fn: (s: StateSessi
 /** The state keys of the stack in `flags.workdir` (all its clusters, or the one asked for). */
 async function stackKeys(backend: StateBackend, flags: StackStateFlags): Promise<StateKey[]> {
   const { stack } = loadStack(flags.workdir);
-  const keys = (await backend.list()).filter((k) => k.project === stack.project.name && k.stack === stack.name && (!flags.cluster || k.cluster === flags.cluster));
+  const keys = (await backend.list()).filter(
+    (k) =>
+      k.project === stack.project.name && k.stack === stack.name && (!flags.cluster || k.cluster === flags.cluster),
+  );
   if (keys.length === 0) {
     const where = flags.cluster ? ` on ${flags.cluster}` : '';
-    throw new UserError(`no state for stack ${stack.project.name}/${stack.name}${where} in ${backend.description}: it has not been applied${where ? ' there' : ''} yet`);
+    throw new UserError(
+      `no state for stack ${stack.project.name}/${stack.name}${where} in ${backend.description}: it has not been applied${where ? ' there' : ''} yet`,
+    );
   }
   return keys;
 }
@@ -51,9 +66,21 @@ export async function listStates(dir: string, command: Command): Promise<void> {
     for (const key of await backend.list()) {
       const s = await backend.read(key);
       const holder = await backend.lockHolder(key);
-      rows.push([key.project, key.stack, key.cluster, String(s?.serial ?? 0), String(s?.resources.length ?? 0), s?.modifiedTime ?? '', holder ? describeLock(holder) : '']);
+      rows.push([
+        key.project,
+        key.stack,
+        key.cluster,
+        String(s?.serial ?? 0),
+        String(s?.resources.length ?? 0),
+        s?.modifiedTime ?? '',
+        holder ? describeLock(holder) : '',
+      ]);
     }
-    process.stdout.write(rows.length === 1 ? `no state yet in ${backend.description}: nothing has been applied from this workspace\n` : table(rows));
+    process.stdout.write(
+      rows.length === 1
+        ? `no state yet in ${backend.description}: nothing has been applied from this workspace\n`
+        : table(rows),
+    );
   });
 }
 
@@ -64,7 +91,9 @@ export async function showState(flags: ShowFlags, command: Command): Promise<voi
       const state = await backend.read(key);
       if (!state) continue;
       const holder = await backend.lockHolder(key);
-      docs.push(`${holder ? `# locked by ${describeLock(holder)}\n` : ''}${YAML.stringify(masked(state, flags.showSecrets ?? false))}`);
+      docs.push(
+        `${holder ? `# locked by ${describeLock(holder)}\n` : ''}${YAML.stringify(masked(state, flags.showSecrets ?? false))}`,
+      );
     }
     process.stdout.write(docs.join('---\n'));
   });
@@ -72,12 +101,23 @@ export async function showState(flags: ShowFlags, command: Command): Promise<voi
 
 export async function showHistory(flags: HistoryFlags, command: Command): Promise<void> {
   const count = Number(flags.last);
-  if (!Number.isInteger(count) || count < 1) throw new UserError(`--last ${flags.last} must be a whole number of at least 1`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new UserError(`--last ${flags.last} must be a whole number of at least 1`);
   await withSession(command, rootOf(flags), async ({ backend }) => {
     const rows = [['CLUSTER', 'OPERATION', 'OPERATOR', 'STARTED', 'ENDED', 'RESULT', 'CREATED', 'UPDATED', 'DELETED']];
     for (const key of await stackKeys(backend, flags)) {
       for (const op of await backend.history(key, count)) {
-        rows.push([key.cluster, op.kind, op.operator, op.startTime, op.endTime ?? '', op.result, String(op.created), String(op.updated), String(op.deleted)]);
+        rows.push([
+          key.cluster,
+          op.kind,
+          op.operator,
+          op.startTime,
+          op.endTime ?? '',
+          op.result,
+          String(op.created),
+          String(op.updated),
+          String(op.deleted),
+        ]);
       }
     }
     process.stdout.write(table(rows));
@@ -85,10 +125,15 @@ export async function showHistory(flags: HistoryFlags, command: Command): Promis
 }
 
 async function confirmed(key: StateKey, holder: LockHolder): Promise<boolean> {
-  if (!process.stdin.isTTY) throw new UserError(`the lock on ${key.cluster} is held by ${describeHolder(holder)}; pass --yes with --force to remove it without a terminal`);
+  if (!process.stdin.isTTY)
+    throw new UserError(
+      `the lock on ${key.cluster} is held by ${describeHolder(holder)}; pass --yes with --force to remove it without a terminal`,
+    );
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await rl.question(`${key.cluster} is locked by ${describeLock(holder)}. Remove the lock only if that operation is gone. Type the cluster name to remove it: `);
+    const answer = await rl.question(
+      `${key.cluster} is locked by ${describeLock(holder)}. Remove the lock only if that operation is gone. Type the cluster name to remove it: `,
+    );
     return answer.trim() === key.cluster;
   } finally {
     rl.close();
@@ -106,7 +151,10 @@ export async function unlockState(flags: UnlockFlags, command: Command): Promise
       }
       if (!isExpired(holder, new Date())) {
         if (!flags.force) {
-          throw new UserError(`${key.project}/${key.stack} on ${key.cluster} is locked by ${describeLock(holder)}; wait for it, or, if that operation is gone, pass --force to remove the lock now`, 1);
+          throw new UserError(
+            `${key.project}/${key.stack} on ${key.cluster} is locked by ${describeLock(holder)}; wait for it, or, if that operation is gone, pass --force to remove the lock now`,
+            1,
+          );
         }
         if (!flags.yes && !(await confirmed(key, holder))) {
           process.stdout.write('left locked\n');
@@ -115,13 +163,18 @@ export async function unlockState(flags: UnlockFlags, command: Command): Promise
       }
       // only the lock that was shown goes: one taken since stays
       const removed = await backend.forceUnlock(key, holder);
-      process.stdout.write(removed ? `unlocked ${key.project}/${key.stack} on ${key.cluster} (was held by ${describeHolder(holder)})\n` : `left locked: the lock of ${key.cluster} changed hands meanwhile\n`);
+      process.stdout.write(
+        removed
+          ? `unlocked ${key.project}/${key.stack} on ${key.cluster} (was held by ${describeHolder(holder)})\n`
+          : `left locked: the lock of ${key.cluster} changed hands meanwhile\n`,
+      );
     }
   });
 }
 
 export async function migrate(dir: string, flags: MigrateFlags, command: Command): Promise<void> {
-  if (globalFlags(command).readOnly) throw new UserError('state migrate writes states and is refused in --read-only mode');
+  if (globalFlags(command).readOnly)
+    throw new UserError('state migrate writes states and is refused in --read-only mode');
   const root = findWorkspaceRoot(dir);
   await withSession(
     command,
@@ -134,7 +187,10 @@ export async function migrate(dir: string, flags: MigrateFlags, command: Command
         from,
         to,
         () => thisProcess('migrate', new Date().toISOString()),
-        (m) => process.stdout.write(`  ${m.key.project}/${m.key.stack} on ${m.key.cluster}: serial ${m.serial}, ${m.resources} resources, ${m.outcome === 'copied' ? 'copied and verified' : 'already there, the same'}\n`),
+        (m) =>
+          process.stdout.write(
+            `  ${m.key.project}/${m.key.stack} on ${m.key.cluster}: serial ${m.serial}, ${m.resources} resources, ${m.outcome === 'copied' ? 'copied and verified' : 'already there, the same'}\n`,
+          ),
       );
       if (done.length === 0) {
         process.stdout.write('No states to migrate.\n');

@@ -14,15 +14,26 @@ import type { GlobalFlags } from './command-flags.js';
 import { openClusters } from './stack-session.js';
 
 /** The backend of `kind` with the workspace's settings; `clusterSet` is needed for kubernetes. */
-export function backendOf(kind: BackendKind, root: string, config: StateConfig, clusterSet: ClusterSet | undefined): StateBackend {
+export function backendOf(
+  kind: BackendKind,
+  root: string,
+  config: StateConfig,
+  clusterSet: ClusterSet | undefined,
+): StateBackend {
   if (kind === 'local') return new LocalStateBackend(root, config.lockSeconds);
   if (!clusterSet) throw new Error('the kubernetes state backend needs the clusters of the command');
   const context = clusterSet.resolve(config.context);
   if (!clusterSet.contexts.some((c) => c.name === context)) {
     const known = clusterSet.contexts.map((c) => c.name).join(', ') || 'none';
-    throw new UserError(`the kubernetes state backend's context ${context} is not in the kubeconfig (contexts: ${known}); name one in ${CONFIG_FILE} as state.context, or pass --state-context`);
+    throw new UserError(
+      `the kubernetes state backend's context ${context} is not in the kubeconfig (contexts: ${known}); name one in ${CONFIG_FILE} as state.context, or pass --state-context`,
+    );
   }
-  return new KubernetesStateBackend({ rest: clusterSet.client(context).rest, namespace: config.namespace, lockSeconds: config.lockSeconds });
+  return new KubernetesStateBackend({
+    rest: clusterSet.client(context).rest,
+    namespace: config.namespace,
+    lockSeconds: config.lockSeconds,
+  });
 }
 
 export interface StateSession {

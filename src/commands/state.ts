@@ -30,10 +30,15 @@ export interface MigrateFlags {
 
 const run = () => import('./state-run.js');
 
-const stackOptions = (cmd: Command) => cmd.option('-w, --workdir <dir>', 'the stack folder', '.').option('--cluster <name>', 'only the state on this cluster');
+const stackOptions = (cmd: Command) =>
+  cmd
+    .option('-w, --workdir <dir>', 'the stack folder', '.')
+    .option('--cluster <name>', 'only the state on this cluster');
 
 export function stateCommand(): Command {
-  const state = new Command('state').description('the recorded state of stacks: what kdeck last applied, its locks and its last operations');
+  const state = new Command('state').description(
+    'the recorded state of stacks: what kdeck last applied, its locks and its last operations',
+  );
   state
     .command('ls')
     .description('list the states of the workspace, with who holds their locks')
@@ -56,7 +61,9 @@ export function stateCommand(): Command {
     .command('migrate')
     .description('copy every state of the workspace to the other backend, verified, while no stack is locked')
     .argument('[dir]', 'a folder of the workspace', '.')
-    .addOption(new Option('--to <backend>', 'the backend to move the states to').choices(BACKENDS).makeOptionMandatory())
+    .addOption(
+      new Option('--to <backend>', 'the backend to move the states to').choices(BACKENDS).makeOptionMandatory(),
+    )
     .action(async (dir: string, flags: MigrateFlags, command: Command) => (await run()).migrate(dir, flags, command));
   return state;
 }

@@ -16,7 +16,9 @@ export function interactive(): boolean {
 
 export async function runUi(workspace: string | undefined, command: Command): Promise<void> {
   if (!interactive()) {
-    throw new UserError(`kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`);
+    throw new UserError(
+      `kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`,
+    );
   }
   (await import('../ui/runtime.js')).tuneConsoleRuntime();
   const { runConsole } = await import('../ui/start.js');
@@ -25,7 +27,9 @@ export async function runUi(workspace: string | undefined, command: Command): Pr
 
 export function uiCommand(): Command {
   return new Command('ui')
-    .description('the console: stacks, resource graph, three-way diff, apply and recovery, in watch mode (global flags: --sandbox, --kubeconfig, --context (repeatable), --read-only)')
+    .description(
+      'the console: stacks, resource graph, three-way diff, apply and recovery, in watch mode (global flags: --sandbox, --kubeconfig, --context (repeatable), --read-only)',
+    )
     .argument('[workspace]', 'a Konfig repository, or a project or stack folder in one (default: the current folder)')
     .action(async (workspace: string | undefined, _flags: unknown, command: Command) => {
       await runUi(workspace, command);

@@ -49,7 +49,13 @@ export function decide(t: ThreeWay): Decision {
   }
   if (!t.live) {
     const note = t.prior ? 'deleted outside kdeck since the last apply' : undefined;
-    return { action: 'Create', fields: fieldChanges({}, normalize(t.plan, ignore), { showSecrets }), drift: t.prior !== undefined, driftFields: [], ...(note ? { note } : {}) };
+    return {
+      action: 'Create',
+      fields: fieldChanges({}, normalize(t.plan, ignore), { showSecrets }),
+      drift: t.prior !== undefined,
+      driftFields: [],
+      ...(note ? { note } : {}),
+    };
   }
   const live = normalize(t.live, ignore);
   // without a dry run (the server refused it, or the kind is not known yet) the plan is compared
@@ -58,9 +64,23 @@ export function decide(t: ThreeWay): Decision {
   const before = t.dryRun ? live : (projectOnto(live, after) as Attributes);
   const fields = fieldChanges(before, after, { showSecrets });
   if (!t.prior) {
-    return { action: 'Import', fields, drift: false, driftFields: [], note: fields.length ? 'exists in the cluster but not in the state: kdeck adopts it and applies the changes' : 'exists in the cluster but not in the state: kdeck adopts it as it is' };
+    return {
+      action: 'Import',
+      fields,
+      drift: false,
+      driftFields: [],
+      note: fields.length
+        ? 'exists in the cluster but not in the state: kdeck adopts it and applies the changes'
+        : 'exists in the cluster but not in the state: kdeck adopts it as it is',
+    };
   }
   const driftFields = driftOf(t.prior, t.live, ignore, showSecrets);
   const drift = driftFields.length > 0;
-  return { action: fields.length ? 'Update' : 'UnChanged', fields, drift, driftFields, ...(drift ? { note: 'changed outside kdeck since the last apply' } : {}) };
+  return {
+    action: fields.length ? 'Update' : 'UnChanged',
+    fields,
+    drift,
+    driftFields,
+    ...(drift ? { note: 'changed outside kdeck since the last apply' } : {}),
+  };
 }

@@ -8,11 +8,20 @@ import type { Attributes } from '../konfig/spec.js';
 import { renderFieldChanges } from './render.js';
 import { summarize, type ChangeSet, type ResourceChange } from './change-set.js';
 
-const VERB: Record<ResourceChange['action'], string> = { Create: 'Creating', Update: 'Updating', Delete: 'Deleting', UnChanged: 'Unchanged', Import: 'Importing' };
+const VERB: Record<ResourceChange['action'], string> = {
+  Create: 'Creating',
+  Update: 'Updating',
+  Delete: 'Deleting',
+  UnChanged: 'Unchanged',
+  Import: 'Importing',
+};
 
 function actionText(c: ResourceChange): string {
   if (c.sharedWith) return `Forget (kept: also applied by ${c.sharedWith.join(', ')})`;
-  const extra = [c.decision.drift && c.action !== 'Create' ? 'drift' : '', c.unresolved.length ? `${c.unresolved.length} value${c.unresolved.length > 1 ? 's' : ''} known after apply` : ''].filter(Boolean);
+  const extra = [
+    c.decision.drift && c.action !== 'Create' ? 'drift' : '',
+    c.unresolved.length ? `${c.unresolved.length} value${c.unresolved.length > 1 ? 's' : ''} known after apply` : '',
+  ].filter(Boolean);
   return extra.length ? `${c.action} (${extra.join(', ')})` : c.action;
 }
 
@@ -22,7 +31,9 @@ export function changeTable(cs: ChangeSet): string {
   const w0 = Math.max('ID'.length, ...rows.map((r) => r[0].length));
   const w1 = Math.max('Cluster'.length, ...rows.map((r) => r[1].length));
   const lines = [`Stack ${cs.project}/${cs.stack}`, `      ${'ID'.padEnd(w0)}  ${'Cluster'.padEnd(w1)}  Action`];
-  rows.forEach((r, i) => lines.push(` * ${i === rows.length - 1 ? '└─' : '├─'} ${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`));
+  rows.forEach((r, i) =>
+    lines.push(` * ${i === rows.length - 1 ? '└─' : '├─'} ${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}`),
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -37,7 +48,8 @@ export function changeSummary(cs: ChangeSet): string {
 export function changeDetail(c: ResourceChange): string {
   const lines = [`ID: ${c.id} (${c.cluster})`, `Plan: ${VERB[c.action]}`];
   if (c.decision.note) lines.push(`Note: ${c.decision.note}`);
-  if (c.decision.drift && c.decision.driftFields.length) lines.push('Drift (changed outside kdeck):', renderFieldChanges(c.decision.driftFields, '  '));
+  if (c.decision.drift && c.decision.driftFields.length)
+    lines.push('Drift (changed outside kdeck):', renderFieldChanges(c.decision.driftFields, '  '));
   for (const r of c.unresolved) lines.push(`Known after apply: ${r.at} (from ${r.target}#${r.pointer})`);
   if (c.action === 'Delete') lines.push('Diff: the whole object is deleted');
   else lines.push('Diff:', c.decision.fields.length ? renderFieldChanges(c.decision.fields, '  ') : '  <EMPTY>');

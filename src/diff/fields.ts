@@ -20,7 +20,8 @@ const NAMED = /^\[name=.*\]$/;
 /** Lists of named items become maps keyed `[name=<name>]`, so an insertion does not shift the rest. */
 function keyed(x: unknown): unknown {
   if (Array.isArray(x)) {
-    if (namedList(x)) return Object.fromEntries(x.map((item) => [`[name=${String((item as Attributes).name)}]`, keyed(item)]));
+    if (namedList(x))
+      return Object.fromEntries(x.map((item) => [`[name=${String((item as Attributes).name)}]`, keyed(item)]));
     return x.map(keyed);
   }
   if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, keyed(v)]));
@@ -66,16 +67,24 @@ export function maskSecret(o: Attributes): Attributes {
   if (o.kind !== 'Secret') return o;
   const copy = { ...o };
   for (const k of ['data', 'stringData']) if (isObject(copy[k])) copy[k] = masked(copy[k]);
-  const annotations = isObject(copy.metadata) && isObject(copy.metadata.annotations) ? copy.metadata.annotations : undefined;
+  const annotations =
+    isObject(copy.metadata) && isObject(copy.metadata.annotations) ? copy.metadata.annotations : undefined;
   // kubectl keeps the whole object, data included, in this annotation
   if (annotations?.['kubectl.kubernetes.io/last-applied-configuration'] !== undefined) {
-    copy.metadata = { ...(copy.metadata as Attributes), annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': MASK } };
+    copy.metadata = {
+      ...(copy.metadata as Attributes),
+      annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': MASK },
+    };
   }
   return copy;
 }
 
 /** What changes from `before` to `after`, in document order of the paths. */
-export function fieldChanges(before: Attributes, after: Attributes, options: { showSecrets?: boolean } = {}): FieldChange[] {
+export function fieldChanges(
+  before: Attributes,
+  after: Attributes,
+  options: { showSecrets?: boolean } = {},
+): FieldChange[] {
   const secret = (before.kind ?? after.kind) === 'Secret' && !options.showSecrets;
   return microdiff(keyed(before) as Attributes, keyed(after) as Attributes).map((d) => {
     const hide = secret && secretPath(d.path);

@@ -4,7 +4,16 @@
  */
 import { isObject, type Attributes } from '../konfig/spec.js';
 
-const SERVER_METADATA = ['managedFields', 'resourceVersion', 'uid', 'generation', 'creationTimestamp', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+const SERVER_METADATA = [
+  'managedFields',
+  'resourceVersion',
+  'uid',
+  'generation',
+  'creationTimestamp',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+];
 const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', 'kubectl.kubernetes.io/last-applied-configuration'];
 
 /** Removes a dotted path (`metadata.labels`, `spec.template.spec.containers.image`), across lists too. */

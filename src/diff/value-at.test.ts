@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pathSteps, valueAt } from './value-at.js';
 
-const deployment = { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } }, data: { 'a.b': 'x' } };
+const deployment = {
+  spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1', ports: [{ containerPort: 80 }] }] } } },
+  data: { 'a.b': 'x' },
+};
 
 describe('valueAt', () => {
   it('reads the paths the field diff writes', () => {

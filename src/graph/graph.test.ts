@@ -58,7 +58,14 @@ describe('resource graph', () => {
 
   it('reports a cycle with its ids and the kind of each edge', () => {
     const g = graphOf({
-      resources: [res('a', ['c']), res('b', ['a']), res('c', [], { x: '${ref:b#/spec}' }), res('d', ['d2']), res('d2', ['d']), res('e')],
+      resources: [
+        res('a', ['c']),
+        res('b', ['a']),
+        res('c', [], { x: '${ref:b#/spec}' }),
+        res('d', ['d2']),
+        res('d2', ['d']),
+        res('e'),
+      ],
     });
     expect(g.cycles()).toEqual([
       ['a', 'b', 'c'],
@@ -73,7 +80,10 @@ describe('resource graph', () => {
 
   it('handles a long chain without deep recursion', () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => `r${String(i).padStart(5, '0')}`);
-    const g = new ResourceGraph(ids, ids.slice(1).map((id, i) => ({ from: ids[i], to: id, kind: 'explicit' as const })));
+    const g = new ResourceGraph(
+      ids,
+      ids.slice(1).map((id, i) => ({ from: ids[i], to: id, kind: 'explicit' as const })),
+    );
     expect(g.cycles()).toEqual([]);
     expect(g.levels()).toHaveLength(20_000);
   });

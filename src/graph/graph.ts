@@ -88,7 +88,10 @@ export class ResourceGraph {
 
   /** The same resources with every edge turned around: the order of deletion. */
   reversed(): ResourceGraph {
-    return new ResourceGraph(this.ids, this.edges.map((e) => ({ from: e.to, to: e.from, kind: e.kind })));
+    return new ResourceGraph(
+      this.ids,
+      this.edges.map((e) => ({ from: e.to, to: e.from, kind: e.kind })),
+    );
   }
 
   /**
@@ -98,7 +101,9 @@ export class ResourceGraph {
    */
   reduced(): ResourceGraph {
     const descendants = new Map(this.ids.map((id) => [id, this.descendantsOf(id)]));
-    const kept = this.edges.filter((e) => ![...this.dependents.get(e.from)!].some((mid) => mid !== e.to && descendants.get(mid)!.has(e.to)));
+    const kept = this.edges.filter(
+      (e) => ![...this.dependents.get(e.from)!].some((mid) => mid !== e.to && descendants.get(mid)!.has(e.to)),
+    );
     return new ResourceGraph(this.ids, kept);
   }
 
@@ -190,7 +195,7 @@ export class ResourceGraph {
     const start = [...component].sort(byId)[0];
     const path = [start];
     const seen = new Set([start]);
-    for (let at = start; ; ) {
+    for (let at = start; ;) {
       const next = this.dependentsOf(at).filter((d) => members.has(d));
       const back = next.find((d) => d === start);
       if (back) return path;
@@ -203,12 +208,17 @@ export class ResourceGraph {
 }
 
 function cycleError(graph: ResourceGraph) {
-  const text = graph.cycles().map((cycle) =>
-    [...cycle, cycle[0]]
-      .map((id, i, all) => (i === 0 ? id : `${graph.edge(all[i - 1], id)?.kind === 'implicit' ? '~>' : '->'} ${id}`))
-      .join(' '),
+  const text = graph
+    .cycles()
+    .map((cycle) =>
+      [...cycle, cycle[0]]
+        .map((id, i, all) => (i === 0 ? id : `${graph.edge(all[i - 1], id)?.kind === 'implicit' ? '~>' : '->'} ${id}`))
+        .join(' '),
+    );
+  return kclError(
+    'SpecError',
+    `the resources depend on each other in a cycle, so none of them can go first: ${text.join('; ')} (-> dependsOn, ~> reference)`,
   );
-  return kclError('SpecError', `the resources depend on each other in a cycle, so none of them can go first: ${text.join('; ')} (-> dependsOn, ~> reference)`);
 }
 
 /** The graph of a Spec: explicit edges from dependsOn, implicit ones from references. */

@@ -10,7 +10,11 @@ describe('implicit references', () => {
           {
             env: [
               { name: 'HOST', value: '${ref:v1:Service:shop:db#/spec/clusterIP}' },
-              { name: 'URL', value: 'http://${ref:v1:Service:shop:api#/spec/clusterIP}:${ref:v1:Service:shop:api#/spec/ports/0/port}/' },
+              {
+                name: 'URL',
+                value:
+                  'http://${ref:v1:Service:shop:api#/spec/clusterIP}:${ref:v1:Service:shop:api#/spec/ports/0/port}/',
+              },
             ],
           },
         ],
@@ -20,8 +24,18 @@ describe('implicit references', () => {
     expect(referencesIn(attributes)).toEqual([
       { at: '/spec/containers/0/env/0/value', target: 'v1:Service:shop:db', pointer: '/spec/clusterIP', whole: true },
       { at: '/spec/containers/0/env/1/value', target: 'v1:Service:shop:api', pointer: '/spec/clusterIP', whole: false },
-      { at: '/spec/containers/0/env/1/value', target: 'v1:Service:shop:api', pointer: '/spec/ports/0/port', whole: false },
-      { at: '/metadata/annotations/kdeck.dev~1a~0b', target: 'networking.k8s.io/v1:Ingress:shop:web.v2', pointer: '/status', whole: true },
+      {
+        at: '/spec/containers/0/env/1/value',
+        target: 'v1:Service:shop:api',
+        pointer: '/spec/ports/0/port',
+        whole: false,
+      },
+      {
+        at: '/metadata/annotations/kdeck.dev~1a~0b',
+        target: 'networking.k8s.io/v1:Ingress:shop:web.v2',
+        pointer: '/status',
+        whole: true,
+      },
     ]);
   });
 
@@ -37,7 +51,11 @@ describe('implicit references', () => {
 
   it('parses JSON pointers with their escapes', () => {
     expect(pointerTokens('')).toEqual([]);
-    expect(pointerTokens('/metadata/labels/app.kubernetes.io~1name')).toEqual(['metadata', 'labels', 'app.kubernetes.io/name']);
+    expect(pointerTokens('/metadata/labels/app.kubernetes.io~1name')).toEqual([
+      'metadata',
+      'labels',
+      'app.kubernetes.io/name',
+    ]);
     expect(pointerTokens('spec')).toBeUndefined();
     expect(pointerTokens('/a~2b')).toBeUndefined();
   });
@@ -63,10 +81,16 @@ describe('resolving references', () => {
   });
 
   it('leaves what it cannot resolve as written, and says so', () => {
-    const attributes = { a: '${ref:v1:Service:shop:api#/spec/clusterIP}', b: 'x-${ref:v1:Service:shop:db#/spec/missing}' };
+    const attributes = {
+      a: '${ref:v1:Service:shop:api#/spec/clusterIP}',
+      b: 'x-${ref:v1:Service:shop:db#/spec/missing}',
+    };
     const { value, unresolved } = resolveReferences(attributes, lookup);
     expect(value).toEqual(attributes);
-    expect(unresolved.map((r) => `${r.target}#${r.pointer}`)).toEqual(['v1:Service:shop:api#/spec/clusterIP', 'v1:Service:shop:db#/spec/missing']);
+    expect(unresolved.map((r) => `${r.target}#${r.pointer}`)).toEqual([
+      'v1:Service:shop:api#/spec/clusterIP',
+      'v1:Service:shop:db#/spec/missing',
+    ]);
   });
 
   it('reads JSON pointers through maps and list indices', () => {

@@ -48,7 +48,8 @@ export function referencesInString(s: string, at: string): Reference[] {
     return [{ at, target, pointer: keys.map((k) => `/${escapePointerToken(k)}`).join(''), whole: true }];
   }
   const found: Reference[] = [];
-  for (const m of s.matchAll(REF_PATTERN)) found.push({ at, target: m[1], pointer: m[2], whole: m[0].length === s.length });
+  for (const m of s.matchAll(REF_PATTERN))
+    found.push({ at, target: m[1], pointer: m[2], whole: m[0].length === s.length });
   return found;
 }
 

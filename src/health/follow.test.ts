@@ -9,7 +9,11 @@ const deployment = (image: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image }] } } },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image }] } },
+  },
 });
 
 /** Timers the test fires by hand: the follower's deadline passes when the test says so. */
@@ -27,7 +31,10 @@ function manualTimers() {
 
 describe('health follower', () => {
   it('follows a rollout to Healthy, and turns a stuck one Degraded with its reason when the deadline passes', async () => {
-    const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+    const sandbox = await startSandbox({
+      clusters: 1,
+      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+    });
     try {
       const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
       const client = clusters.client('sandbox-a');
@@ -35,9 +42,15 @@ describe('health follower', () => {
         const seen: Health[] = [];
         return {
           seen,
-          done: client.apply(deployment(image), { force: true }).then((o) =>
-            healthFollower(clusters, timers)('sandbox-a', o, { signal: new AbortController().signal, timeoutMs: 60_000, onHealth: (h) => seen.push(h) }),
-          ),
+          done: client
+            .apply(deployment(image), { force: true })
+            .then((o) =>
+              healthFollower(clusters, timers)('sandbox-a', o, {
+                signal: new AbortController().signal,
+                timeoutMs: 60_000,
+                onHealth: (h) => seen.push(h),
+              }),
+            ),
         };
       };
       const good = follow('registry.example/web:1', manualTimers().timers);
@@ -47,11 +60,14 @@ describe('health follower', () => {
       const clock = manualTimers();
       const stuck = follow('registry.example/web:nopull', clock.timers);
       // wait (bounded) until the pods say why, then let the deadline pass
-      for (let i = 0; i < 1200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 1200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++)
+        await new Promise((r) => setTimeout(r, 25));
       clock.expire();
       const verdict = await stuck.done;
       expect(verdict).toMatchObject({ state: 'Degraded', reason: 'ImagePullBackOff' });
-      expect(verdict.message).toMatch(/^not healthy after 60 s \(ImagePullBackOff: pod web-\S+: container main ImagePullBackOff/);
+      expect(verdict.message).toMatch(
+        /^not healthy after 60 s \(ImagePullBackOff: pod web-\S+: container main ImagePullBackOff/,
+      );
     } finally {
       await sandbox.stop();
     }

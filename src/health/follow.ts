@@ -9,19 +9,28 @@ import { watchObjects, type WatchTarget } from '../cluster/watch.js';
 import { assess, WORKLOADS, type Health } from './rules.js';
 
 /** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
-export type HealthFollower = (cluster: string, object: KubeObject, options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void }) => Promise<Health>;
+export type HealthFollower = (
+  cluster: string,
+  object: KubeObject,
+  options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void },
+) => Promise<Health>;
 
 function labelSelector(o: KubeObject): string | undefined {
-  const match = ((o.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels) ?? undefined;
+  const match =
+    (o.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels ?? undefined;
   if (!match || Object.keys(match).length === 0) return undefined;
   return Object.entries(match)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
 }
 
-const same = (a: Health | undefined, b: Health) => a?.state === b.state && a?.reason === b.reason && a?.message === b.message;
+const same = (a: Health | undefined, b: Health) =>
+  a?.state === b.state && a?.reason === b.reason && a?.message === b.message;
 
-export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis): HealthFollower {
+export function healthFollower(
+  clusters: ClusterSet,
+  timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis,
+): HealthFollower {
   return (cluster, object, { signal, timeoutMs, onHealth }) => {
     // most kinds are healthy once they exist: no watch is needed to say so
     const first = assess(object);
@@ -59,22 +68,40 @@ export function healthFollower(clusters: ClusterSet, timers: { setTimeout: typeo
       const onAbort = () => finish(last ?? { state: 'Progressing', message: 'interrupted before it was healthy' });
       const timer = timers.setTimeout(() => {
         const why = last ? `${last.reason ? `${last.reason}: ` : ''}${last.message}` : 'no status reported';
-        finish({ state: 'Degraded', reason: last?.reason ?? 'Timeout', message: `not healthy after ${Math.round(timeoutMs / 1000)} s (${why})` });
+        finish({
+          state: 'Degraded',
+          reason: last?.reason ?? 'Timeout',
+          message: `not healthy after ${Math.round(timeoutMs / 1000)} s (${why})`,
+        });
       }, timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
 
       const watch = (target: WatchTarget, apply: (type: string, o: KubeObject) => void) =>
-        watchObjects(client, kc, target, (e) => {
-          if (settled) return;
-          apply(e.type, e.object);
-          evaluate();
-        }, { signal: controller.signal }).catch(() => undefined);
+        watchObjects(
+          client,
+          kc,
+          target,
+          (e) => {
+            if (settled) return;
+            apply(e.type, e.object);
+            evaluate();
+          },
+          { signal: controller.signal },
+        ).catch(() => undefined);
 
       const namespace = ref.namespace;
-      watch({ apiVersion: ref.apiVersion, kind: ref.kind, namespace, fieldSelector: `metadata.name=${ref.name}` }, (type, o) => {
-        if (type === 'DELETED') finish({ state: 'Degraded', reason: 'Deleted', message: `${ref.kind} ${ref.name} was deleted while kdeck waited for it` });
-        else latest = o;
-      });
+      watch(
+        { apiVersion: ref.apiVersion, kind: ref.kind, namespace, fieldSelector: `metadata.name=${ref.name}` },
+        (type, o) => {
+          if (type === 'DELETED')
+            finish({
+              state: 'Degraded',
+              reason: 'Deleted',
+              message: `${ref.kind} ${ref.name} was deleted while kdeck waited for it`,
+            });
+          else latest = o;
+        },
+      );
       const selector = WORKLOADS.has(ref.kind) ? labelSelector(object) : undefined;
       if (selector) {
         watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {

@@ -23,7 +23,11 @@ const arr = (x: unknown): KubeObject[] => (Array.isArray(x) ? x.map(asObject) : 
 const num = (x: unknown, fallback = 0): number => (typeof x === 'number' ? x : fallback);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 
-const progressing = (message: string, reason?: string): Health => ({ state: 'Progressing', message, ...(reason ? { reason } : {}) });
+const progressing = (message: string, reason?: string): Health => ({
+  state: 'Progressing',
+  message,
+  ...(reason ? { reason } : {}),
+});
 const healthy = (message: string): Health => ({ state: 'Healthy', message });
 const degraded = (reason: string, message: string): Health => ({ state: 'Degraded', reason, message });
 
@@ -41,7 +45,14 @@ export function conditionMet(o: KubeObject, type: string): boolean {
 }
 
 /** Container states that will not get better by waiting. */
-const HOPELESS = new Set(['ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff', 'CreateContainerConfigError', 'InvalidImageName', 'CreateContainerError']);
+const HOPELESS = new Set([
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'CrashLoopBackOff',
+  'CreateContainerConfigError',
+  'InvalidImageName',
+  'CreateContainerError',
+]);
 
 /** Why a pod cannot become ready, if a container is stuck in a state waiting will not fix. */
 export function podTrouble(pod: KubeObject): Health | undefined {
@@ -55,7 +66,11 @@ export function podTrouble(pod: KubeObject): Health | undefined {
       return degraded(reason, `pod ${name}: container ${str(c.name) ?? '?'} ${reason}${detail ? `: ${detail}` : ''}`);
     }
   }
-  if (str(status.phase) === 'Failed') return degraded(str(status.reason) ?? 'Failed', `pod ${name} failed${str(status.message) ? `: ${str(status.message)}` : ''}`);
+  if (str(status.phase) === 'Failed')
+    return degraded(
+      str(status.reason) ?? 'Failed',
+      `pod ${name} failed${str(status.message) ? `: ${str(status.message)}` : ''}`,
+    );
   return undefined;
 }
 
@@ -81,39 +96,51 @@ function deployment(o: KubeObject): Health {
   const name = str(asObject(o.metadata).name);
   if (generationPending(o)) return progressing('waiting for the deployment spec update to be observed');
   const p = condition(o, 'Progressing');
-  if (str(p?.reason) === 'ProgressDeadlineExceeded') return degraded('ProgressDeadlineExceeded', `deployment "${name}" exceeded its progress deadline`);
+  if (str(p?.reason) === 'ProgressDeadlineExceeded')
+    return degraded('ProgressDeadlineExceeded', `deployment "${name}" exceeded its progress deadline`);
   const s = asObject(o.status);
   const want = num(asObject(o.spec).replicas, 1);
   const updated = num(s.updatedReplicas);
   if (updated < want) return progressing(`${updated} out of ${want} new replicas have been updated`);
-  if (num(s.replicas) > updated) return progressing(`${num(s.replicas) - updated} old replicas are pending termination`);
-  if (num(s.availableReplicas) < updated) return progressing(`${num(s.availableReplicas)} of ${updated} updated replicas are available`);
+  if (num(s.replicas) > updated)
+    return progressing(`${num(s.replicas) - updated} old replicas are pending termination`);
+  if (num(s.availableReplicas) < updated)
+    return progressing(`${num(s.availableReplicas)} of ${updated} updated replicas are available`);
   return healthy(`successfully rolled out (${updated}/${want})`);
 }
 
 function statefulSet(o: KubeObject): Health {
   const spec = asObject(o.spec);
   const s = asObject(o.status);
-  if (str(asObject(spec.updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
-  if (num(s.observedGeneration) === 0 || generationPending(o)) return progressing('waiting for the statefulset spec update to be observed');
+  if (str(asObject(spec.updateStrategy).type) === 'OnDelete')
+    return healthy('OnDelete update strategy: pods are replaced by hand');
+  if (num(s.observedGeneration) === 0 || generationPending(o))
+    return progressing('waiting for the statefulset spec update to be observed');
   const want = num(spec.replicas, 1);
   if (num(s.readyReplicas) < want) return progressing(`waiting for ${want - num(s.readyReplicas)} pods to be ready`);
   const partition = asObject(asObject(spec.updateStrategy).rollingUpdate).partition;
   if (typeof partition === 'number' && partition > 0) {
-    if (num(s.updatedReplicas) < want - partition) return progressing(`waiting for partitioned roll out to finish: ${num(s.updatedReplicas)} out of ${want - partition} new pods have been updated`);
+    if (num(s.updatedReplicas) < want - partition)
+      return progressing(
+        `waiting for partitioned roll out to finish: ${num(s.updatedReplicas)} out of ${want - partition} new pods have been updated`,
+      );
     return healthy('partitioned roll out complete');
   }
-  if (s.updateRevision !== s.currentRevision) return progressing(`waiting for the update to revision ${str(s.updateRevision) ?? '?'} to finish`);
+  if (s.updateRevision !== s.currentRevision)
+    return progressing(`waiting for the update to revision ${str(s.updateRevision) ?? '?'} to finish`);
   return healthy(`rolled out (${num(s.readyReplicas)}/${want} ready)`);
 }
 
 function daemonSet(o: KubeObject): Health {
   const s = asObject(o.status);
-  if (str(asObject(asObject(o.spec).updateStrategy).type) === 'OnDelete') return healthy('OnDelete update strategy: pods are replaced by hand');
+  if (str(asObject(asObject(o.spec).updateStrategy).type) === 'OnDelete')
+    return healthy('OnDelete update strategy: pods are replaced by hand');
   if (generationPending(o)) return progressing('waiting for the daemon set spec update to be observed');
   const want = num(s.desiredNumberScheduled);
-  if (num(s.updatedNumberScheduled) < want) return progressing(`${num(s.updatedNumberScheduled)} out of ${want} new pods have been updated`);
-  if (num(s.numberAvailable) < want) return progressing(`${num(s.numberAvailable)} of ${want} updated pods are available`);
+  if (num(s.updatedNumberScheduled) < want)
+    return progressing(`${num(s.updatedNumberScheduled)} out of ${want} new pods have been updated`);
+  if (num(s.numberAvailable) < want)
+    return progressing(`${num(s.numberAvailable)} of ${want} updated pods are available`);
   return healthy(`successfully rolled out (${want} nodes)`);
 }
 
@@ -141,7 +168,8 @@ function job(o: KubeObject): Health {
 function service(o: KubeObject, endpoints: KubeObject | undefined): Health {
   const spec = asObject(o.spec);
   const parts: string[] = [];
-  if (str(spec.type) === 'LoadBalancer' && arr(asObject(asObject(o.status).loadBalancer).ingress).length === 0) parts.push('load balancer address pending');
+  if (str(spec.type) === 'LoadBalancer' && arr(asObject(asObject(o.status).loadBalancer).ingress).length === 0)
+    parts.push('load balancer address pending');
   if (spec.selector && str(spec.type) !== 'ExternalName' && endpoints !== undefined) {
     const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
     parts.push(ready > 0 ? `${ready} ready endpoint${ready === 1 ? '' : 's'}` : 'no ready endpoints yet');
@@ -192,9 +220,14 @@ export function assess(o: KubeObject, related: Related = {}): Health {
       return phase === 'Terminating' ? progressing('terminating') : healthy('active');
     }
     case 'CustomResourceDefinition':
-      return conditionMet(o, 'Established') ? healthy('established') : progressing('waiting for the definition to be established');
+      return conditionMet(o, 'Established')
+        ? healthy('established')
+        : progressing('waiting for the definition to be established');
     default:
-      if (condition(o, 'Ready')) return conditionMet(o, 'Ready') ? healthy('ready') : progressing(str(condition(o, 'Ready')?.message) ?? 'not ready');
+      if (condition(o, 'Ready'))
+        return conditionMet(o, 'Ready')
+          ? healthy('ready')
+          : progressing(str(condition(o, 'Ready')?.message) ?? 'not ready');
       return healthy('exists');
   }
   if (h.state === 'Progressing' && kind && WORKLOADS.has(kind)) {

@@ -82,7 +82,14 @@ export function lastOf(...xs: unknown[]): Located {
 
 export function identifier(tok: Token): A.Identifier {
   const s = tokenSpan(tok);
-  return { type: 'Identifier', names: [tok.value], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Identifier',
+    names: [tok.value],
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
@@ -97,7 +104,16 @@ function intLit(tok: Token): A.NumberLit {
   const s = tokenSpan(tok);
   // a unit suffix makes a number multiplier: the number as written, and its suffix
   const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
-  if (m) return { type: 'NumberLit', value: BigInt(m[1]), suffix: m[2], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  if (m)
+    return {
+      type: 'NumberLit',
+      value: BigInt(m[1]),
+      suffix: m[2],
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
   const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
   return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
@@ -108,7 +124,14 @@ export function numberLit(tok: Token): A.NumberLit {
 
 function floatLit(tok: Token): A.NumberLit {
   const s = tokenSpan(tok);
-  return { type: 'NumberLit', value: Number(tok.text.replace(/_/g, '')), line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'NumberLit',
+    value: Number(tok.text.replace(/_/g, '')),
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function constant(tok: Token): A.NameConstant {
@@ -128,7 +151,15 @@ export type ChainItem = A.Expr | A.BinaryOp;
 export function unary(opTok: Token | null, value: A.Expr): A.Expr {
   if (!opTok) return value;
   const s = span(opTok, value);
-  return { type: 'Unary', op: opTok.text as A.UnaryOp, operand: value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Unary',
+    op: opTok.text as A.UnaryOp,
+    operand: value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function binop(toks: Token[]): A.BinaryOp {
@@ -137,9 +168,30 @@ export function binop(toks: Token[]): A.BinaryOp {
 
 /** The precedence of binary operators, as kcl's parser has them (higher binds tighter). */
 const PRECEDENCE: Record<A.BinaryOp, number> = {
-  or: 2, and: 3, '==': 4, '!=': 4, in: 5, 'not in': 5, is: 6, 'is not': 6,
-  '<': 7, '<=': 7, '>': 7, '>=': 7, '|': 8, '^': 9, '&': 10, '<<': 11, '>>': 11,
-  '+': 12, '-': 12, '*': 13, '/': 13, '//': 13, '%': 13, '**': 14,
+  or: 2,
+  and: 3,
+  '==': 4,
+  '!=': 4,
+  in: 5,
+  'not in': 5,
+  is: 6,
+  'is not': 6,
+  '<': 7,
+  '<=': 7,
+  '>': 7,
+  '>=': 7,
+  '|': 8,
+  '^': 9,
+  '&': 10,
+  '<<': 11,
+  '>>': 11,
+  '+': 12,
+  '-': 12,
+  '*': 13,
+  '/': 13,
+  '//': 13,
+  '%': 13,
+  '**': 14,
 };
 const COMPARISONS = new Set<A.BinaryOp>(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in', 'is', 'is not']);
 
@@ -160,7 +212,16 @@ export function chain(items: ChainItem[]): A.Expr {
       if (COMPARISONS.has(op)) {
         if (!compare) {
           const s = span(left);
-          compare = { type: 'Compare', left, ops: [], comparators: [], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+          compare = {
+            type: 'Compare',
+            left,
+            ops: [],
+            comparators: [],
+            line: s.line,
+            column: s.column,
+            endLine: s.endLine,
+            endColumn: s.endColumn,
+          };
         }
         compare.ops.push(op);
         compare.comparators.push(right);
@@ -172,7 +233,16 @@ export function chain(items: ChainItem[]): A.Expr {
         compare = undefined;
       }
       const s = span(left, right);
-      left = { type: 'Binary', op, left, right, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+      left = {
+        type: 'Binary',
+        op,
+        left,
+        right,
+        line: s.line,
+        column: s.column,
+        endLine: s.endLine,
+        endColumn: s.endColumn,
+      };
     }
     return compare ?? left;
   };
@@ -186,7 +256,16 @@ export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {
 
 export function ifExpr(body: A.Expr, cond: A.Expr, orelse: A.Expr): A.IfExpr {
   const s = span(body, orelse);
-  return { type: 'IfExpr', body, cond, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'IfExpr',
+    body,
+    cond,
+    orelse,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function paren(open: Token, value: A.Expr, close: Token): A.ParenExpr {
@@ -210,14 +289,37 @@ export function quantExpr(
 ): A.QuantExpr {
   const s = span(op, close);
   return {
-    type: 'QuantExpr', op: op.text as A.QuantExpr['op'], targets: second ? [first.value, second[1].value] : [first.value],
-    iter, test, ifCond: ifPart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+    type: 'QuantExpr',
+    op: op.text as A.QuantExpr['op'],
+    targets: second ? [first.value, second[1].value] : [first.value],
+    iter,
+    test,
+    ifCond: ifPart?.[1],
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
   };
 }
 
-export function lambdaExpr(lambdaTok: Token, params: A.Param[] | null, returns: [Token, A.TypeNode] | null, body: A.Stmt[], close: Token): A.LambdaExpr {
+export function lambdaExpr(
+  lambdaTok: Token,
+  params: A.Param[] | null,
+  returns: [Token, A.TypeNode] | null,
+  body: A.Stmt[],
+  close: Token,
+): A.LambdaExpr {
   const s = span(lambdaTok, close);
-  return { type: 'Lambda', params: params ?? [], returnType: returns?.[1], body, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Lambda',
+    params: params ?? [],
+    returnType: returns?.[1],
+    body,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 // ---------------------------------------------------------------- postfix
@@ -226,29 +328,52 @@ type SubscriptParts = Omit<A.SubscriptExpr, 'type' | 'value' | 'optional' | keyo
 
 export function selector(value: A.Expr, name: Token, optional: boolean): A.SelectorExpr {
   const s = span(value, name);
-  return { type: 'Selector', value, attr: name.value, optional, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Selector',
+    value,
+    attr: name.value,
+    optional,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function subscript(value: A.Expr, sub: SubscriptParts, optional: boolean, end: Token): A.SubscriptExpr {
   const s = span(value, end);
-  return { type: 'Subscript', value, optional, ...sub, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Subscript',
+    value,
+    optional,
+    ...sub,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function call(func: A.Expr, args: Arg[], end: Token): A.CallExpr {
   const split = splitArgs(args);
   const s = span(func, end);
-  return { type: 'Call', func, args: split.args, keywords: split.keywords, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Call',
+    func,
+    args: split.args,
+    keywords: split.keywords,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function subscriptIndex(index: A.Expr): SubscriptParts {
   return { index, isSlice: false };
 }
 
-export function subscriptSlice(
-  lower: A.Expr | null,
-  upper: A.Expr | null,
-  step: A.Expr | null,
-): SubscriptParts {
+export function subscriptSlice(lower: A.Expr | null, upper: A.Expr | null, step: A.Expr | null): SubscriptParts {
   return { lower: lower ?? undefined, upper: upper ?? undefined, step: step ?? undefined, isSlice: true };
 }
 
@@ -273,14 +398,46 @@ type ConfigInner = { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generator
 
 export function listOrComp(open: Token, inner: ListInner, close: Token): A.ListExpr | A.ListComp {
   const s = span(open, close);
-  if ('items' in inner) return { type: 'ListExpr', items: inner.items, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
-  return { type: 'ListComp', element: inner.element, generators: inner.generators, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  if ('items' in inner)
+    return {
+      type: 'ListExpr',
+      items: inner.items,
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
+  return {
+    type: 'ListComp',
+    element: inner.element,
+    generators: inner.generators,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function configOrComp(open: Token, inner: ConfigInner, close: Token): A.ConfigExpr | A.DictComp {
   const s = span(open, close);
-  if ('items' in inner) return { type: 'ConfigExpr', items: inner.items, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
-  return { type: 'DictComp', entry: inner.entry, generators: inner.generators, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  if ('items' in inner)
+    return {
+      type: 'ConfigExpr',
+      items: inner.items,
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
+  return {
+    type: 'DictComp',
+    entry: inner.entry,
+    generators: inner.generators,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 /** `S {...}` and `S(args) {...}`: the schema is whatever precedes the braces; the evaluator
@@ -289,10 +446,30 @@ export function schemaExpr(target: A.Expr, open: Token, inner: ConfigInner, clos
   const config = configOrComp(open, inner, close);
   if (target.type === 'Call') {
     const s = span(target, close);
-    return { type: 'SchemaExpr', name: target.func, args: target.args, keywords: target.keywords, config, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+    return {
+      type: 'SchemaExpr',
+      name: target.func,
+      args: target.args,
+      keywords: target.keywords,
+      config,
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
   }
   const s = span(target, close);
-  return { type: 'SchemaExpr', name: target, args: [], keywords: [], config, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'SchemaExpr',
+    name: target,
+    args: [],
+    keywords: [],
+    config,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 // ---------------------------------------------------------------- collections
@@ -307,14 +484,30 @@ export function entries<T>(pairs: [T, unknown][], last: T | null): T[] {
 export function configEntry(key: A.Expr | null, opTok: Token, value: A.Expr): A.ConfigEntry {
   const op = (opTok.text === '**' ? ':' : opTok.text) as A.ConfigOp;
   const s = span(key ?? opTok, value);
-  return { type: 'ConfigEntry', key: key ?? undefined, op, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'ConfigEntry',
+    key: key ?? undefined,
+    op,
+    value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function compClause(forTok: Token, names: Token[], iter: A.Expr, ifs: A.Expr[]): A.CompClause {
   const s = span(forTok, lastOf(iter, ifs));
   return {
-    type: 'CompClause', targets: names.map((n) => n.value), targetLocs: names.map((n) => loc(n)), iter, ifs,
-    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+    type: 'CompClause',
+    targets: names.map((n) => n.value),
+    targetLocs: names.map((n) => loc(n)),
+    iter,
+    ifs,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
   };
 }
 
@@ -328,7 +521,12 @@ export function namedType(id: A.Identifier): A.TypeNode {
 
 export function literalType(lit: A.StringLit | A.NumberLit | A.NameConstant): A.TypeNode {
   const value = lit.type === 'NameConstant' ? (lit.value === 'Undefined' ? null : lit.value) : lit.value;
-  const text = lit.type === 'StringLit' ? JSON.stringify(lit.value) : lit.type === 'NumberLit' ? `${lit.value}${lit.suffix ?? ''}` : String(lit.value ?? 'None');
+  const text =
+    lit.type === 'StringLit'
+      ? JSON.stringify(lit.value)
+      : lit.type === 'NumberLit'
+        ? `${lit.value}${lit.suffix ?? ''}`
+        : String(lit.value ?? 'None');
   return { type: 'LiteralType', value, text, loc: loc(lit) };
 }
 
@@ -346,12 +544,29 @@ export function assignStmt(targets: A.Target[], value: A.Expr): A.AssignStmt {
 
 export function augAssignStmt(target: A.Target, opTok: Token, value: A.Expr): A.AugAssignStmt {
   const s = span(target.loc, value);
-  return { type: 'AugAssign', target, op: opTok.text.slice(0, -1) as A.BinaryOp, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'AugAssign',
+    target,
+    op: opTok.text.slice(0, -1) as A.BinaryOp,
+    value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function unificationStmt(target: A.Target, value: A.SchemaExpr): A.UnificationStmt {
   const s = span(target.loc, value);
-  return { type: 'Unification', target, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Unification',
+    target,
+    value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function exprStmt(value: A.Expr): A.ExprStmt {
@@ -359,29 +574,77 @@ export function exprStmt(value: A.Expr): A.ExprStmt {
   return { type: 'ExprStmt', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
-export function assertStmt(assertTok: Token, test: A.Expr, ifPart: [Token, A.Expr] | null, messagePart: [Token, A.Expr] | null): A.AssertStmt {
+export function assertStmt(
+  assertTok: Token,
+  test: A.Expr,
+  ifPart: [Token, A.Expr] | null,
+  messagePart: [Token, A.Expr] | null,
+): A.AssertStmt {
   const s = span(assertTok, lastOf(test, ifPart, messagePart));
-  return { type: 'Assert', test, ifCond: ifPart?.[1], message: messagePart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
-}
-
-export function attrStmt(name: Token, optional: Token | null, annotation: A.TypeNode, assignment: [Token, A.Expr] | null): A.AttrStmt {
-  const nameLoc = loc(name);
-  const s = span(name, lastOf(annotation.loc, assignment));
   return {
-    type: 'Attr', name: name.value, nameLoc, optional: optional !== null, annotation,
-    op: assignment?.[0].text as A.AttrStmt['op'], value: assignment?.[1], decorators: [],
-    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+    type: 'Assert',
+    test,
+    ifCond: ifPart?.[1],
+    message: messagePart?.[1],
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
   };
 }
 
-export function importStmt(importTok: Token, path: { path: string; end: Located }, asPart: [Token, Token] | null): A.ImportStmt {
+export function attrStmt(
+  name: Token,
+  optional: Token | null,
+  annotation: A.TypeNode,
+  assignment: [Token, A.Expr] | null,
+): A.AttrStmt {
+  const nameLoc = loc(name);
+  const s = span(name, lastOf(annotation.loc, assignment));
+  return {
+    type: 'Attr',
+    name: name.value,
+    nameLoc,
+    optional: optional !== null,
+    annotation,
+    op: assignment?.[0].text as A.AttrStmt['op'],
+    value: assignment?.[1],
+    decorators: [],
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
+}
+
+export function importStmt(
+  importTok: Token,
+  path: { path: string; end: Located },
+  asPart: [Token, Token] | null,
+): A.ImportStmt {
   const s = span(importTok, lastOf(path.end, asPart));
-  return { type: 'Import', path: path.path, asName: asPart?.[1].value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'Import',
+    path: path.path,
+    asName: asPart?.[1].value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function typeAliasStmt(typeTok: Token, name: Token, value: A.TypeNode): A.TypeAliasStmt {
   const s = span(typeTok, value.loc);
-  return { type: 'TypeAlias', name: name.value, value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'TypeAlias',
+    name: name.value,
+    value,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function mixinStmt(mixinTok: Token, names: A.Identifier[], close: Token): A.MixinStmt {
@@ -402,16 +665,41 @@ export function schemaStmt(
   const parts = schemaBody(items?.items ?? []);
   const s = span(decorators.length ? decorators[0].loc : kind, items?.end ?? newline);
   return {
-    type: 'Schema', kind: kind.text as A.SchemaStmt['kind'], name: name.value, nameLoc: loc(name), params: params ?? [], parent: parent ?? undefined,
-    forProtocol: forProtocol ?? undefined, decorators,
-    doc: parts.doc, mixins: parts.mixins, indexSignature: parts.indexSignature, body: parts.body, checks: parts.checks,
-    line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn,
+    type: 'Schema',
+    kind: kind.text as A.SchemaStmt['kind'],
+    name: name.value,
+    nameLoc: loc(name),
+    params: params ?? [],
+    parent: parent ?? undefined,
+    forProtocol: forProtocol ?? undefined,
+    decorators,
+    doc: parts.doc,
+    mixins: parts.mixins,
+    indexSignature: parts.indexSignature,
+    body: parts.body,
+    checks: parts.checks,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
   };
 }
 
-export function checkItem(test: A.Expr, ifPart: [Token, A.Expr] | null, messagePart: [Token, A.Expr] | null): A.CheckItem {
+export function checkItem(
+  test: A.Expr,
+  ifPart: [Token, A.Expr] | null,
+  messagePart: [Token, A.Expr] | null,
+): A.CheckItem {
   const s = span(test, lastOf(test, ifPart, messagePart));
-  return { test, ifCond: ifPart?.[1], message: messagePart?.[1], line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    test,
+    ifCond: ifPart?.[1],
+    message: messagePart?.[1],
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function target(name: Token, path: { part: A.Target['path'][number]; end: Located }[]): A.Target {
@@ -454,16 +742,40 @@ export function ruleChecks(items: A.CheckItem[]): { doc?: string; checks: A.Chec
   return { checks: items };
 }
 
-export function ifStmt(ifTok: Token, cond: A.Expr, body: A.Stmt[], elifs: [Token, A.Expr, Token, A.Stmt[]][], orelse: A.Stmt[] | null): A.IfStmt {
+export function ifStmt(
+  ifTok: Token,
+  cond: A.Expr,
+  body: A.Stmt[],
+  elifs: [Token, A.Expr, Token, A.Stmt[]][],
+  orelse: A.Stmt[] | null,
+): A.IfStmt {
   let tail: A.Stmt[] = orelse ?? [];
   for (let i = elifs.length - 1; i >= 0; i--) {
     const [tok, c, , b] = elifs[i];
     const s = span(tok, lastOf(b, tail));
-    const node: A.IfStmt = { type: 'If', cond: c, body: b, orelse: tail, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+    const node: A.IfStmt = {
+      type: 'If',
+      cond: c,
+      body: b,
+      orelse: tail,
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
     tail = [node];
   }
   const s = span(ifTok, lastOf(body, tail));
-  return { type: 'If', cond, body, orelse: tail, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'If',
+    cond,
+    body,
+    orelse: tail,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
 export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(
@@ -482,12 +794,42 @@ export function ifEntry<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N
   return make(cond, body, tail, ifTok, lastOf(body, tail));
 }
 
-export function listIf(cond: A.Expr, body: A.ListItem[], orelse: A.ListItem[] | A.ListIfItem | undefined, first: Located, last: Located): A.ListIfItem {
+export function listIf(
+  cond: A.Expr,
+  body: A.ListItem[],
+  orelse: A.ListItem[] | A.ListIfItem | undefined,
+  first: Located,
+  last: Located,
+): A.ListIfItem {
   const s = span(first, last);
-  return { type: 'ListIfItem', cond, body, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'ListIfItem',
+    cond,
+    body,
+    orelse,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }
 
-export function configIf(cond: A.Expr, body: A.ConfigItem[], orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined, first: Located, last: Located): A.ConfigIfEntry {
+export function configIf(
+  cond: A.Expr,
+  body: A.ConfigItem[],
+  orelse: A.ConfigItem[] | A.ConfigIfEntry | undefined,
+  first: Located,
+  last: Located,
+): A.ConfigIfEntry {
   const s = span(first, last);
-  return { type: 'ConfigIfEntry', cond, body, orelse, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  return {
+    type: 'ConfigIfEntry',
+    cond,
+    body,
+    orelse,
+    line: s.line,
+    column: s.column,
+    endLine: s.endLine,
+    endColumn: s.endColumn,
+  };
 }

@@ -203,7 +203,9 @@ async function main(): Promise<number> {
   sampleRss();
 
   console.log('kdeck KCL benchmark');
-  console.log(`  input: ${num(lineCount)} lines, ${num(source.length)} bytes, average line ${avgLen.toFixed(1)} chars (${file})`);
+  console.log(
+    `  input: ${num(lineCount)} lines, ${num(source.length)} bytes, average line ${avgLen.toFixed(1)} chars (${file})`,
+  );
   console.log(`  node ${process.version}, ${process.platform}/${process.arch}`);
   console.log('');
 
@@ -218,13 +220,27 @@ async function main(): Promise<number> {
   const peak = Math.max(peakSampledRss, maxRss);
 
   const runs = (r: { runsMs: number[] }) => r.runsMs.map((ms) => ms.toFixed(0)).join(', ');
-  console.log(`  lex            ${num(lexRate).padStart(12)} lines/s   median ${lex.medianMs.toFixed(1)} ms of [${runs(lex)}] ms, ${num(tokens)} tokens`);
-  console.log(`  lex+parse      ${num(parseRate).padStart(12)} lines/s   median ${parse.medianMs.toFixed(1)} ms of [${runs(parse)}] ms, ${num(statements)} statements`);
-  console.log(`  memory         rss sampled peak ${mb(peakSampledRss)}, maxRSS ${mb(maxRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`);
+  console.log(
+    `  lex            ${num(lexRate).padStart(12)} lines/s   median ${lex.medianMs.toFixed(1)} ms of [${runs(lex)}] ms, ${num(tokens)} tokens`,
+  );
+  console.log(
+    `  lex+parse      ${num(parseRate).padStart(12)} lines/s   median ${parse.medianMs.toFixed(1)} ms of [${runs(parse)}] ms, ${num(statements)} statements`,
+  );
+  console.log(
+    `  memory         rss sampled peak ${mb(peakSampledRss)}, maxRSS ${mb(maxRss)}, heap now ${mb(process.memoryUsage().heapUsed)}`,
+  );
 
   const results: Target[] = [
-    { name: `lex+parse >= ${num(TARGET_LINES_PER_SECOND)} lines/s`, ok: parseRate >= TARGET_LINES_PER_SECOND, detail: `${num(parseRate)} lines/s` },
-    { name: `peak memory < ${TARGET_PEAK_MB} MB (lex+parse)`, ok: peak < TARGET_PEAK_MB * 1024 * 1024, detail: mb(peak) },
+    {
+      name: `lex+parse >= ${num(TARGET_LINES_PER_SECOND)} lines/s`,
+      ok: parseRate >= TARGET_LINES_PER_SECOND,
+      detail: `${num(parseRate)} lines/s`,
+    },
+    {
+      name: `peak memory < ${TARGET_PEAK_MB} MB (lex+parse)`,
+      ok: peak < TARGET_PEAK_MB * 1024 * 1024,
+      detail: mb(peak),
+    },
   ];
 
   if (!existsSync(CLI)) {
@@ -243,11 +259,25 @@ async function main(): Promise<number> {
     );
     if (failed) {
       const why = failed.timedOut ? `timed out after ${CLI_TIMEOUT_MS / 1000} s` : `exit ${failed.exitCode}`;
-      console.log(`  kcl run        ${why}:\n${failed.stderr.split('\n').slice(0, 12).map((l) => `    ${l}`).join('\n')}`);
+      console.log(
+        `  kcl run        ${why}:\n${failed.stderr
+          .split('\n')
+          .slice(0, 12)
+          .map((l) => `    ${l}`)
+          .join('\n')}`,
+      );
     }
-    results.push({ name: 'kcl run exits 0', ok: failed === undefined, detail: failed ? 'failed' : `${(wall / 1000).toFixed(2)} s` });
+    results.push({
+      name: 'kcl run exits 0',
+      ok: failed === undefined,
+      detail: failed ? 'failed' : `${(wall / 1000).toFixed(2)} s`,
+    });
     if (childPeak > 0) {
-      results.push({ name: `peak memory < ${TARGET_PEAK_MB} MB (kcl run)`, ok: childPeak < TARGET_PEAK_MB * 1024 * 1024, detail: mb(childPeak) });
+      results.push({
+        name: `peak memory < ${TARGET_PEAK_MB} MB (kcl run)`,
+        ok: childPeak < TARGET_PEAK_MB * 1024 * 1024,
+        detail: mb(childPeak),
+      });
     }
   }
   rmSync(dir, { recursive: true, force: true });

@@ -36,15 +36,26 @@ export function schemaCallProblems(call: SchemaCall, file: string): Diagnostic[]
   }
   for (const k of keywords) {
     if (!params.some((p) => p.name === k.name)) {
-      const hint = didYouMeanOne(k.name, params.map((p) => p.name));
-      problems.push({ kind: 'CompileError', message: `"${name}" got an unexpected keyword argument '${k.name}'${hint}`, position: at(k.loc) });
+      const hint = didYouMeanOne(
+        k.name,
+        params.map((p) => p.name),
+      );
+      problems.push({
+        kind: 'CompileError',
+        message: `"${name}" got an unexpected keyword argument '${k.name}'${hint}`,
+        position: at(k.loc),
+      });
     }
   }
   const required = params.filter((p) => !p.default);
   // kcl counts every positional argument, and the keywords that name a parameter without a default
   const given = args.length + required.filter((p) => keywords.some((k) => k.name === p.name)).length;
   if (given < required.length) {
-    problems.push({ kind: 'CompileError', message: `expected ${counted(required.length, 'positional argument')}, found ${given}`, position: at(call.callee) });
+    problems.push({
+      kind: 'CompileError',
+      message: `expected ${counted(required.length, 'positional argument')}, found ${given}`,
+      position: at(call.callee),
+    });
   }
   return problems;
 }

@@ -88,7 +88,9 @@ function kclOptions(caseDir: string): string[] {
   if (settings === null || typeof settings !== 'object') return [];
   const opts = (settings as Record<string, unknown>)['kcl_options'];
   if (opts === null || opts === undefined || opts === '') return [];
-  return String(opts).split(/\s+/).filter((s) => s.length > 0);
+  return String(opts)
+    .split(/\s+/)
+    .filter((s) => s.length > 0);
 }
 
 // ------------------------------------------------------------------ running
@@ -218,7 +220,8 @@ function normaliseStderr(text: string): string {
 }
 
 /** Node prints frames as `    at fn (file:line:col)` or `    at file:///...:line:col`. */
-const STACK_FRAME = /^\s+at (?:.*\((?:file:\/\/|node:|\/|[A-Za-z]:\\).*:\d+:\d+\)|(?:file:\/\/|node:|\/)\S*:\d+:\d+|.*file:\/\/\/)\s*$/m;
+const STACK_FRAME =
+  /^\s+at (?:.*\((?:file:\/\/|node:|\/|[A-Za-z]:\\).*:\d+:\d+\)|(?:file:\/\/|node:|\/)\S*:\d+:\d+|.*file:\/\/\/)\s*$/m;
 
 function hasStackTrace(stderr: string): boolean {
   return STACK_FRAME.test(stderr);
@@ -332,7 +335,17 @@ interface Tally {
 }
 
 function emptyTally(): Tally {
-  return { stdoutPassed: 0, stdoutTotal: 0, stderrMatched: 0, stderrPassed: 0, stderrNonZero: 0, stderrTotal: 0, stackTraces: 0, timeouts: 0, noGolden: 0 };
+  return {
+    stdoutPassed: 0,
+    stdoutTotal: 0,
+    stderrMatched: 0,
+    stderrPassed: 0,
+    stderrNonZero: 0,
+    stderrTotal: 0,
+    stackTraces: 0,
+    timeouts: 0,
+    noGolden: 0,
+  };
 }
 
 function add(t: Tally, r: CaseResult): void {
@@ -392,7 +405,9 @@ async function main(): Promise<number> {
   });
   const suite = positionals[0];
   if (suite === undefined) {
-    console.error('usage: npm run conformance -- <path to kcl tests/grammar> [--filter substring] [--verbose] [--json file]');
+    console.error(
+      'usage: npm run conformance -- <path to kcl tests/grammar> [--filter substring] [--verbose] [--json file]',
+    );
     return 2;
   }
   const root = path.resolve(suite);
@@ -410,10 +425,14 @@ async function main(): Promise<number> {
     return path.relative(root, dir).split(path.sep).join('/').includes(filter);
   });
   if (cases.length === 0) {
-    console.log(`conformance: no case folders (containing ${TEST_FILE}) under ${root}${filter ? ` matching "${filter}"` : ''}`);
+    console.log(
+      `conformance: no case folders (containing ${TEST_FILE}) under ${root}${filter ? ` matching "${filter}"` : ''}`,
+    );
     return 0;
   }
-  console.log(`conformance: ${cases.length} cases under ${root}, ${PARALLEL} at a time, ${CASE_TIMEOUT_MS / 1000} s each`);
+  console.log(
+    `conformance: ${cases.length} cases under ${root}, ${PARALLEL} at a time, ${CASE_TIMEOUT_MS / 1000} s each`,
+  );
 
   const started = performance.now();
   let done = 0;
@@ -444,7 +463,9 @@ async function main(): Promise<number> {
     const failing = results.filter((r) => r.expect !== 'none' && (!r.passed || r.stackTrace));
     console.log(`\nfailing cases (${failing.length}):`);
     for (const r of failing) {
-      const tags = [r.expect, r.timedOut ? 'timeout' : '', r.stackTrace ? 'STACK TRACE' : ''].filter(Boolean).join(', ');
+      const tags = [r.expect, r.timedOut ? 'timeout' : '', r.stackTrace ? 'STACK TRACE' : '']
+        .filter(Boolean)
+        .join(', ');
       console.log(`\n✗ ${r.case} [${tags}]${r.args.length ? ` (${r.args.join(' ')})` : ''}`);
       if (r.detail) console.log(r.detail.replace(/^/gm, '    '));
     }
@@ -455,7 +476,9 @@ async function main(): Promise<number> {
   const all = total.stdoutTotal + total.stderrTotal;
   const passed = total.stdoutPassed + total.stderrPassed;
   console.log(`\noverall: ${passed}/${all} passed (${pct(passed, all)})`);
-  console.log(`  stdout cases: ${total.stdoutPassed}/${total.stdoutTotal} (${pct(total.stdoutPassed, total.stdoutTotal)})`);
+  console.log(
+    `  stdout cases: ${total.stdoutPassed}/${total.stdoutTotal} (${pct(total.stdoutPassed, total.stdoutTotal)})`,
+  );
   console.log(
     `  stderr cases: ${total.stderrPassed}/${total.stderrTotal} passed (${pct(total.stderrPassed, total.stderrTotal)}): golden contained and exit > 0; ` +
       `${total.stderrMatched} with the golden contained`,
@@ -465,11 +488,19 @@ async function main(): Promise<number> {
     `  errors: ${total.stderrNonZero}/${total.stderrTotal} stderr cases exit non-zero, ${total.stackTraces} cases printed a JS stack trace — ${bar ? 'bar met' : 'bar NOT met'}`,
   );
   if (total.timeouts > 0) console.log(`  timeouts: ${total.timeouts}`);
-  if (total.noGolden > 0) console.log(`  ${total.noGolden} case folders have no golden file and were not judged (as upstream)`);
+  if (total.noGolden > 0)
+    console.log(`  ${total.noGolden} case folders have no golden file and were not judged (as upstream)`);
   console.log(`  wall time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   if (values.json !== undefined) {
-    writeFileSync(values.json, JSON.stringify({ suite: root, totals: total, categories: Object.fromEntries(byCategory), cases: results }, null, 2) + '\n');
+    writeFileSync(
+      values.json,
+      JSON.stringify(
+        { suite: root, totals: total, categories: Object.fromEntries(byCategory), cases: results },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`  per-case results written to ${values.json}`);
   }
   return 0;

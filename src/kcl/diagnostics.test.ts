@@ -6,7 +6,14 @@ const lookup = (file: string) => (file === 'main.k' ? source : undefined);
 
 describe('renderDiagnostic', () => {
   it('renders kcl style: code and kind, place, source line and caret', () => {
-    const text = renderDiagnostic({ kind: 'TypeError', message: "unsupported operand type(s) for +: 'int' and 'str'", position: { file: 'main.k', line: 2, column: 5 } }, lookup);
+    const text = renderDiagnostic(
+      {
+        kind: 'TypeError',
+        message: "unsupported operand type(s) for +: 'int' and 'str'",
+        position: { file: 'main.k', line: 2, column: 5 },
+      },
+      lookup,
+    );
     expect(text).toBe(
       [
         'error[E2G22]: TypeError',
@@ -37,7 +44,10 @@ describe('renderDiagnostic', () => {
   });
 
   it('still names the place when the file cannot be read', () => {
-    const text = renderDiagnostic({ kind: 'CannotFindModule', message: 'cannot find x', position: { file: 'gone.k', line: 3, column: 2 } }, lookup);
+    const text = renderDiagnostic(
+      { kind: 'CannotFindModule', message: 'cannot find x', position: { file: 'gone.k', line: 3, column: 2 } },
+      lookup,
+    );
     expect(text).toContain('--> gone.k:3:2');
     expect(text).toContain('cannot find x');
   });

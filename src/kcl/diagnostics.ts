@@ -138,15 +138,28 @@ function snippet(position: Position, message: string, lookup: SourceLookup): str
     lines.push(`${pad} |`, `${pad} = ${message}`);
     return lines;
   }
-  const marker = position.lineOnly ? (message ? ` ${message}` : '') : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
+  const marker = position.lineOnly
+    ? message
+      ? ` ${message}`
+      : ''
+    : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
   lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${marker}`, `${pad} |`);
   return lines;
 }
 
 /** Runtime failures kcl reports under one heading; kdeck keeps the finer kind for its own use. */
 const EVALUATION_ERRORS = new Set<ErrorKind>([
-  'AssertionError', 'SchemaCheckFailure', 'RecursionError', 'ValueError', 'IndexError', 'KeyError',
-  'ZeroDivisionError', 'IntOverflow', 'FloatOverflow', 'OptionError', 'DeprecatedError',
+  'AssertionError',
+  'SchemaCheckFailure',
+  'RecursionError',
+  'ValueError',
+  'IndexError',
+  'KeyError',
+  'ZeroDivisionError',
+  'IntOverflow',
+  'FloatOverflow',
+  'OptionError',
+  'DeprecatedError',
 ]);
 
 /** Whether kcl reports this kind from its runtime, where only the line of the failing

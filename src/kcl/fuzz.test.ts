@@ -22,7 +22,11 @@ const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test
 const SAMPLE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'konfig-sample');
 /** Files of the sample mutated in place, inside a copy of the repository, so each mutant runs
  * with the whole model library around it (imports, schemas, the render step). */
-const SAMPLE_TARGETS = ['appops/guestbook/prod/main.k', 'appops/guestbook/base/base.k', 'base/pkg/models/frontend/server.k'];
+const SAMPLE_TARGETS = [
+  'appops/guestbook/prod/main.k',
+  'appops/guestbook/base/base.k',
+  'base/pkg/models/frontend/server.k',
+];
 const SAMPLE_STACK = 'appops/guestbook/prod';
 const SAMPLE_MUTANTS_PER_FILE = 100;
 
@@ -31,7 +35,6 @@ const rngOf = (seed: number) => {
   const r = new Random(seed);
   return () => r.next();
 };
-
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
@@ -46,7 +49,8 @@ interface Tok {
  * A deliberately rough tokenizer of our own: mutations must not depend on the lexer under test,
  * and cutting strings or numbers in odd places is fine, even useful.
  */
-const ROUGH_TOKEN = /#[^\n]*|"""[^]*?"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\d[\w.]*|\$?[A-Za-z_]\w*|\*\*=?|\/\/=?|[-+*/%|&^<>=!]=|->|\.\.\.|\?\.|\S/g;
+const ROUGH_TOKEN =
+  /#[^\n]*|"""[^]*?"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\d[\w.]*|\$?[A-Za-z_]\w*|\*\*=?|\/\/=?|[-+*/%|&^<>=!]=|->|\.\.\.|\?\.|\S/g;
 
 function roughTokens(source: string): Tok[] {
   const toks: Tok[] = [];
@@ -58,12 +62,83 @@ function roughTokens(source: string): Tok[] {
 }
 
 const INSERTIONS = [
-  'schema', 'lambda', 'if', 'elif', 'else', 'for', 'in', 'all', 'any', 'map', 'filter', 'check',
-  'import', 'mixin', 'protocol', 'rule', 'assert', 'as', 'not', 'and', 'or', 'is', 'None',
-  'Undefined', 'True', 'False', 'type', 'self', 'super', '(', ')', '[', ']', '{', '}', ':', '=',
-  '+=', '-=', ',', '.', '?.', '?', '**', '*', '$', '@', '|', '->', '...', '\n', '\n    ', '\n  ',
-  '\t', '\\', '\\\n', '"', "'", '"""', '${', '}}', '#', ';', '0', '-1', '1Ki', '1e309', '0x', '""',
-  '[]', '{}', 'x', '_', 'print', 'len', 'option("x")', 'Undefined.x',
+  'schema',
+  'lambda',
+  'if',
+  'elif',
+  'else',
+  'for',
+  'in',
+  'all',
+  'any',
+  'map',
+  'filter',
+  'check',
+  'import',
+  'mixin',
+  'protocol',
+  'rule',
+  'assert',
+  'as',
+  'not',
+  'and',
+  'or',
+  'is',
+  'None',
+  'Undefined',
+  'True',
+  'False',
+  'type',
+  'self',
+  'super',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  '=',
+  '+=',
+  '-=',
+  ',',
+  '.',
+  '?.',
+  '?',
+  '**',
+  '*',
+  '$',
+  '@',
+  '|',
+  '->',
+  '...',
+  '\n',
+  '\n    ',
+  '\n  ',
+  '\t',
+  '\\',
+  '\\\n',
+  '"',
+  "'",
+  '"""',
+  '${',
+  '}}',
+  '#',
+  ';',
+  '0',
+  '-1',
+  '1Ki',
+  '1e309',
+  '0x',
+  '""',
+  '[]',
+  '{}',
+  'x',
+  '_',
+  'print',
+  'len',
+  'option("x")',
+  'Undefined.x',
 ];
 
 type MutationKind = 'delete' | 'duplicate' | 'swap' | 'truncate' | 'bytes' | 'insert' | 'replace';
@@ -80,7 +155,11 @@ function tokenClass(text: string): string {
 }
 
 function splice(buf: Buffer, start: number, end: number, insert: Buffer | string): Buffer {
-  return Buffer.concat([buf.subarray(0, start), typeof insert === 'string' ? Buffer.from(insert) : insert, buf.subarray(end)]);
+  return Buffer.concat([
+    buf.subarray(0, start),
+    typeof insert === 'string' ? Buffer.from(insert) : insert,
+    buf.subarray(end),
+  ]);
 }
 
 /** Applies one mutation; token positions are recomputed each time because earlier edits move them. */
@@ -100,7 +179,10 @@ function mutate(input: Buffer, kind: MutationKind, rng: Rng): { output: Buffer; 
       const piece = input.subarray(t.start, t.end);
       // glued duplicates make new tokens (`aa`, `==`), spaced ones repeat the token
       const sep = rng() < 0.5 ? '' : ' ';
-      return { output: splice(input, t.end, t.end, Buffer.concat([Buffer.from(sep), piece])), note: `duplicate @${t.start}` };
+      return {
+        output: splice(input, t.end, t.end, Buffer.concat([Buffer.from(sep), piece])),
+        note: `duplicate @${t.start}`,
+      };
     }
     case 'swap': {
       // nearby swaps keep most of the structure, which reaches deeper into the evaluator
@@ -124,7 +206,10 @@ function mutate(input: Buffer, kind: MutationKind, rng: Rng): { output: Buffer; 
       const cls = tokenClass(text.slice(t.start, t.end));
       const same = toks.filter((u) => tokenClass(text.slice(u.start, u.end)) === cls);
       const other = pick(rng, same);
-      return { output: splice(input, t.start, t.end, input.subarray(other.start, other.end)), note: `replace @${t.start} with @${other.start}` };
+      return {
+        output: splice(input, t.start, t.end, input.subarray(other.start, other.end)),
+        note: `replace @${t.start} with @${other.start}`,
+      };
     }
     case 'insert': {
       const word = pick(rng, INSERTIONS);
@@ -174,9 +259,12 @@ function check(file: string, source: Buffer): string | undefined {
 }
 
 function report(name: string, failures: Failure[], total: number): string {
-  const shown = failures.slice(0, 3).map(
-    (f, i) => `--- failure ${i + 1}: ${f.note}\n--- input (JSON-escaped):\n${JSON.stringify(f.input)}\n--- input:\n${f.input}\n--- error:\n${f.error}`,
-  );
+  const shown = failures
+    .slice(0, 3)
+    .map(
+      (f, i) =>
+        `--- failure ${i + 1}: ${f.note}\n--- input (JSON-escaped):\n${JSON.stringify(f.input)}\n--- input:\n${f.input}\n--- error:\n${f.error}`,
+    );
   return `${failures.length}/${total} mutants of ${name} broke the result-or-KclError property\n${shown.join('\n\n')}`;
 }
 
@@ -224,7 +312,9 @@ describe('kcl fuzz: mutants of the sample repository compile or give a KclError'
   cpSync(SAMPLE_DIR, copy, { recursive: true });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
   const stack = path.join(copy, SAMPLE_STACK);
-  const files = ['../base/base.k', 'main.k', path.join(copy, 'base/pkg/render/render.k')].map((f) => path.resolve(stack, f));
+  const files = ['../base/base.k', 'main.k', path.join(copy, 'base/pkg/render/render.k')].map((f) =>
+    path.resolve(stack, f),
+  );
 
   it('compiles the stack unmutated', () => {
     expect(runKcl({ files, options: [['cluster', 'sandbox-b']] }).yaml).toContain('resources:');
@@ -242,7 +332,12 @@ describe('kcl fuzz: mutants of the sample repository compile or give a KclError'
       try {
         runKcl({ files, options: [['cluster', 'sandbox-b']] });
       } catch (e) {
-        if (!(e instanceof KclError)) failures.push({ note: `${name} #${i} (${kind}: ${note})`, input: output.toString('utf8'), error: describeError(e) });
+        if (!(e instanceof KclError))
+          failures.push({
+            note: `${name} #${i} (${kind}: ${note})`,
+            input: output.toString('utf8'),
+            error: describeError(e),
+          });
       }
     }
     writeFileSync(target, original);

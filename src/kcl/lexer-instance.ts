@@ -17,7 +17,13 @@ export const TOKEN_TESTS: Record<string, TokenTest> = {
   quantifier: { test: (t) => t.type === 'name' && QUANTIFIERS.has(t.text) },
   prefixOp: { test: (t) => PREFIX_OPERATORS.has(t.text) && t.type !== 'string' },
   /** After a dot every word is a name: `pkg.mixin`, `config.type`. */
-  anyName: { test: (t) => t.type === 'name' || t.type === 'keyword' || (t.type === 'binop' && /^[a-z]/.test(t.text)) || t.type === 'constant' },
+  anyName: {
+    test: (t) =>
+      t.type === 'name' ||
+      t.type === 'keyword' ||
+      (t.type === 'binop' && /^[a-z]/.test(t.text)) ||
+      t.type === 'constant',
+  },
   /** Entries of lists, configs and name lists are separated by commas or line breaks. */
   separator: { test: (t) => t.type === 'NEWLINE' || t.text === ',' },
 };

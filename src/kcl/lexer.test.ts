@@ -2,34 +2,95 @@ import { describe, expect, it } from 'vitest';
 import { KclError } from './diagnostics.js';
 import { tokenize } from './lexer.js';
 
-const kinds = (src: string) => tokenize(src, 'main.k').map((t) => (['op', 'keyword', 'binop', 'augop'].includes(t.type) ? t.text : t.type));
+const kinds = (src: string) =>
+  tokenize(src, 'main.k').map((t) => (['op', 'keyword', 'binop', 'augop'].includes(t.type) ? t.text : t.type));
 
 describe('lexer layout', () => {
   it('emits NEWLINE, INDENT and DEDENT for blocks', () => {
     expect(kinds('schema A:\n    a: int\nb = 1\n')).toEqual([
-      'name', 'name', ':', 'NEWLINE', 'INDENT', 'name', ':', 'name', 'NEWLINE', 'DEDENT', 'name', '=', 'number', 'NEWLINE',
+      'name',
+      'name',
+      ':',
+      'NEWLINE',
+      'INDENT',
+      'name',
+      ':',
+      'name',
+      'NEWLINE',
+      'DEDENT',
+      'name',
+      '=',
+      'number',
+      'NEWLINE',
     ]);
   });
 
   it('joins lines inside brackets after a comma or an operator', () => {
-    expect(kinds('a = [1,\n  2 +\n  3]\n')).toEqual(['name', '=', '[', 'number', ',', 'number', '+', 'number', ']', 'NEWLINE']);
+    expect(kinds('a = [1,\n  2 +\n  3]\n')).toEqual([
+      'name',
+      '=',
+      '[',
+      'number',
+      ',',
+      'number',
+      '+',
+      'number',
+      ']',
+      'NEWLINE',
+    ]);
   });
 
   it('separates config entries written on their own lines', () => {
     expect(kinds('a = {\n    x = 1\n    y = 2\n}\n')).toEqual([
-      'name', '=', '{', 'name', '=', 'number', 'NEWLINE', 'name', '=', 'number', '}', 'NEWLINE',
+      'name',
+      '=',
+      '{',
+      'name',
+      '=',
+      'number',
+      'NEWLINE',
+      'name',
+      '=',
+      'number',
+      '}',
+      'NEWLINE',
     ]);
   });
 
   it('opens an indented block for an if entry inside a list', () => {
     expect(kinds('a = [\n    if x:\n        1\n    2\n]\n')).toEqual([
-      'name', '=', '[', 'if', 'name', ':', 'NEWLINE', 'INDENT', 'number', 'DEDENT', 'NEWLINE', 'number', ']', 'NEWLINE',
+      'name',
+      '=',
+      '[',
+      'if',
+      'name',
+      ':',
+      'NEWLINE',
+      'INDENT',
+      'number',
+      'DEDENT',
+      'NEWLINE',
+      'number',
+      ']',
+      'NEWLINE',
     ]);
   });
 
   it('treats a lambda body in braces as a block of statements', () => {
     expect(kinds('f = lambda x {\n    y = x\n    y\n}\n')).toEqual([
-      'name', '=', 'lambda', 'name', '{', 'name', '=', 'name', 'NEWLINE', 'name', 'NEWLINE', '}', 'NEWLINE',
+      'name',
+      '=',
+      'lambda',
+      'name',
+      '{',
+      'name',
+      '=',
+      'name',
+      'NEWLINE',
+      'name',
+      'NEWLINE',
+      '}',
+      'NEWLINE',
     ]);
   });
 
@@ -44,18 +105,35 @@ describe('lexer layout', () => {
 });
 
 describe('lexer literals', () => {
-  const texts = (src: string) => tokenize(src, 'main.k').filter((t) => t.type !== 'NEWLINE').map((t) => `${t.type}:${t.text}`);
+  const texts = (src: string) =>
+    tokenize(src, 'main.k')
+      .filter((t) => t.type !== 'NEWLINE')
+      .map((t) => `${t.type}:${t.text}`);
 
   it('reads every number form, unit suffixes included', () => {
     expect(texts('0x1F 0o17 0b101 017 1_000 1.5 .5 1e3 2.5E-3 1Ki 2M 3m')).toEqual([
-      'number:0x1F', 'number:0o17', 'number:0b101', 'number:017', 'number:1_000', 'number:1.5', 'number:.5', 'number:1e3',
-      'number:2.5E-3', 'number:1Ki', 'number:2M', 'number:3m',
+      'number:0x1F',
+      'number:0o17',
+      'number:0b101',
+      'number:017',
+      'number:1_000',
+      'number:1.5',
+      'number:.5',
+      'number:1e3',
+      'number:2.5E-3',
+      'number:1Ki',
+      'number:2M',
+      'number:3m',
     ]);
   });
 
   it('reads single, double, triple-quoted and raw strings', () => {
     expect(texts(`'a' "b" """c\nd""" r"\\n" '''e'''`)).toEqual([
-      "string:'a'", 'string:"b"', 'string:"""c\nd"""', 'string:r"\\n"', "string:'''e'''",
+      "string:'a'",
+      'string:"b"',
+      'string:"""c\nd"""',
+      'string:r"\\n"',
+      "string:'''e'''",
     ]);
   });
 
@@ -76,7 +154,7 @@ describe('lexer errors', () => {
     throw new Error('no error');
   };
 
-  it('refuses a dedent to a level that was never opened, in kcl\'s words', () => {
+  it("refuses a dedent to a level that was never opened, in kcl's words", () => {
     const d = error('if a:\n        b = 1\n    c = 2\n');
     expect(d).toMatchObject({
       kind: 'InvalidSyntax',

@@ -25,8 +25,24 @@ export interface Token {
 /** Words that can never be names. Other KCL keywords (type, check, schema, rule, protocol, all,
  * any, map, filter) are recognised by position in the grammar, so `type` stays usable as a key. */
 const HARD_KEYWORDS = [
-  'True', 'False', 'None', 'Undefined', 'import', 'as', 'if', 'elif', 'else', 'for', 'in',
-  'not', 'and', 'or', 'is', 'lambda', 'assert', 'mixin',
+  'True',
+  'False',
+  'None',
+  'Undefined',
+  'import',
+  'as',
+  'if',
+  'elif',
+  'else',
+  'for',
+  'in',
+  'not',
+  'and',
+  'or',
+  'is',
+  'lambda',
+  'assert',
+  'mixin',
 ];
 
 const rules: moo.Rules = {
@@ -55,10 +71,41 @@ const rules: moo.Rules = {
   // `r`, `R`, `b` or `B` before a quote that starts no string, as `name` would have matched it
   prefix: { match: /[rRbB](?=["'])/, type: () => 'name' },
   op: [
-    '**=', '//=', '<<=', '>>=', '...', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
-    '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-    '+', '-', '*', '/', '%', '&', '|', '^', '<', '>', '=',
-    '.', '!',
+    '**=',
+    '//=',
+    '<<=',
+    '>>=',
+    '...',
+    '**',
+    '//',
+    '<<',
+    '>>',
+    '<=',
+    '>=',
+    '==',
+    '!=',
+    '->',
+    '+=',
+    '-=',
+    '*=',
+    '/=',
+    '%=',
+    '&=',
+    '|=',
+    '^=',
+    '+',
+    '-',
+    '*',
+    '/',
+    '%',
+    '&',
+    '|',
+    '^',
+    '<',
+    '>',
+    '=',
+    '.',
+    '!',
   ],
   unterminated: { match: /["']/ },
   invalid: { match: /[^]/, lineBreaks: true },
@@ -82,8 +129,28 @@ interface Context {
 /** Token classes the grammar matches on as one terminal, so that for instance every binary
  * operator is a single Earley item rather than one alternative per operator. */
 const BINARY_OPERATORS = new Set([
-  '+', '-', '*', '/', '//', '%', '**', '<<', '>>', '&', '|', '^', '==', '!=', '<', '<=', '>', '>=',
-  'and', 'or', 'in', 'is',
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '<<',
+  '>>',
+  '&',
+  '|',
+  '^',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'and',
+  'or',
+  'in',
+  'is',
 ]);
 const AUGMENTED_OPERATORS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '<<=', '>>=', '&=', '|=', '^=']);
 const CONSTANTS = new Set(['True', 'False', 'None', 'Undefined']);
@@ -107,13 +174,50 @@ function tokenClass(mooType: string, text: string): string {
   }
 }
 
-const OPENERS = new Map([['(', ')'], ['[', ']'], ['{', '}']]);
+const OPENERS = new Map([
+  ['(', ')'],
+  ['[', ']'],
+  ['{', '}'],
+]);
 const CLOSERS = new Set([')', ']', '}']);
 /** After these a line break inside brackets cannot end an entry: the expression goes on. */
 const JOINING = new Set([
-  '(', '[', '{', ',', '+', '-', '*', '/', '//', '%', '**', '<<', '>>', '&', '|', '^', '~',
-  '<', '>', '<=', '>=', '==', '!=', '=', '+=', '->', 'and', 'or', 'not', 'in', 'is', '.', '?',
-  'lambda', 'for', '@',
+  '(',
+  '[',
+  '{',
+  ',',
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '<<',
+  '>>',
+  '&',
+  '|',
+  '^',
+  '~',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '=',
+  '+=',
+  '->',
+  'and',
+  'or',
+  'not',
+  'in',
+  'is',
+  '.',
+  '?',
+  'lambda',
+  'for',
+  '@',
 ]);
 /** A line starting with one of these inside brackets goes on with the line before. */
 function continuesExpression(tok: Token): boolean {
@@ -311,10 +415,16 @@ export function lex(source: string, file: string): Lexed {
       const isLambdaBody =
         tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
       if (isLambdaBody) ctx.pendingLambdas--;
-      contexts.push({ kind: isLambdaBody ? 'block' : 'bracket', closer: OPENERS.get(tok.text)!, indents: [], pendingLambdas: 0 });
+      contexts.push({
+        kind: isLambdaBody ? 'block' : 'bracket',
+        closer: OPENERS.get(tok.text)!,
+        indents: [],
+        pendingLambdas: 0,
+      });
     }
     if (tok.type === 'keyword' && tok.text === 'lambda') contexts[contexts.length - 1].pendingLambdas++;
-    const pair = last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
+    const pair =
+      last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
     if (pair && last && last.line === tok.line) {
       // `not in` and `is not` become one operator token, so `a is not b` has a single reading
       out[out.length - 1] = { ...last, type: 'binop', text: pair, value: pair };

@@ -51,14 +51,18 @@ describe('reporting several errors at once', () => {
 
   it("checks the arguments of calls to the package's schemas before running, in kcl's words", () => {
     const schema = 'schema S[a, b = 1]:\n    x: int = a\n\n';
-    expect(reported({ 'main.k': `${schema}s = S(1, 2, 3)\nt = S(c = 1)\nu = S {}\n` })).toEqual([
-      '"S" takes 2 positional arguments but 3 were given',
-      '"S" got an unexpected keyword argument \'c\'',
-      'expected 1 positional argument, found 0',
-      'expected 1 positional argument, found 0',
-    ].map((m, i) => `${['4:13', '5:7', '5:5', '6:5'][i]} ${m}`));
+    expect(reported({ 'main.k': `${schema}s = S(1, 2, 3)\nt = S(c = 1)\nu = S {}\n` })).toEqual(
+      [
+        '"S" takes 2 positional arguments but 3 were given',
+        '"S" got an unexpected keyword argument \'c\'',
+        'expected 1 positional argument, found 0',
+        'expected 1 positional argument, found 0',
+      ].map((m, i) => `${['4:13', '5:7', '5:5', '6:5'][i]} ${m}`),
+    );
     // a local of the same name is not the schema
-    expect(runKcl({ files: [write('local.k', `${schema}f = lambda S { S() }\nv = f(lambda { 7 })\n`)] }).yaml).toBe('v: 7\n');
+    expect(runKcl({ files: [write('local.k', `${schema}f = lambda S { S() }\nv = f(lambda { 7 })\n`)] }).yaml).toBe(
+      'v: 7\n',
+    );
   });
 
   it('checks the arguments of calls to imported schemas in the same words, when they run', () => {
@@ -75,7 +79,8 @@ describe('reporting several errors at once', () => {
   });
 
   it('reports every key and value of a config literal that does not fit its schema', () => {
-    const src = 'schema P:\n    name: str\n    ports: {str:int}\n\np = P {\n    nmae = "a"\n    ports = {http: "80", https: 443}\n    age = 1\n}\n';
+    const src =
+      'schema P:\n    name: str\n    ports: {str:int}\n\np = P {\n    nmae = "a"\n    ports = {http: "80", https: 443}\n    age = 1\n}\n';
     expect(reported({ 'main.k': src })).toEqual([
       `6:5 Cannot add member 'nmae' to schema 'P', did you mean '["name"]'?`,
       '7:14 expected int, got str(80)',

@@ -81,13 +81,17 @@ export function applyOverrides(modules: A.Module[], specs: string[]): void {
     let target: { module: A.Module; index: number; stmt: A.AssignStmt | A.UnificationStmt } | undefined;
     for (const module of modules) {
       module.body.forEach((stmt, index) => {
-        if ((stmt.type === 'Assign' && stmt.targets.some((t) => t.name === name && t.path.length === 0)) || (stmt.type === 'Unification' && stmt.target.name === name)) {
+        if (
+          (stmt.type === 'Assign' && stmt.targets.some((t) => t.name === name && t.path.length === 0)) ||
+          (stmt.type === 'Unification' && stmt.target.name === name)
+        ) {
           target = { module, index, stmt };
         }
       });
     }
     if (!target) {
-      if (value === undefined || keys.length > 0) throw kclError('UsageError', `invalid override '${spec}': there is no global '${name}' to change`);
+      if (value === undefined || keys.length > 0)
+        throw kclError('UsageError', `invalid override '${spec}': there is no global '${name}' to change`);
       const last = modules[modules.length - 1];
       last.body.push({ type: 'Assign', targets: [{ name, path: [], loc: NO_LOC }], value, ...NO_LOC });
       continue;
@@ -96,7 +100,11 @@ export function applyOverrides(modules: A.Module[], specs: string[]): void {
     if (keys.length === 0) {
       if (value === undefined) module.body.splice(index, 1);
       else if (stmt.type === 'Assign') module.body[index] = { ...stmt, value };
-      else throw kclError('UsageError', `invalid override '${spec}': '${name}' is a schema unification; override one of its keys`);
+      else
+        throw kclError(
+          'UsageError',
+          `invalid override '${spec}': '${name}' is a schema unification; override one of its keys`,
+        );
       continue;
     }
     const config = configOf(stmt.value);

@@ -73,7 +73,10 @@ describe('the package cache', () => {
 
   it('evaluates a model file again when it changes', () => {
     run();
-    write('models/server.k', MODEL.replace('replicas: int = base.DEFAULT_REPLICAS', 'replicas: int = base.DEFAULT_REPLICAS + 2'));
+    write(
+      'models/server.k',
+      MODEL.replace('replicas: int = base.DEFAULT_REPLICAS', 'replicas: int = base.DEFAULT_REPLICAS + 2'),
+    );
     expect(run()).toBe('web:\n  name: web\n  replicas: 3\n');
     expect(cache.evaluatedSinceLast()).toEqual(['models.base', 'models.server', 'models.server']);
   });
@@ -90,16 +93,25 @@ describe('the package cache', () => {
     write('main.k', 'import models.extra\nimport models.server\ne = [extra.A]\nweb = server.Server {name = "web"}\n');
     expect(run()).toBe('e:\n- 1\nweb:\n  name: web\n  replicas: 1\n');
     write('models/extra/b.k', 'B = 2\n');
-    write('main.k', 'import models.extra\nimport models.server\ne = [extra.A, extra.B]\nweb = server.Server {name = "web"}\n');
+    write(
+      'main.k',
+      'import models.extra\nimport models.server\ne = [extra.A, extra.B]\nweb = server.Server {name = "web"}\n',
+    );
     expect(run()).toBe('e:\n- 1\n- 2\nweb:\n  name: web\n  replicas: 1\n');
     rmSync(path.join(root, 'models', 'base.k'));
-    expect(diagnosticOf(() => run())).toMatchObject({ kind: 'CannotFindModule', position: { file: path.join(root, 'models', 'server.k'), line: 1 } });
+    expect(diagnosticOf(() => run())).toMatchObject({
+      kind: 'CannotFindModule',
+      position: { file: path.join(root, 'models', 'server.k'), line: 1 },
+    });
   });
 
   it('reports a syntax error brought into a cached package, and reuses it again once fixed', () => {
     run();
     write('models/base.k', `${BASE}x = = 1\n`);
-    expect(diagnosticOf(() => run())).toMatchObject({ kind: 'InvalidSyntax', position: { file: path.join(root, 'models', 'base.k'), line: 4 } });
+    expect(diagnosticOf(() => run())).toMatchObject({
+      kind: 'InvalidSyntax',
+      position: { file: path.join(root, 'models', 'base.k'), line: 4 },
+    });
     write('models/base.k', BASE);
     cache.evaluatedSinceLast();
     // the text is the one the kept evaluation was made from again
@@ -108,13 +120,23 @@ describe('the package cache', () => {
   });
 
   it('keeps an evaluation per value of the options it read', () => {
-    write('models/base.k', BASE.replace('DEFAULT_REPLICAS = 1', 'DEFAULT_REPLICAS = option("replicas", type="int", default=1)'));
+    write(
+      'models/base.k',
+      BASE.replace('DEFAULT_REPLICAS = 1', 'DEFAULT_REPLICAS = option("replicas", type="int", default=1)'),
+    );
     expect(run({ options: [['replicas', '2']] })).toBe('web:\n  name: web\n  replicas: 2\n');
     expect(run({ options: [['replicas', '3']] })).toBe('web:\n  name: web\n  replicas: 3\n');
     expect(run()).toBe('web:\n  name: web\n  replicas: 1\n');
     expect(cache.evaluatedSinceLast()).toHaveLength(6);
     expect(run({ options: [['replicas', '2']] })).toBe('web:\n  name: web\n  replicas: 2\n');
-    expect(run({ options: [['replicas', '2'], ['unrelated', 'x']] })).toBe('web:\n  name: web\n  replicas: 2\n');
+    expect(
+      run({
+        options: [
+          ['replicas', '2'],
+          ['unrelated', 'x'],
+        ],
+      }),
+    ).toBe('web:\n  name: web\n  replicas: 2\n');
     expect(cache.evaluatedSinceLast()).toEqual([]);
   });
 
@@ -128,14 +150,17 @@ describe('the package cache', () => {
   });
 
   it('counts Schema.instances() per run, with the instances a reused package made', () => {
-    write('main.k', [
-      'import models.base',
-      'import models.server',
-      'web = server.Server {name = "web"}',
-      'count = len(server.Server.instances())',
-      'names = [s.name for s in base.Named.instances()]',
-      '',
-    ].join('\n'));
+    write(
+      'main.k',
+      [
+        'import models.base',
+        'import models.server',
+        'web = server.Server {name = "web"}',
+        'count = len(server.Server.instances())',
+        'names = [s.name for s in base.Named.instances()]',
+        '',
+      ].join('\n'),
+    );
     const once = 'web:\n  name: web\n  replicas: 1\ncount: 2\nnames:\n- default\n- web\n';
     expect(run()).toBe(once);
     expect(run()).toBe(once);
@@ -143,7 +168,19 @@ describe('the package cache', () => {
   });
 
   it('runs the lambdas of a reused package in the run calling them', () => {
-    write('models/fns.k', ['env = lambda {', '    option("env", default="dev")', '}', 'say = lambda s: str {', '    print(s)', '    s', '}', ''].join('\n'));
+    write(
+      'models/fns.k',
+      [
+        'env = lambda {',
+        '    option("env", default="dev")',
+        '}',
+        'say = lambda s: str {',
+        '    print(s)',
+        '    s',
+        '}',
+        '',
+      ].join('\n'),
+    );
     write('main.k', 'import models.fns\ne = fns.env()\ns = fns.say("hello")\n');
     expect(run({ options: [['env', 'prod']] })).toBe('hello\ne: prod\ns: hello\n');
     expect(run({ options: [['env', 'test']] })).toBe('hello\ne: test\ns: hello\n');
@@ -175,31 +212,38 @@ describe('the package cache', () => {
   });
 
   it('gives a later run the values a package made, whatever an earlier run did with them', () => {
-    write('models/data.k', [
-      'schema Box:',
-      '    items: [int] = [1]',
-      '    labels: {str:str} = {a = "1"}',
-      'BOX = Box {}',
-      'CONFIG = {ports = [80], meta.name = "x"}',
-      'LIST = [{a = 1}]',
-      '',
-    ].join('\n'));
-    const pristine = 'box:\n  items:\n  - 1\n  labels:\n    a: \'1\'\nconfig:\n  ports:\n  - 80\n  meta:\n    name: x\nlist:\n- a: 1\n';
+    write(
+      'models/data.k',
+      [
+        'schema Box:',
+        '    items: [int] = [1]',
+        '    labels: {str:str} = {a = "1"}',
+        'BOX = Box {}',
+        'CONFIG = {ports = [80], meta.name = "x"}',
+        'LIST = [{a = 1}]',
+        '',
+      ].join('\n'),
+    );
+    const pristine =
+      "box:\n  items:\n  - 1\n  labels:\n    a: '1'\nconfig:\n  ports:\n  - 80\n  meta:\n    name: x\nlist:\n- a: 1\n";
     write('main.k', 'import models.data\nbox = data.BOX\nconfig = data.CONFIG\nlist = data.LIST\n');
     expect(run()).toBe(pristine);
-    write('main.k', [
-      'import models.data',
-      '_config = data.CONFIG',
-      '_config.meta.name = "y"',
-      '_config.ports += [443]',
-      '_list = data.LIST',
-      '_list[0].a = 2',
-      'merged = data.CONFIG | {ports = [8080], meta: {owner = "me"}}',
-      'unified = data.BOX {items += [3], labels: {c = "3"}}',
-      'piped = data.BOX | {items = [4]}',
-      'changed = [_config, _list]',
-      '',
-    ].join('\n'));
+    write(
+      'main.k',
+      [
+        'import models.data',
+        '_config = data.CONFIG',
+        '_config.meta.name = "y"',
+        '_config.ports += [443]',
+        '_list = data.LIST',
+        '_list[0].a = 2',
+        'merged = data.CONFIG | {ports = [8080], meta: {owner = "me"}}',
+        'unified = data.BOX {items += [3], labels: {c = "3"}}',
+        'piped = data.BOX | {items = [4]}',
+        'changed = [_config, _list]',
+        '',
+      ].join('\n'),
+    );
     run();
     write('main.k', 'import models.data\nbox = data.BOX\nconfig = data.CONFIG\nlist = data.LIST\n');
     expect(run()).toBe(pristine);

@@ -91,7 +91,11 @@ export class PackageLoader {
         if (this.locate(stmt.path, m.file)) continue;
         const target = packageTarget(stmt.path, m.file, this.settings.root);
         const position = { file: m.file, line: stmt.line, column: stmt.column };
-        problems.push({ kind: 'CannotFindModule', message: `Cannot find the module ${stmt.path} from ${target}`, position });
+        problems.push({
+          kind: 'CannotFindModule',
+          message: `Cannot find the module ${stmt.path} from ${target}`,
+          position,
+        });
       }
     }
     throwAll(problems);
@@ -107,7 +111,11 @@ export class PackageLoader {
       return this.settings.plugins.find(spec) ?? this.settings.standardPlugins.module(spec);
     }
     const pkg = this.locate(spec, fromFile);
-    if (!pkg) throw kclError('CannotFindModule', `pkgpath ${spec} not found in the program (looked under ${this.settings.root})`);
+    if (!pkg)
+      throw kclError(
+        'CannotFindModule',
+        `pkgpath ${spec} not found in the program (looked under ${this.settings.root})`,
+      );
     const loaded = this.load(pkg);
     const rec = this.current();
     if (rec && loaded.evaluated) rec.journal.push({ kind: 'import', pkgpath: pkg.pkgpath, pkg: loaded.evaluated });
@@ -171,7 +179,9 @@ export class PackageLoader {
       this.recordings.pop();
     }
     const module: ModuleValue = { kind: 'module', name: pkg.pkgpath, members };
-    const evaluated = rec.keep ? { module, target: pkg.target, files, options: rec.options, journal: rec.journal } : undefined;
+    const evaluated = rec.keep
+      ? { module, target: pkg.target, files, options: rec.options, journal: rec.journal }
+      : undefined;
     if (evaluated) this.settings.cache.store(this.cacheKey(pkg.pkgpath), evaluated);
     const loaded: Loaded = { module, evaluated };
     this.loaded.set(pkg.pkgpath, loaded);

@@ -96,7 +96,9 @@ describe('grammar', () => {
   });
 
   it('parses config entries with operators, dotted keys, unpacking and if entries', () => {
-    const e = expr('{\n    a.b.c = 1\n    d += [2]\n    **e\n    if f:\n        g: 3\n    elif h: i = 4\n    else:\n        j = 5\n}') as A.ConfigExpr;
+    const e = expr(
+      '{\n    a.b.c = 1\n    d += [2]\n    **e\n    if f:\n        g: 3\n    elif h: i = 4\n    else:\n        j = 5\n}',
+    ) as A.ConfigExpr;
     expect(e.items.map((i) => (i.type === 'ConfigEntry' ? i.op : 'if'))).toEqual(['=', '+=', ':', 'if']);
     const cond = e.items[3] as A.ConfigIfEntry;
     expect((cond.orelse as A.ConfigIfEntry).type).toBe('ConfigIfEntry');
@@ -152,10 +154,14 @@ describe('grammar', () => {
     expect(message('a = 1, 2\n')).toBe("1:6 unexpected token ','");
     expect(message('x = 1\n_a + 1 = 2\n')).toBe("2:1 'BinaryExpression' is an illegal expression for assignment");
     expect(message('_f() += 2\n')).toBe("1:1 'CallExpression' is an illegal expression for assignment");
-    expect(message('_a[1:2] = [2, 3]\n')).toBe("1:1 'SubscriptExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be a slice access");
+    expect(message('_a[1:2] = [2, 3]\n')).toBe(
+      "1:1 'SubscriptExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be a slice access",
+    );
     expect(message('mi = 1mi\n')).toBe('1:6 invalid int binary suffix');
     expect(message('d = [i for k, i.j.k in data]\n')).toBe('1:15 loop variables can only be ordinary identifiers');
-    expect(message('schema A:\n    x: int = 1\n    x?.y = 2\n')).toBe("3:5 'SelectorExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be an optional attribute access.");
+    expect(message('schema A:\n    x: int = 1\n    x?.y = 2\n')).toBe(
+      "3:5 'SelectorExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be an optional attribute access.",
+    );
   });
 
   it('goes on at the next top-level statement after a syntax error, and reports every one', () => {
@@ -168,7 +174,12 @@ describe('grammar', () => {
       }
       return [];
     };
-    expect(places('a = = 1\nb = 2\nc = 3 +\nschema S:\n    x: int =\nd = 4 +\n')).toEqual(['1:5', '3:8', '5:13', '6:8']);
+    expect(places('a = = 1\nb = 2\nc = 3 +\nschema S:\n    x: int =\nd = 4 +\n')).toEqual([
+      '1:5',
+      '3:8',
+      '5:13',
+      '6:8',
+    ]);
     // what follows a block, an `else`, or a line inside brackets is not a statement of its own
     expect(places('if a:\n    b = = 1\nelse:\n    c = 1\n')).toEqual(['2:9']);
     expect(places('x = [\n1 +, 2\n]\ny = 1\n')).toEqual(['2:4']);

@@ -12,8 +12,15 @@ import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js
 import { TOKEN_TESTS } from './lexer-instance.js';
 
 const TERMINAL_NAMES: Record<string, string> = {
-  NEWLINE: 'newline', INDENT: 'indent', DEDENT: 'dedent', name: 'identifier', string: 'string', number: 'number',
-  constant: 'True/False/None/Undefined', binop: 'operator', augop: 'augmented assignment',
+  NEWLINE: 'newline',
+  INDENT: 'indent',
+  DEDENT: 'dedent',
+  name: 'identifier',
+  string: 'string',
+  number: 'number',
+  constant: 'True/False/None/Undefined',
+  binop: 'operator',
+  augop: 'augmented assignment',
 };
 const TEST_NAMES = new Map<unknown, string>([
   [TOKEN_TESTS.quantifier, 'all/any/map/filter'],
@@ -23,7 +30,18 @@ const TEST_NAMES = new Map<unknown, string>([
 ]);
 
 /** Tokens that can start an expression; when all may come, the message says "an expression". */
-const EXPRESSION_STARTS = ["'('", "'['", "'{'", "'lambda'", 'True/False/None/Undefined', 'identifier', 'number', 'string', 'unary operator', 'all/any/map/filter'];
+const EXPRESSION_STARTS = [
+  "'('",
+  "'['",
+  "'{'",
+  "'lambda'",
+  'True/False/None/Undefined',
+  'identifier',
+  'number',
+  'string',
+  'unary operator',
+  'all/any/map/filter',
+];
 
 function expectedNames(expected: readonly TerminalSymbol<Token>[]): string[] {
   const names = new Set<string>();
@@ -39,7 +57,12 @@ function expectedNames(expected: readonly TerminalSymbol<Token>[]): string[] {
   return [...names].sort();
 }
 
-function syntaxError(token: Token | undefined, expected: string[], file: string, fallback: Token | undefined): KclError {
+function syntaxError(
+  token: Token | undefined,
+  expected: string[],
+  file: string,
+  fallback: Token | undefined,
+): KclError {
   const where = token ?? fallback;
   let message: string;
   if (token?.type === 'INDENT') message = 'unexpected indent';
@@ -50,7 +73,11 @@ function syntaxError(token: Token | undefined, expected: string[], file: string,
     const shown = expected.length > 8 ? [...expected.slice(0, 8), '…'] : expected;
     message += `, expected ${shown.join(', ')}`;
   }
-  return kclError('InvalidSyntax', message, where ? { file, line: where.line, column: where.col } : { file, line: 1, column: 1 });
+  return kclError(
+    'InvalidSyntax',
+    message,
+    where ? { file, line: where.line, column: where.col } : { file, line: 1, column: 1 },
+  );
 }
 
 /** Attaches the file to diagnostics raised inside grammar postprocessors, which do not know it. */
@@ -63,10 +90,26 @@ function withFile(e: unknown, file: string): unknown {
 
 /** kcl's name of an expression kind, as its parser words an illegal assignment target. */
 const EXPRESSION_NAMES: Record<A.Expr['type'], string> = {
-  Identifier: 'IdentifierExpression', StringLit: 'StringLitExpression', NumberLit: 'NumberLitExpression', NameConstant: 'NameConstantLitExpression',
-  ListExpr: 'ListExpression', ConfigExpr: 'ConfigExpression', ListComp: 'ListCompExpression', DictComp: 'DictCompExpression', QuantExpr: 'QuantExpression',
-  Binary: 'BinaryExpression', Compare: 'CompareExpression', Unary: 'UnaryExpression', As: 'BinaryExpression', IfExpr: 'IfExpression',
-  Selector: 'SelectorExpression', Subscript: 'SubscriptExpression', Call: 'CallExpression', SchemaExpr: 'SchemaExpression', Lambda: 'LambdaExpression', Paren: 'ParenExpression',
+  Identifier: 'IdentifierExpression',
+  StringLit: 'StringLitExpression',
+  NumberLit: 'NumberLitExpression',
+  NameConstant: 'NameConstantLitExpression',
+  ListExpr: 'ListExpression',
+  ConfigExpr: 'ConfigExpression',
+  ListComp: 'ListCompExpression',
+  DictComp: 'DictCompExpression',
+  QuantExpr: 'QuantExpression',
+  Binary: 'BinaryExpression',
+  Compare: 'CompareExpression',
+  Unary: 'UnaryExpression',
+  As: 'BinaryExpression',
+  IfExpr: 'IfExpression',
+  Selector: 'SelectorExpression',
+  Subscript: 'SubscriptExpression',
+  Call: 'CallExpression',
+  SchemaExpr: 'SchemaExpression',
+  Lambda: 'LambdaExpression',
+  Paren: 'ParenExpression',
 };
 
 const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
@@ -93,8 +136,10 @@ function illegalTarget(tokens: Token[], at: number, file: string): KclError | un
   if (stmt?.type !== 'ExprStmt') return undefined;
   const e = stmt.value;
   let message = `'${EXPRESSION_NAMES[e.type]}' is an illegal expression for assignment`;
-  if (e.type === 'Subscript' && e.isSlice) message += ', because the left-hand side of an assignment expression may not be a slice access';
-  else if (e.type === 'Selector' && e.optional) message += ', because the left-hand side of an assignment expression may not be an optional attribute access.';
+  if (e.type === 'Subscript' && e.isSlice)
+    message += ', because the left-hand side of an assignment expression may not be a slice access';
+  else if (e.type === 'Selector' && e.optional)
+    message += ', because the left-hand side of an assignment expression may not be an optional attribute access.';
   return kclError('InvalidSyntax', message, { file, line: tokens[start].line, column: tokens[start].col });
 }
 
@@ -102,7 +147,8 @@ function illegalTarget(tokens: Token[], at: number, file: string): KclError | un
  * number multiplier that does not exist, and says so at the number. */
 function invalidSuffix(tokens: Token[], at: number, file: string): KclError | undefined {
   const [number, word] = [tokens[at - 1], tokens[at]];
-  if (number?.type !== 'number' || word?.type !== 'name' || number.offset + number.text.length !== word.offset) return undefined;
+  if (number?.type !== 'number' || word?.type !== 'name' || number.offset + number.text.length !== word.offset)
+    return undefined;
   if (!/^(0[xXoObB])?[0-9a-fA-F_]+$/.test(number.text)) return undefined;
   return kclError('InvalidSyntax', 'invalid int binary suffix', { file, line: number.line, column: number.col });
 }
@@ -117,7 +163,11 @@ function illegalLoopVariable(tokens: Token[], at: number, file: string): KclErro
   while (start >= 0 && (tokens[start].type === 'name' || tokens[start].text === ',')) start--;
   if (start < 0 || tokens[start].text !== 'for' || start === at - 1) return undefined;
   const variable = tokens[at - 1];
-  return kclError('CompileError', 'loop variables can only be ordinary identifiers', { file, line: variable.line, column: variable.col });
+  return kclError('CompileError', 'loop variables can only be ordinary identifiers', {
+    file,
+    line: variable.line,
+    column: variable.col,
+  });
 }
 
 /** Every complete parse of the tokens (exactly one for valid input), or the syntax error and the
@@ -129,7 +179,11 @@ function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { erro
     if (e instanceof EarleySyntaxError) {
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
-      const syntax = illegalTarget(tokens, error.tokenIndex, file) ?? illegalLoopVariable(tokens, error.tokenIndex, file) ?? invalidSuffix(tokens, error.tokenIndex, file) ?? syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
+      const syntax =
+        illegalTarget(tokens, error.tokenIndex, file) ??
+        illegalLoopVariable(tokens, error.tokenIndex, file) ??
+        invalidSuffix(tokens, error.tokenIndex, file) ??
+        syntaxError(error.token, expectedNames(error.expected), file, tokens[tokens.length - 1]);
       return { error: syntax, at: error.tokenIndex };
     }
     if (e instanceof KclError) throw withFile(e, file);
@@ -158,7 +212,13 @@ function nextStatement(tokens: Token[], after: number): number | undefined {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const prev = tokens[i - 1];
-    const starts = i > after && blocks === 0 && brackets === 0 && t.col === 1 && !LAYOUT.has(t.type) && (prev?.type === 'NEWLINE' || prev?.type === 'DEDENT');
+    const starts =
+      i > after &&
+      blocks === 0 &&
+      brackets === 0 &&
+      t.col === 1 &&
+      !LAYOUT.has(t.type) &&
+      (prev?.type === 'NEWLINE' || prev?.type === 'DEDENT');
     if (starts && !CONTINUATIONS.has(t.text)) return i;
     if (t.type === 'INDENT') blocks++;
     else if (t.type === 'DEDENT') blocks--;
@@ -175,7 +235,7 @@ const MAX_SYNTAX_ERRORS = 10;
 /** The statements of a file. After a syntax error, the rest of the file is parsed only to find
  * the errors of the statements after it: they all go to `problems`, and no statement comes back. */
 function statements(tokens: Token[], file: string, problems: Diagnostic[]): A.Stmt[] {
-  for (let start = 0, errors = 0; ; ) {
+  for (let start = 0, errors = 0; ;) {
     const result = attempt(start === 0 ? tokens : tokens.slice(start), file);
     if ('parses' in result) return errors === 0 ? result.parses[0] : [];
     problems.push(result.error.diagnostic);

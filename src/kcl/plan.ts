@@ -10,7 +10,16 @@
  * for programs written for v0.4 (see kcl-mod.ts).
  */
 import { SETTINGS_ATTR } from './eval/schema-def.js';
-import { DictValue, isDict, isFunction, isList, isModule, isSchemaType, isUndefined, type Value } from './eval/values.js';
+import {
+  DictValue,
+  isDict,
+  isFunction,
+  isList,
+  isModule,
+  isSchemaType,
+  isUndefined,
+  type Value,
+} from './eval/values.js';
 
 export interface PlanOptions {
   showHidden?: boolean;

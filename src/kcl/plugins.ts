@@ -38,7 +38,10 @@ export class PluginRegistry {
   module(spec: string): ModuleValue {
     const plugin = this.find(spec);
     if (!plugin) {
-      throw kclError('CannotFindModule', `the plugin package \`${spec}\` is not found, please confirm if plugin mode is enabled`);
+      throw kclError(
+        'CannotFindModule',
+        `the plugin package \`${spec}\` is not found, please confirm if plugin mode is enabled`,
+      );
     }
     return plugin;
   }

@@ -51,7 +51,11 @@ function foldersUnder(dir: string): string[] {
 function documentsUnder(dir: string): Value[] {
   const out: Value[] = [];
   for (const folder of foldersUnder(dir).sort()) {
-    const files = fs.readdirSync(folder, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+    const files = fs
+      .readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
     for (const f of files) out.push(...yamlDocuments(fs.readFileSync(path.join(folder, f), 'utf8')));
   }
   return out;

@@ -55,7 +55,12 @@ class Resolver {
   ) {}
 
   private report(message: string, at: { line: number; column: number }, extra: Partial<Diagnostic> = {}): void {
-    this.problems.push({ kind: 'CompileError', message, position: { file: this.file, line: at.line, column: at.column }, ...extra });
+    this.problems.push({
+      kind: 'CompileError',
+      message,
+      position: { file: this.file, line: at.line, column: at.column },
+      ...extra,
+    });
   }
 
   /** Names bound by a statement list (any order). */
@@ -83,7 +88,10 @@ class Resolver {
 
   private schemaCall(callee: A.Expr, args: A.Expr[], keywords: A.Keyword[], scope: Names): void {
     const schema = this.calledSchema(callee, scope);
-    if (schema) this.problems.push(...schemaCallProblems({ name: schema.name, params: schema.params, callee, args, keywords }, this.file));
+    if (schema)
+      this.problems.push(
+        ...schemaCallProblems({ name: schema.name, params: schema.params, callee, args, keywords }, this.file),
+      );
   }
 
   /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
@@ -166,7 +174,11 @@ class Resolver {
     let required = false;
     for (const p of [...params].reverse()) {
       if (!p.default) required = true;
-      else if (required) this.report('non-default argument follows default argument', p.default, { kind: 'IllegalParameterError', note: 'A default argument' });
+      else if (required)
+        this.report('non-default argument follows default argument', p.default, {
+          kind: 'IllegalParameterError',
+          note: 'A default argument',
+        });
     }
   }
 
@@ -198,7 +210,10 @@ class Resolver {
       if (c.targets.length > 2) {
         // kcl points just after the second variable
         const second = c.targetLocs[1];
-        this.report(`the number of loop variables is ${c.targets.length}, which can only be 1 or 2`, { line: second.endLine, column: second.endColumn + 1 });
+        this.report(`the number of loop variables is ${c.targets.length}, which can only be 1 or 2`, {
+          line: second.endLine,
+          column: second.endColumn + 1,
+        });
       }
       this.expr(c.iter, inner);
       inner = inner.with(c.targets);
@@ -258,7 +273,8 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0])) this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
+        if (!scope.has(e.names[0]))
+          this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
         return;
       case 'NumberLit':
       case 'NameConstant':
@@ -352,7 +368,11 @@ export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>,
 
 /** A schema may not derive from itself through its parents; kcl names every schema of a cycle,
  * once per schema. */
-function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>, fileOf: ReadonlyMap<A.Stmt, string>, pkgpath: string): Diagnostic[] {
+function inheritanceCycles(
+  schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
+  fileOf: ReadonlyMap<A.Stmt, string>,
+  pkgpath: string,
+): Diagnostic[] {
   const parentOf = (s: A.SchemaStmt) => (s.parent?.names.length === 1 ? schemas.get(s.parent.names[0]) : undefined);
   const ordered = [...fileOf.keys()].filter((s): s is A.SchemaStmt => s.type === 'Schema');
   const reported = new Set<A.SchemaStmt>();
@@ -366,7 +386,11 @@ function inheritanceCycles(schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStm
         const message = `There is a circular reference between schemas ${names.join(', ')}`;
         for (const x of ordered.filter((x) => seen.includes(x))) {
           reported.add(x);
-          problems.push({ kind: 'CompileError', message, position: { file: fileOf.get(x)!, line: x.nameLoc.line, column: x.nameLoc.column } });
+          problems.push({
+            kind: 'CompileError',
+            message,
+            position: { file: fileOf.get(x)!, line: x.nameLoc.line, column: x.nameLoc.column },
+          });
         }
         break;
       }

@@ -27,7 +27,9 @@ describe('kcl run: values and output', () => {
   });
 
   it('uses 64-bit ints and Python division semantics', () => {
-    expect(run('a = 7 // -2\nb = -7 % 3\nc = 7 / 2\nd = 2 ** 62\n')).toBe('a: -4\nb: 2\nc: 3.5\nd: 4611686018427387904\n');
+    expect(run('a = 7 // -2\nb = -7 % 3\nc = 7 / 2\nd = 2 ** 62\n')).toBe(
+      'a: -4\nb: 2\nc: 3.5\nd: 4611686018427387904\n',
+    );
     expect(failure('a = 2 ** 63\n')).toMatchObject({ kind: 'IntOverflow' });
   });
 
@@ -43,7 +45,9 @@ describe('kcl run: values and output', () => {
         's = "${total} items: ${xs: #json}"',
       ].join('\n') + '\n',
     );
-    expect(out).toBe("xs:\n- 0\n- 4\n- 16\nd:\n  b: 2\nok: true\nbig:\n- 4\n- 16\ntotal: 11\ns: '11 items: [0, 4, 16]'\n");
+    expect(out).toBe(
+      "xs:\n- 0\n- 4\n- 16\nd:\n  b: 2\nok: true\nbig:\n- 4\n- 16\ntotal: 11\ns: '11 items: [0, 4, 16]'\n",
+    );
   });
 
   it('merges configs with union, override and insert operators', () => {
@@ -57,8 +61,16 @@ describe('kcl run: values and output', () => {
   });
 
   it('passes -D options through option() with types and defaults', () => {
-    const src = 'env = option("env", default="dev")\nreplicas = option("replicas", type="int")\nflags = option("flags")\n';
-    expect(run(src, { options: [['replicas', '3'], ['flags', '["a","b"]']] })).toBe('env: dev\nreplicas: 3\nflags:\n- a\n- b\n');
+    const src =
+      'env = option("env", default="dev")\nreplicas = option("replicas", type="int")\nflags = option("flags")\n';
+    expect(
+      run(src, {
+        options: [
+          ['replicas', '3'],
+          ['flags', '["a","b"]'],
+        ],
+      }),
+    ).toBe('env: dev\nreplicas: 3\nflags:\n- a\n- b\n');
   });
 
   it('leaves None out with disableNone and sorts keys on request', () => {
@@ -68,15 +80,20 @@ describe('kcl run: values and output', () => {
 
 describe('kcl run: number multipliers', () => {
   it('keep the number as written for str() and print their real value', () => {
-    const src = 'a = 100m\nb = 1Ki\ns = [str(100m), "${4Gi}", typeof(1Ki)]\nnums = [int(1500m), float(1Ki), int(2Ki)]\n';
-    expect(run(src)).toBe("a: 0.1\nb: 1024.0\ns:\n- '100m'\n- '4Gi'\n- number_multiplier(1Ki)\nnums:\n- 1\n- 1024.0\n- 2048\n");
+    const src =
+      'a = 100m\nb = 1Ki\ns = [str(100m), "${4Gi}", typeof(1Ki)]\nnums = [int(1500m), float(1Ki), int(2Ki)]\n';
+    expect(run(src)).toBe(
+      "a: 0.1\nb: 1024.0\ns:\n- '100m'\n- '4Gi'\n- number_multiplier(1Ki)\nnums:\n- 1\n- 1024.0\n- 2048\n",
+    );
   });
 
   it('are their own type: units.NumberMultiplier, not int, and no operand', () => {
     const src = 'import units\nschema R:\n    cpu?: int | units.NumberMultiplier = 1\nr = R {cpu = 100m}\nq = R {}\n';
     expect(run(src)).toBe('r:\n  cpu: 0.1\nq:\n  cpu: 1\n');
     expect(failure('x: int = 1Ki\n').message).toBe('expected int, got number_multiplier(1Ki)');
-    expect(failure('x = 1Ki + 1\n').message).toMatch(/^unsupported operand type\(s\) for \+: 'number_multiplier\(1Ki\)'/);
+    expect(failure('x = 1Ki + 1\n').message).toMatch(
+      /^unsupported operand type\(s\) for \+: 'number_multiplier\(1Ki\)'/,
+    );
   });
 });
 
@@ -94,7 +111,9 @@ describe('kcl run: schemas', () => {
   ].join('\n');
 
   it('instantiates with defaults, inheritance and attributes that read others', () => {
-    expect(run(`${person}p = Person {name = "ann"}\n`)).toBe('p:\n  kind: Person\n  name: ann\n  age: 1\n  greeting: hi ann\n');
+    expect(run(`${person}p = Person {name = "ann"}\n`)).toBe(
+      'p:\n  kind: Person\n  name: ann\n  age: 1\n  greeting: hi ann\n',
+    );
   });
 
   it('reports a failed check with its message and where it is', () => {
@@ -104,8 +123,12 @@ describe('kcl run: schemas', () => {
   });
 
   it('refuses unknown attributes, missing required ones and wrong types', () => {
-    expect(failure(`${person}p = Person {name = "a", nick = "b"}\n`).message).toBe("Cannot add member 'nick' to schema 'Person'");
-    expect(failure(`${person}p = Person {}\n`).message).toBe("attribute 'name' of Person is required and can't be None or Undefined");
+    expect(failure(`${person}p = Person {name = "a", nick = "b"}\n`).message).toBe(
+      "Cannot add member 'nick' to schema 'Person'",
+    );
+    expect(failure(`${person}p = Person {}\n`).message).toBe(
+      "attribute 'name' of Person is required and can't be None or Undefined",
+    );
     expect(failure(`${person}p = Person {name = 1}\n`).message).toBe('expected str, got int(1)');
   });
 
@@ -132,7 +155,8 @@ describe('kcl run: schemas', () => {
   });
 
   it('turns nested dicts into instances of attribute schemas', () => {
-    const src = 'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
+    const src =
+      'schema Port:\n    port: int\n    protocol: "TCP" | "UDP" = "TCP"\nschema Svc:\n    ports: [Port]\ns = Svc {ports = [{port = 80}]}\n';
     expect(run(src)).toBe('s:\n  ports:\n  - port: 80\n    protocol: TCP\n');
   });
 
@@ -150,14 +174,24 @@ describe('kcl run: schema types at runtime', () => {
   });
 
   it('refuses an instance written in place for another schema, and any other under as', () => {
-    expect(failure(schemas + 'box = Box {item = B {}}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'box = Box {item = B {}}\n')).toMatchObject({
+      kind: 'TypeError',
+      message: 'expected A, got B',
+    });
     expect(failure(schemas + 'x: A = B {}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
-    expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({
+      kind: 'TypeError',
+      message: 'expected A, got B',
+    });
   });
 
-  it('refuses a global assigned another schema as a schema argument, where kcl\'s checker knows its type', () => {
+  it("refuses a global assigned another schema as a schema argument, where kcl's checker knows its type", () => {
     const src = schemas + 'schema Wrap[item: A]:\n    x: int = 1\n\n';
-    expect(failure(src + 'b = B {}\nw = Wrap(b)\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B', position: { line: 14, column: 10 } });
+    expect(failure(src + 'b = B {}\nw = Wrap(b)\n')).toMatchObject({
+      kind: 'TypeError',
+      message: 'expected A, got B',
+      position: { line: 14, column: 10 },
+    });
     expect(run(src + 'mk = lambda { B {} }\nw = Wrap(mk())\n')).toContain('w:\n  x: 1\n');
   });
 });
@@ -209,14 +243,24 @@ describe('kcl run: output types of KCL up to v0.7', () => {
 
 describe('kcl run: errors name their place', () => {
   it('places a conflict between bare expressions at the later one, a config shown as {...}', () => {
-    expect(failure('1\n2\n')).toMatchObject({ message: 'conflicting values between 2 and 1', position: { line: 2, column: 1, lineOnly: true } });
-    expect(failure('a = 1\n1\n')).toMatchObject({ message: 'conflicting values between {...} and 1', position: { line: 2 } });
+    expect(failure('1\n2\n')).toMatchObject({
+      message: 'conflicting values between 2 and 1',
+      position: { line: 2, column: 1, lineOnly: true },
+    });
+    expect(failure('a = 1\n1\n')).toMatchObject({
+      message: 'conflicting values between {...} and 1',
+      position: { line: 2 },
+    });
     expect(run('{a = 1}\n{b = 2}\n')).toBe('a: 1\nb: 2\n');
   });
 
   it("reports every literal argument that does not fit a lambda's or schema's parameter, beside the parameter", () => {
     const d = failure('f = lambda age: int, name: "KCL" | "CUE" {\n    age\n}\nx = f("1", "Go")\n');
-    expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line}:${x.position?.column} ${x.message} / ${x.related?.[0]?.message}`)).toEqual([
+    expect(
+      [d, ...(d.also ?? [])].map(
+        (x) => `${x.position?.line}:${x.position?.column} ${x.message} / ${x.related?.[0]?.message}`,
+      ),
+    ).toEqual([
       '4:7 expected int, got str(1) / variable is defined here, its type is int, but got str(1)',
       '4:12 expected str(KCL) | str(CUE), got str(Go) / variable is defined here, its type is str(KCL) | str(CUE), but got str(Go)',
     ]);
@@ -224,7 +268,9 @@ describe('kcl run: errors name their place', () => {
     expect(failure('schema P[data: str, n: int]:\n    count: int = n\n\np = P(data="a", n="1")\n')).toMatchObject({
       message: 'expected int, got str(1)',
       position: { line: 4, column: 19 },
-      related: [{ position: { line: 1, column: 21 }, message: 'variable is defined here, its type is int, but got str(1)' }],
+      related: [
+        { position: { line: 1, column: 21 }, message: 'variable is defined here, its type is int, but got str(1)' },
+      ],
     });
   });
 
@@ -237,7 +283,9 @@ describe('kcl run: errors name their place', () => {
   });
 
   it('names an inheritance cycle from its first schema along its parents, at every schema of it', () => {
-    const d = failure('schema Parent(Son):\n    a: str\n\nschema Son(GrandSon):\n    b: str\n\nschema GrandSon(Parent):\n    c: str\n');
+    const d = failure(
+      'schema Parent(Son):\n    a: str\n\nschema Son(GrandSon):\n    b: str\n\nschema GrandSon(Parent):\n    c: str\n',
+    );
     expect([d, ...(d.also ?? [])].map((x) => `${x.position?.line} ${x.message}`)).toEqual([
       '1 There is a circular reference between schemas Parent, Son, GrandSon',
       '4 There is a circular reference between schemas Parent, Son, GrandSon',
@@ -247,7 +295,10 @@ describe('kcl run: errors name their place', () => {
 
   it("refuses a child's change of an inherited attribute's type at the attribute", () => {
     const d = failure('schema P:\n    name: str\n\nschema C(P):\n    name: int\n\nc = C {name = 1}\n');
-    expect(d).toMatchObject({ message: "can't change schema field type of 'name' from str to int", position: { line: 5, column: 5 } });
+    expect(d).toMatchObject({
+      message: "can't change schema field type of 'name' from str to int",
+      position: { line: 5, column: 5 },
+    });
   });
 
   it('refuses a change under an imported module as a change of an immutable name, pointing at the import', () => {
@@ -266,29 +317,43 @@ describe('kcl run: errors name their place', () => {
 
   it('refuses a member that no schema of a union attribute has, naming them all', () => {
     const src = 'schema A:\n    a: int\n\nschema B:\n    b: int\n\nschema X:\n    x: A | B\n\n';
-    expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({ message: `Cannot add member 'c' to 'schemas ["A", "B"]'`, position: { line: 11, column: 7 } });
+    expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({
+      message: `Cannot add member 'c' to 'schemas ["A", "B"]'`,
+      position: { line: 11, column: 7 },
+    });
     expect(run(`${src}x = X {\n    x.b = 1\n}\n`)).toBe('x:\n  x:\n    b: 1\n');
   });
 
-  it('refuses a literal cast to a type it cannot be, as kcl\'s checker words it', () => {
+  it("refuses a literal cast to a type it cannot be, as kcl's checker words it", () => {
     expect(failure('a = 1 as str\n')).toMatchObject({
-      message: "Conversion of type 'int(1)' to type 'str' may be a mistake because neither type sufficiently overlaps with the other",
+      message:
+        "Conversion of type 'int(1)' to type 'str' may be a mistake because neither type sufficiently overlaps with the other",
       position: { line: 1, column: 5 },
     });
     expect(run('a = 1 as float\nb = "x" as "x" | "y"\n')).toBe('a: 1.0\nb: x\n');
   });
 
   it('words failed assignments into a path as kcl does', () => {
-    expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({ message: 'index out of bounds: the len is 4 but the index is 10', position: { line: 2 } });
-    expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({ message: "invalid value 'UndefinedType' to load attribute 'y'" });
+    expect(failure('_a = [0, 1] * 2\n_a[10] = 2\n')).toMatchObject({
+      message: 'index out of bounds: the len is 4 but the index is 10',
+      position: { line: 2 },
+    });
+    expect(failure('_a = [{k = 1}]\n_a[0].x.y += 1\n')).toMatchObject({
+      message: "invalid value 'UndefinedType' to load attribute 'y'",
+    });
     expect(failure('schema S:\n    a.b = 1\n\ns = S {}\n')).toMatchObject({
-      message: "failed to update the dict. An iterable of key-value pairs was expected, but got UndefinedType. Check if the syntax for updating the dictionary with the attribute 'b' is correct",
+      message:
+        "failed to update the dict. An iterable of key-value pairs was expected, but got UndefinedType. Check if the syntax for updating the dictionary with the attribute 'b' is correct",
     });
   });
 
   it('reports an undefined name statically, even in code that never runs', () => {
     const d = failure('schema A:\n    x: int\n    check:\n        regex.match("a", "b")\n');
-    expect(d).toMatchObject({ kind: 'CompileError', message: "name 'regex' is not defined", position: { line: 4, column: 9 } });
+    expect(d).toMatchObject({
+      kind: 'CompileError',
+      message: "name 'regex' is not defined",
+      position: { line: 4, column: 9 },
+    });
   });
 
   it('refuses to change an immutable global', () => {
@@ -305,10 +370,16 @@ describe('kcl run: packages and plugins', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-pkg-'));
     writeFileSync(path.join(root, 'kcl.mod'), '[package]\nname = "demo"\n');
     mkdirSync(path.join(root, 'base', 'models'), { recursive: true });
-    writeFileSync(path.join(root, 'base', 'models', 'app.k'), 'schema App:\n    name: str\n    port: int = 80\n_hidden = 1\n');
+    writeFileSync(
+      path.join(root, 'base', 'models', 'app.k'),
+      'schema App:\n    name: str\n    port: int = 80\n_hidden = 1\n',
+    );
     mkdirSync(path.join(root, 'apps', 'web'), { recursive: true });
     writeFileSync(path.join(root, 'apps', 'web', 'util.k'), 'suffix = "-web"\n');
-    writeFileSync(path.join(root, 'apps', 'web', 'main.k'), 'import base.models as m\nimport .util\napp = m.App {name = "a" + util.suffix}\n');
+    writeFileSync(
+      path.join(root, 'apps', 'web', 'main.k'),
+      'import base.models as m\nimport .util\napp = m.App {name = "a" + util.suffix}\n',
+    );
     const out = runKcl({ files: [path.join(root, 'apps', 'web', 'main.k')] });
     expect(out.yaml).toBe('app:\n  name: a-web\n  port: 80\n');
   });
@@ -337,11 +408,20 @@ describe('kcl run: packages and plugins', () => {
   it("keeps a private global holding another package's instance as that schema when it is changed", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-instance-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');
-    writeFileSync(path.join(root, 'conf.k'), 'schema Conf:\n    items: [str] = []\n    port: int = 80\nINSTANCE = Conf {}\n');
-    writeFileSync(path.join(root, 'main.k'), 'import conf\n_x = conf.INSTANCE\n_x.items += ["a"]\n_x.port = 81\nout = _x\n');
+    writeFileSync(
+      path.join(root, 'conf.k'),
+      'schema Conf:\n    items: [str] = []\n    port: int = 80\nINSTANCE = Conf {}\n',
+    );
+    writeFileSync(
+      path.join(root, 'main.k'),
+      'import conf\n_x = conf.INSTANCE\n_x.items += ["a"]\n_x.port = 81\nout = _x\n',
+    );
     expect(runKcl({ files: [path.join(root, 'main.k')] }).yaml).toBe('out:\n  items:\n  - a\n  port: 81\n');
     writeFileSync(path.join(root, 'main.k'), 'import conf\n_x = conf.INSTANCE\n_x = 1\n');
-    expect(diagnosticOf(() => runKcl({ files: [path.join(root, 'main.k')] }))).toMatchObject({ kind: 'TypeError', message: 'expected Conf, got int(1)' });
+    expect(diagnosticOf(() => runKcl({ files: [path.join(root, 'main.k')] }))).toMatchObject({
+      kind: 'TypeError',
+      message: 'expected Conf, got int(1)',
+    });
   });
 
   it("checks a schema's attributes against the type aliases of the schema's own module", () => {
@@ -391,7 +471,7 @@ describe('kcl run: packages and plugins', () => {
     );
   });
 
-  it('offers kusion\'s project_context plugin: the stack and project of the files compiled', () => {
+  it("offers kusion's project_context plugin: the stack and project of the files compiled", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'kdeck-konfig-'));
     writeFileSync(path.join(root, 'kcl.mod'), '');
     mkdirSync(path.join(root, 'base', 'pkg'), { recursive: true });
@@ -406,11 +486,17 @@ describe('kcl run: packages and plugins', () => {
     const files = [path.join(root, 'base', 'pkg', 'meta.k'), path.join(root, 'web', 'dev', 'main.k')];
     expect(runKcl({ files, workDir: path.join(root, 'web', 'dev') }).yaml).toBe('project: web\nstack: dev\nx: 1\n');
     // outside a stack both read as empty
-    expect(run('import kcl_plugin.project_context as ctx\np = ctx.get_project_context()\nsize = len(ctx.get_stack_context())\n')).toBe('p: {}\nsize: 0\n');
+    expect(
+      run(
+        'import kcl_plugin.project_context as ctx\np = ctx.get_project_context()\nsize = len(ctx.get_stack_context())\n',
+      ),
+    ).toBe('p: {}\nsize: 0\n');
   });
 
   it('offers system modules, and keeps file access inside the workspace', () => {
-    expect(run('import math\nimport json\na = math.floor(2.7)\nb = json.encode({k = [1, 2]})\n')).toBe("a: 2\nb: '{\"k\": [1, 2]}'\n");
+    expect(run('import math\nimport json\na = math.floor(2.7)\nb = json.encode({k = [1, 2]})\n')).toBe(
+      'a: 2\nb: \'{"k": [1, 2]}\'\n',
+    );
     expect(failure('import file\nx = file.read("/etc/hostname")\n').message).toMatch(/outside|workspace/);
   });
 });

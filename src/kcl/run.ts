@@ -106,7 +106,8 @@ function select(root: Value, selector: string): Value {
   let v: Value = root;
   for (const part of spec.split('.').filter(Boolean)) {
     const next: Value | undefined = isDict(v) ? v.get(part) : undefined;
-    if (next === undefined) throw kclError('EvaluationError', `invalid path selector '${selector}': '${part}' not found`);
+    if (next === undefined)
+      throw kclError('EvaluationError', `invalid path selector '${selector}': '${part}' not found`);
     v = next;
   }
   return v;
@@ -120,9 +121,16 @@ function select(root: Value, selector: string): Value {
 function inputFiles(given: string[], workDir: string): string[] {
   const files = new Set<string>();
   for (const f of given) {
-    const resolved = path.resolve(workDir, f.includes('${KCL_MOD}') ? f.replaceAll('${KCL_MOD}', findRoot(workDir)) : f);
+    const resolved = path.resolve(
+      workDir,
+      f.includes('${KCL_MOD}') ? f.replaceAll('${KCL_MOD}', findRoot(workDir)) : f,
+    );
     const inFolder = isFolder(resolved)
-      ? fs.readdirSync(resolved).filter((n) => n.endsWith('.k') && !n.endsWith('_test.k')).sort().map((n) => path.join(resolved, n))
+      ? fs
+          .readdirSync(resolved)
+          .filter((n) => n.endsWith('.k') && !n.endsWith('_test.k'))
+          .sort()
+          .map((n) => path.join(resolved, n))
       : [resolved];
     for (const file of inFolder) files.add(file);
   }
@@ -194,7 +202,8 @@ export function runKcl(opts: RunOptions): RunResult {
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);
-    if (v !== undefined && isOutput(name, v, opts.showHidden ?? false)) globals.entries.set(name, evaluator.finished(v, ctx));
+    if (v !== undefined && isOutput(name, v, opts.showHidden ?? false))
+      globals.entries.set(name, evaluator.finished(v, ctx));
   }
   // bare expression statements print as the result; with globals they must agree with them
   let result: Value = globals;
@@ -220,9 +229,15 @@ function unionAtRoot(acc: Value, value: Value, position: Position): Value {
     try {
       return union(acc, value);
     } catch (e) {
-      throw e instanceof KclError && !e.diagnostic.position ? new KclError({ ...e.diagnostic, position: { ...position, lineOnly: true } }) : e;
+      throw e instanceof KclError && !e.diagnostic.position
+        ? new KclError({ ...e.diagnostic, position: { ...position, lineOnly: true } })
+        : e;
     }
   }
   const [config, other] = isDict(acc) ? [acc, value] : [value, acc];
-  throw kclError('EvaluationError', `conflicting values between ${config === acc ? '{...}' : repr(other)} and ${config === acc ? repr(other) : '{...}'}`, { ...position, lineOnly: true });
+  throw kclError(
+    'EvaluationError',
+    `conflicting values between ${config === acc ? '{...}' : repr(other)} and ${config === acc ? repr(other) : '{...}'}`,
+    { ...position, lineOnly: true },
+  );
 }

@@ -54,7 +54,11 @@ export function readSettings(file: string): Settings {
   const { doc, text } = parseYamlFile(file, 'settings file');
   const at = (node: Node | null | undefined) => positionOf(file, text, node);
   const invalid = (node: Node | null | undefined, expected: string) =>
-    kclError('EvaluationError', `Failed to load '${path.basename(file)}', invalid setting file format: ${expected}`, at(node));
+    kclError(
+      'EvaluationError',
+      `Failed to load '${path.basename(file)}', invalid setting file format: ${expected}`,
+      at(node),
+    );
   const settings: Settings = { files: [], options: [] };
   const top = doc.contents;
   if (top === null || (isScalar(top) && top.value === null)) return settings;
@@ -69,10 +73,15 @@ export function readSettings(file: string): Settings {
       // `${KCL_MOD}` is the root of the Konfig repository: the folder holding kcl.mod
       const root = findRoot(dir);
       for (const item of files.items) {
-        if (!isScalar(item) || typeof item.value !== 'string') throw invalid(item as Node, 'kcl_cli_configs.file must be a list of file names');
+        if (!isScalar(item) || typeof item.value !== 'string')
+          throw invalid(item as Node, 'kcl_cli_configs.file must be a list of file names');
         const resolved = path.resolve(dir, item.value.replaceAll('${KCL_MOD}', root));
         if (!fs.existsSync(resolved)) {
-          throw kclError('CannotFindModule', `the file '${item.value}' named in ${path.basename(file)} does not exist (looked for ${resolved})`, at(item));
+          throw kclError(
+            'CannotFindModule',
+            `the file '${item.value}' named in ${path.basename(file)} does not exist (looked for ${resolved})`,
+            at(item),
+          );
         }
         settings.files.push(resolved);
       }

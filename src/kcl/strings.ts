@@ -9,7 +9,17 @@ import type { Token } from './lexer.js';
 import { parseInterpolation } from './parser.js';
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
   $: '$',
 };
 
@@ -116,7 +126,15 @@ const FORMAT_SPECS = new Set(['json', 'yaml']);
 /** The string literal of a token; `loc` is copied, so it may be a shared scratch span. */
 export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
   const body = bodyOf(tok);
-  const node: A.StringLit = { type: 'StringLit', value: '', raw: tok.text, line: loc.line, column: loc.column, endLine: loc.endLine, endColumn: loc.endColumn };
+  const node: A.StringLit = {
+    type: 'StringLit',
+    value: '',
+    raw: tok.text,
+    line: loc.line,
+    column: loc.column,
+    endLine: loc.endLine,
+    endColumn: loc.endColumn,
+  };
   // raw strings keep `${...}` as text
   if (body.raw || !body.text.includes('${')) {
     node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);
@@ -136,7 +154,11 @@ export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
       const end = closingBrace(t, i + 2);
       if (end === -1) {
         const at = advance(body.line, body.col, t.slice(0, i));
-        throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', { file, line: at.line, column: at.col });
+        throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', {
+          file,
+          line: at.line,
+          column: at.col,
+        });
       }
       if (literal) parts.push({ text: body.raw ? literal : decodeEscapes(literal, file, body) });
       literal = '';

@@ -242,9 +242,7 @@ describe('toYaml: scalars', () => {
 
   it('double-quotes strings with characters YAML cannot show, using libyaml escapes', () => {
     const value = dictOf({ r: 'lo W\r', t: 'a\tb', c: '\u0001\u007f\u0085\u2029\uFEFF', e: '\u001b"\\' });
-    expect(toYaml(value)).toBe(
-      lines('r: "lo W\\r"', 't: "a\\tb"', 'c: "\\x01\\x7F\\N\\P\\uFEFF"', 'e: "\\e\\"\\\\"'),
-    );
+    expect(toYaml(value)).toBe(lines('r: "lo W\\r"', 't: "a\\tb"', 'c: "\\x01\\x7F\\N\\P\\uFEFF"', 'e: "\\e\\"\\\\"'));
   });
 
   it('writes unicode text as is (builtins/str/chars)', () => {

@@ -47,7 +47,14 @@ function isDataMap(d: Data): d is DataMap {
 
 /** Functions, schema types and modules: kcl leaves them out of dicts and lists alike. */
 function isNonData(v: Value): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof DictValue) && !(v instanceof UnitValue) && v !== UNDEFINED;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof DictValue) &&
+    !(v instanceof UnitValue) &&
+    v !== UNDEFINED
+  );
 }
 
 /** Rust orders `String` keys by UTF-8 bytes, i.e. by code point; UTF-16 order differs above U+D7FF. */

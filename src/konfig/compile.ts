@@ -59,9 +59,14 @@ function checkReferences(spec: Spec): void {
   for (const r of spec.resources) {
     for (const ref of referencesIn(r.attributes)) {
       const where = `resource ${r.id} at ${ref.at || '/'}`;
-      if (!ids.has(ref.target)) throw kclError('SpecError', `${where} refers to ${ref.target}, which is not a resource of this stack`);
+      if (!ids.has(ref.target))
+        throw kclError('SpecError', `${where} refers to ${ref.target}, which is not a resource of this stack`);
       if (ref.target === r.id) throw kclError('SpecError', `${where} refers to the resource itself`);
-      if (!pointerTokens(ref.pointer)) throw kclError('SpecError', `${where}: '${ref.pointer}' is not a JSON pointer (it starts with / and escapes / and ~ as ~1 and ~0)`);
+      if (!pointerTokens(ref.pointer))
+        throw kclError(
+          'SpecError',
+          `${where}: '${ref.pointer}' is not a JSON pointer (it starts with / and escapes / and ~ as ~1 and ~0)`,
+        );
     }
   }
 }
@@ -70,11 +75,15 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
   const { root, stack } = loadStack(dir);
   const settings = runOptionsFromSettings(settingsFiles(stack, options.settings ?? []), stack.dir);
   if (settings.files.length === 0) {
-    throw kclError('WorkspaceError', `the settings of stack ${stack.path} name no KCL file (kcl_cli_configs.file is empty)`, {
-      file: path.join(stack.dir, 'kcl.yaml'),
-      line: 1,
-      column: 1,
-    });
+    throw kclError(
+      'WorkspaceError',
+      `the settings of stack ${stack.path} name no KCL file (kcl_cli_configs.file is empty)`,
+      {
+        file: path.join(stack.dir, 'kcl.yaml'),
+        line: 1,
+        column: 1,
+      },
+    );
   }
   const result = runKcl({
     ...settings,
@@ -83,7 +92,10 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     plugins: options.plugins,
     packageCache: options.packageCache,
   });
-  const spec = specOf([...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`), ...crdResources(stack.dir)]);
+  const spec = specOf([
+    ...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`),
+    ...crdResources(stack.dir),
+  ]);
   checkReferences(spec);
   checkAcyclic(graphOf(spec));
   return { root, stack, spec, printed: result.printed };

@@ -34,7 +34,11 @@ export function crdResources(stackDir: string): Resource[] {
       if (doc.errors[0]) throw yamlSyntaxError(file, doc.errors[0], 'a CRD file', 'SpecError');
       const obj: unknown = doc.toJS();
       if (obj === null || obj === undefined) continue;
-      if (!isObject(obj)) throw kclError('SpecError', `${file}: a CRD file holds Kubernetes objects, not ${Array.isArray(obj) ? 'a list' : typeof obj}`);
+      if (!isObject(obj))
+        throw kclError(
+          'SpecError',
+          `${file}: a CRD file holds Kubernetes objects, not ${Array.isArray(obj) ? 'a list' : typeof obj}`,
+        );
       resources.push(resourceFromManifest(obj, file));
     }
     return resources;

@@ -14,7 +14,9 @@ export function loadDocuments(text: string): unknown[] {
     if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors[0].message}`);
   }
   // a stream that ends with `---` has an empty last document; no compiler output is one
-  return docs.filter((doc) => !(isScalar(doc.contents) && doc.contents.source === '')).map((doc) => doc.toJS({ mapAsMap: true }) as unknown);
+  return docs
+    .filter((doc) => !(isScalar(doc.contents) && doc.contents.source === ''))
+    .map((doc) => doc.toJS({ mapAsMap: true }) as unknown);
 }
 
 export interface Difference {
@@ -45,7 +47,12 @@ function keyList(m: Map<unknown, unknown>): string {
 }
 
 /** The first place where `actual` departs from `expected`; `ordered` says whether key order counts. */
-function diff(expected: unknown, actual: unknown, path: string, ordered: boolean): Omit<Difference, 'keyOrderOnly'> | undefined {
+function diff(
+  expected: unknown,
+  actual: unknown,
+  path: string,
+  ordered: boolean,
+): Omit<Difference, 'keyOrderOnly'> | undefined {
   if (expected instanceof Map && actual instanceof Map) {
     const missing = [...expected.keys()].find((k) => !actual.has(k));
     if (missing !== undefined) return { path: child(path, missing), message: 'missing' };
@@ -57,7 +64,8 @@ function diff(expected: unknown, actual: unknown, path: string, ordered: boolean
       if (d) return d;
     }
     const sameOrder = [...expected.keys()].every((k, i) => [...actual.keys()][i] === k);
-    if (ordered && !sameOrder) return { path: path || '.', message: `key order: expected ${keyList(expected)}, got ${keyList(actual)}` };
+    if (ordered && !sameOrder)
+      return { path: path || '.', message: `key order: expected ${keyList(expected)}, got ${keyList(actual)}` };
     return undefined;
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
@@ -70,7 +78,8 @@ function diff(expected: unknown, actual: unknown, path: string, ordered: boolean
     }
     return undefined;
   }
-  if (typeof expected === 'number' && typeof actual === 'number' && Number.isNaN(expected) && Number.isNaN(actual)) return undefined;
+  if (typeof expected === 'number' && typeof actual === 'number' && Number.isNaN(expected) && Number.isNaN(actual))
+    return undefined;
   if (expected === actual) return undefined;
   return { path: path || '.', message: `expected ${show(expected)}, got ${show(actual)}` };
 }

@@ -36,7 +36,6 @@ interface Verdict {
   keyOrderOnly?: boolean;
 }
 
-
 /** The first line of what went wrong, with the place for a compiler diagnostic. */
 function failureLine(e: unknown): string {
   if (e instanceof KclError) {
@@ -81,7 +80,10 @@ function judgeStack(root: string, s: Stack): Verdict {
     // the goldens hold the KCL program's output; the project's CRD files join the Spec later
     const crds = new Set(crdResources(dir).map((r) => r.id));
     const spec = compileStack(dir).spec;
-    specPassed = !firstDifference(byId, loadDocuments(specToYaml({ resources: spec.resources.filter((r) => !crds.has(r.id)) })));
+    specPassed = !firstDifference(
+      byId,
+      loadDocuments(specToYaml({ resources: spec.resources.filter((r) => !crds.has(r.id)) })),
+    );
   } catch {
     specPassed = false;
   }
@@ -109,9 +111,16 @@ function main(): number {
     if (v.specPassed) specs++;
     if (v.keyOrderOnly) orderOnly++;
     const spec = v.specPassed ? '' : ' [kdeck compile differs]';
-    console.log(v.passed ? `pass  ${v.stack}${spec}` : `FAIL  ${v.stack}: ${v.reason}${v.keyOrderOnly ? ' (only key order differs)' : ''}${spec}`);
+    console.log(
+      v.passed
+        ? `pass  ${v.stack}${spec}`
+        : `FAIL  ${v.stack}: ${v.reason}${v.keyOrderOnly ? ' (only key order differs)' : ''}${spec}`,
+    );
   }
-  console.log(`\n${passed}/${stacks.length} stacks match` + (orderOnly > 0 ? ` (${orderOnly} more differ only in key order)` : ''));
+  console.log(
+    `\n${passed}/${stacks.length} stacks match` +
+      (orderOnly > 0 ? ` (${orderOnly} more differ only in key order)` : ''),
+  );
   console.log(`${specs}/${stacks.length} stacks: kdeck compile gives the golden's resources (sorted by id)`);
   return passed === stacks.length ? 0 : 1;
 }

@@ -86,7 +86,11 @@ function main(argv: string[]): number {
   ];
   if (mode === '--update') writeSnapshots(snapshots, dir, drift);
   const verb = mode === '--update' ? 'updated' : 'differ';
-  process.stdout.write(report.length ? `${report.join('\n')}\n${report.length} snapshot(s) ${verb}\n` : `${snapshots.length} snapshots up to date\n`);
+  process.stdout.write(
+    report.length
+      ? `${report.join('\n')}\n${report.length} snapshot(s) ${verb}\n`
+      : `${snapshots.length} snapshots up to date\n`,
+  );
   return mode === '--check' && report.length ? 1 : 0;
 }
 

@@ -28,7 +28,10 @@ describe('resource ids', () => {
 describe('stack output to resources', () => {
   it('reads one document per resource (older Konfig), a resources list, and plain manifests', () => {
     const perDocument = resourcesOfOutput([{ id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: ns }], 'out');
-    const listed = resourcesOfOutput([{ resources: [{ id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: ns }] }], 'out');
+    const listed = resourcesOfOutput(
+      [{ resources: [{ id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: ns }] }],
+      'out',
+    );
     const manifest = resourcesOfOutput([ns], 'out');
     expect(perDocument).toEqual(listed);
     expect(manifest).toEqual(listed);
@@ -36,17 +39,33 @@ describe('stack output to resources', () => {
 
   it('names the resource for each mistake', () => {
     const one = (doc: unknown) => message(() => resourcesOfOutput([doc], 'the output of stack s'));
-    expect(one({ type: 'Kubernetes', attributes: ns })).toBe('the output of stack s: a resource has no id; every resource needs an id (apiVersion:Kind:namespace:name)');
-    expect(one({ id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: { kind: 'Namespace', metadata: { name: 'shop' } } })).toBe(
+    expect(one({ type: 'Kubernetes', attributes: ns })).toBe(
+      'the output of stack s: a resource has no id; every resource needs an id (apiVersion:Kind:namespace:name)',
+    );
+    expect(
+      one({
+        id: 'v1:Namespace:shop',
+        type: 'Kubernetes',
+        attributes: { kind: 'Namespace', metadata: { name: 'shop' } },
+      }),
+    ).toBe(
       'resource v1:Namespace:shop has no apiVersion in its attributes; a Kubernetes object needs apiVersion, kind and metadata.name',
     );
     expect(one({ id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: cm })).toBe(
       'resource v1:Namespace:shop does not match its attributes, which make the id v1:ConfigMap:shop:c',
     );
-    expect(one({ id: 'v1:Namespace:shop', type: 'Kubernetes', dependOn: [], attributes: ns })).toContain('has unknown key dependOn');
-    expect(one({ id: 'v1:Namespace:shop', attributes: ns })).toBe('resource v1:Namespace:shop has no type; use type: Kubernetes');
-    expect(one({ apiVersion: 'v1', kind: 'Namespace', metadata: {} })).toContain('a Kubernetes object without metadata.name');
-    expect(one({ resources: [], appConfiguration: {} })).toContain('top-level appConfiguration beside resources; make it private');
+    expect(one({ id: 'v1:Namespace:shop', type: 'Kubernetes', dependOn: [], attributes: ns })).toContain(
+      'has unknown key dependOn',
+    );
+    expect(one({ id: 'v1:Namespace:shop', attributes: ns })).toBe(
+      'resource v1:Namespace:shop has no type; use type: Kubernetes',
+    );
+    expect(one({ apiVersion: 'v1', kind: 'Namespace', metadata: {} })).toContain(
+      'a Kubernetes object without metadata.name',
+    );
+    expect(one({ resources: [], appConfiguration: {} })).toContain(
+      'top-level appConfiguration beside resources; make it private',
+    );
   });
 
   it('refuses duplicate ids and dependencies outside the stack, and sorts by id', () => {
@@ -56,11 +75,16 @@ describe('stack output to resources', () => {
       attributes,
       ...(dependsOn ? { dependsOn } : {}),
     });
-    expect(message(() => specOf([r(ns), r(ns)]))).toBe('two resources have the id v1:Namespace:shop; ids must be unique within a stack');
+    expect(message(() => specOf([r(ns), r(ns)]))).toBe(
+      'two resources have the id v1:Namespace:shop; ids must be unique within a stack',
+    );
     expect(message(() => specOf([r(cm, ['v1:Namespace:other'])]))).toBe(
       'resource v1:ConfigMap:shop:c depends on v1:Namespace:other, which is not a resource of this stack',
     );
-    expect(specOf([r(ns), r(cm, ['v1:Namespace:shop'])]).resources.map((x) => x.id)).toEqual(['v1:ConfigMap:shop:c', 'v1:Namespace:shop']);
+    expect(specOf([r(ns), r(cm, ['v1:Namespace:shop'])]).resources.map((x) => x.id)).toEqual([
+      'v1:ConfigMap:shop:c',
+      'v1:Namespace:shop',
+    ]);
   });
 });
 
@@ -68,7 +92,13 @@ describe('compiled stacks', () => {
   it('prints the Spec as documents with kusion key order, dependsOn and extensions only when set', () => {
     const text = specToYaml({
       resources: [
-        { id: 'v1:ConfigMap:shop:c', type: 'Kubernetes', dependsOn: ['v1:Namespace:shop'], attributes: cm, extensions: { cluster: 'sandbox-b' } },
+        {
+          id: 'v1:ConfigMap:shop:c',
+          type: 'Kubernetes',
+          dependsOn: ['v1:Namespace:shop'],
+          attributes: cm,
+          extensions: { cluster: 'sandbox-b' },
+        },
         { id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: ns },
       ],
     });
@@ -100,8 +130,13 @@ describe('compiled stacks', () => {
   });
 
   it("adds the project's CRD files and reports a malformed one at its line", () => {
-    const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: backups.example.dev\n';
-    const root = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/crd/backups.yaml': crd, 'apps/shop/crd/README.md': 'not a manifest' });
+    const crd =
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: backups.example.dev\n';
+    const root = tempWorkspace({
+      ...MINIMAL_STACK,
+      'apps/shop/crd/backups.yaml': crd,
+      'apps/shop/crd/README.md': 'not a manifest',
+    });
     const ids = compileStack(path.join(root, 'apps/shop/dev')).spec.resources.map((r) => r.id);
     expect(ids).toContain('apiextensions.k8s.io/v1:CustomResourceDefinition:backups.example.dev');
     const broken = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/crd/bad.yml': 'kind: [CustomResourceDefinition\n' });
@@ -111,7 +146,10 @@ describe('compiled stacks', () => {
   });
 
   it('refuses an implicit reference to a resource the stack does not have', () => {
-    const main = MINIMAL_STACK['apps/shop/dev/main.k'].replace('option("mode") or "normal"', '"\\${ref:v1:Service:shop-dev:db#/spec/clusterIP}"');
+    const main = MINIMAL_STACK['apps/shop/dev/main.k'].replace(
+      'option("mode") or "normal"',
+      '"\\${ref:v1:Service:shop-dev:db#/spec/clusterIP}"',
+    );
     const root = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/dev/main.k': main });
     expect(message(() => compileStack(path.join(root, 'apps/shop/dev')))).toBe(
       'resource v1:ConfigMap:shop-dev:settings at /data/mode refers to v1:Service:shop-dev:db, which is not a resource of this stack',

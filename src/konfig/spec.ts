@@ -63,7 +63,10 @@ export function clusterOf(resource: Resource, stackCluster: string | undefined):
 /** A Kubernetes manifest (from a CRD file or a raw-manifest output) as a resource. */
 export function resourceFromManifest(obj: Attributes, origin: string): Resource {
   const id = manifestId(obj);
-  if (typeof id !== 'string') throw specError(`${origin}: a Kubernetes object without ${id.missing}; every object needs apiVersion, kind and metadata.name`);
+  if (typeof id !== 'string')
+    throw specError(
+      `${origin}: a Kubernetes object without ${id.missing}; every object needs apiVersion, kind and metadata.name`,
+    );
   return { id, type: KUBERNETES, attributes: obj };
 }
 
@@ -71,14 +74,19 @@ export function resourceFromManifest(obj: Attributes, origin: string): Resource 
 function resourceFromDocument(doc: Attributes, origin: string): Resource {
   if (doc.id === undefined && typeof doc.apiVersion === 'string') return resourceFromManifest(doc, origin);
   const label = typeof doc.id === 'string' && doc.id ? `resource ${doc.id}` : `${origin}: a resource`;
-  if (typeof doc.id !== 'string' || doc.id === '') throw specError(`${label} has no id; every resource needs an id (apiVersion:Kind:namespace:name)`);
+  if (typeof doc.id !== 'string' || doc.id === '')
+    throw specError(`${label} has no id; every resource needs an id (apiVersion:Kind:namespace:name)`);
   const unknown = Object.keys(doc).filter((k) => !RESOURCE_KEYS.includes(k));
-  if (unknown.length) throw specError(`${label} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a resource has only ${RESOURCE_KEYS.join(', ')}`);
+  if (unknown.length)
+    throw specError(
+      `${label} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a resource has only ${RESOURCE_KEYS.join(', ')}`,
+    );
   if (typeof doc.type !== 'string' || doc.type === '') throw specError(`${label} has no type; use type: ${KUBERNETES}`);
   if (!isObject(doc.attributes)) throw specError(`${label} has no attributes mapping (the object itself)`);
   const resource: Resource = { id: doc.id, type: doc.type, attributes: doc.attributes };
   if (doc.dependsOn !== undefined && doc.dependsOn !== null) {
-    if (!Array.isArray(doc.dependsOn) || doc.dependsOn.some((d) => typeof d !== 'string')) throw specError(`${label}: dependsOn must be a list of resource ids`);
+    if (!Array.isArray(doc.dependsOn) || doc.dependsOn.some((d) => typeof d !== 'string'))
+      throw specError(`${label}: dependsOn must be a list of resource ids`);
     if (doc.dependsOn.length) resource.dependsOn = doc.dependsOn as string[];
   }
   if (doc.extensions !== undefined && doc.extensions !== null) {
@@ -87,8 +95,12 @@ function resourceFromDocument(doc: Attributes, origin: string): Resource {
   }
   if (resource.type === KUBERNETES) {
     const expected = manifestId(resource.attributes);
-    if (typeof expected !== 'string') throw specError(`${label} has no ${expected.missing} in its attributes; a Kubernetes object needs apiVersion, kind and metadata.name`);
-    if (expected !== resource.id) throw specError(`${label} does not match its attributes, which make the id ${expected}`);
+    if (typeof expected !== 'string')
+      throw specError(
+        `${label} has no ${expected.missing} in its attributes; a Kubernetes object needs apiVersion, kind and metadata.name`,
+      );
+    if (expected !== resource.id)
+      throw specError(`${label} does not match its attributes, which make the id ${expected}`);
   }
   return resource;
 }
@@ -106,7 +118,9 @@ export function resourcesOfOutput(docs: unknown[], origin: string): Resource[] {
     if (Array.isArray(doc.resources) && doc.id === undefined) {
       const extra = Object.keys(doc).filter((k) => k !== 'resources');
       if (extra.length) {
-        throw specError(`${where}: top-level ${extra.join(', ')} beside resources; make ${extra.length > 1 ? 'them' : 'it'} private (a leading _) so that only resources are output`);
+        throw specError(
+          `${where}: top-level ${extra.join(', ')} beside resources; make ${extra.length > 1 ? 'them' : 'it'} private (a leading _) so that only resources are output`,
+        );
       }
       doc.resources.forEach((r, j) => {
         if (!isObject(r)) throw specError(`${where}: resources[${j}] is not a mapping`);

@@ -18,7 +18,16 @@ describe('stackInputs', () => {
     });
     const inputs = stackInputs(loadStack(path.join(root, 'apps/shop/dev')).stack);
     const rel = (xs: string[]) => xs.map((x) => path.relative(root, x).split(path.sep).join('/'));
-    expect(rel(inputs.files)).toEqual(['apps/shop/dev/kcl.yaml', 'apps/shop/dev/main.k', 'apps/shop/dev/stack.yaml', 'apps/shop/project.yaml', 'kcl.mod', 'pkg/models/a.k', 'pkg/models/b.k', 'pkg/util/u.k']);
+    expect(rel(inputs.files)).toEqual([
+      'apps/shop/dev/kcl.yaml',
+      'apps/shop/dev/main.k',
+      'apps/shop/dev/stack.yaml',
+      'apps/shop/project.yaml',
+      'kcl.mod',
+      'pkg/models/a.k',
+      'pkg/models/b.k',
+      'pkg/util/u.k',
+    ]);
     expect(rel(inputs.folders)).toEqual(['apps/shop/crd', 'apps/shop/dev', 'pkg/models', 'pkg/util']);
   });
 });

@@ -86,7 +86,10 @@ describe('stack compile inputs', () => {
   });
 
   it('names the kcl.yaml line of a file that does not exist', () => {
-    const root = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - ../base/base.k\n    - main.k\n' });
+    const root = tempWorkspace({
+      ...MINIMAL_STACK,
+      'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - ../base/base.k\n    - main.k\n',
+    });
     const d = diagnosticOf(() => compileStack(path.join(root, 'apps/shop/dev')));
     expect(d.kind).toBe('CannotFindModule');
     expect(d.message).toContain("the file '../base/base.k' named in kcl.yaml does not exist");
@@ -102,7 +105,10 @@ describe('stack compile inputs', () => {
   });
 
   it('reports a settings file of the wrong shape at the offending entry', () => {
-    const root = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file: [main.k]\nkcl_options:\n  - env\n' });
+    const root = tempWorkspace({
+      ...MINIMAL_STACK,
+      'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file: [main.k]\nkcl_options:\n  - env\n',
+    });
     const d = diagnosticOf(() => compileStack(path.join(root, 'apps/shop/dev')));
     expect(d.message).toContain('each kcl_options entry needs a string key');
     expect(d.position).toMatchObject({ line: 4, column: 5 });

@@ -47,7 +47,10 @@ export function findWorkspaceRoot(start: string): string {
   const from = path.resolve(start);
   if (!fs.existsSync(from)) throw workspaceError(`${from} does not exist`);
   const root = kclModAbove(from);
-  if (!root) throw workspaceError(`no kcl.mod at or above ${from}: a Konfig repository has kcl.mod at its root; run kdeck inside one, or pass its path`);
+  if (!root)
+    throw workspaceError(
+      `no kcl.mod at or above ${from}: a Konfig repository has kcl.mod at its root; run kdeck inside one, or pass its path`,
+    );
   return root;
 }
 
@@ -135,11 +138,15 @@ export function loadStack(dir: string): { root: string; stack: Stack } {
   const root = findWorkspaceRoot(from);
   if (!fs.existsSync(path.join(from, STACK_FILE))) {
     const projectDir = enclosing(from, root, PROJECT_FILE);
-    const stacks = projectDir ? stacksUnder(projectDir, root, { name: path.basename(projectDir), dir: projectDir }) : [];
+    const stacks = projectDir
+      ? stacksUnder(projectDir, root, { name: path.basename(projectDir), dir: projectDir })
+      : [];
     const hint = stacks.length
       ? `stacks of this project: ${stacks.map((s) => path.relative(from, s.dir) || '.').join(', ')}`
       : `kdeck ls ${path.relative(process.cwd(), root) || '.'} lists the stacks of this repository`;
-    throw workspaceError(`${from} is not a stack folder (it has no ${STACK_FILE}); run in a stack folder or pass one with -w (${hint})`);
+    throw workspaceError(
+      `${from} is not a stack folder (it has no ${STACK_FILE}); run in a stack folder or pass one with -w (${hint})`,
+    );
   }
   const projectDir = enclosing(path.dirname(from), root, PROJECT_FILE);
   if (!projectDir) {

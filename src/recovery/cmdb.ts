@@ -35,7 +35,11 @@ export interface PodSource {
   list(ref: { apiVersion: string; kind: string; namespace?: string }): Promise<{ items: KubeObject[] }>;
 }
 
-const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined), o);
+const field = (o: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>(
+    (x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined),
+    o,
+  );
 
 function controllerOf(o: KubeObject): { kind: string; name: string } | undefined {
   const refs = field(o, 'metadata', 'ownerReferences');
@@ -51,7 +55,12 @@ export async function resolveFromClusters(hosts: string[], clusters: Map<string,
         source.list({ apiVersion: 'v1', kind: 'Pod' }),
         source.list({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }),
       ]);
-      const rsOwner = new Map(replicaSets.items.map((rs) => [`${String(field(rs, 'metadata', 'namespace'))}/${String(field(rs, 'metadata', 'name'))}`, controllerOf(rs)]));
+      const rsOwner = new Map(
+        replicaSets.items.map((rs) => [
+          `${String(field(rs, 'metadata', 'namespace'))}/${String(field(rs, 'metadata', 'name'))}`,
+          controllerOf(rs),
+        ]),
+      );
       const records: PodRecord[] = [];
       for (const host of hosts) {
         for (const p of pods.items) {
@@ -61,7 +70,14 @@ export async function resolveFromClusters(hosts: string[], clusters: Map<string,
           const namespace = String(field(p, 'metadata', 'namespace'));
           let owner = controllerOf(p);
           if (owner?.kind === 'ReplicaSet') owner = rsOwner.get(`${namespace}/${owner.name}`) ?? owner;
-          records.push({ hostname: host, cluster, namespace, pod: name, ...(typeof node === 'string' ? { node } : {}), ...(owner ? { owner } : {}) });
+          records.push({
+            hostname: host,
+            cluster,
+            namespace,
+            pod: name,
+            ...(typeof node === 'string' ? { node } : {}),
+            ...(owner ? { owner } : {}),
+          });
         }
       }
       return records;
@@ -77,7 +93,9 @@ export function resolveFromFile(hosts: string[], file: string): HostTable {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new UserError(`cannot read the CMDB file ${file}; pass an existing file, or leave it out to ask the clusters`);
+    throw new UserError(
+      `cannot read the CMDB file ${file}; pass an existing file, or leave it out to ask the clusters`,
+    );
   }
   const rows: Record<string, unknown>[] = [];
   if (file.endsWith('.csv')) {
@@ -86,14 +104,21 @@ export function resolveFromFile(hosts: string[], file: string): HostTable {
     for (const l of lines) rows.push(Object.fromEntries(l.split(',').map((v, i) => [columns[i], v.trim()])));
   } else {
     const doc: unknown = YAML.parse(text);
-    if (!Array.isArray(doc)) throw new UserError(`the CMDB file ${file} must be a list of {hostname, cluster, namespace, pod}`);
+    if (!Array.isArray(doc))
+      throw new UserError(`the CMDB file ${file} must be a list of {hostname, cluster, namespace, pod}`);
     rows.push(...(doc as Record<string, unknown>[]));
   }
   const records: PodRecord[] = [];
   rows.forEach((r, i) => {
     const missing = ['hostname', 'cluster', 'namespace', 'pod'].filter((k) => typeof r[k] !== 'string' || r[k] === '');
     if (missing.length) throw new UserError(`the CMDB file ${file}, entry ${i + 1}: no ${missing.join(', ')}`);
-    if (hosts.includes(String(r.hostname))) records.push({ hostname: String(r.hostname), cluster: String(r.cluster), namespace: String(r.namespace), pod: String(r.pod) });
+    if (hosts.includes(String(r.hostname)))
+      records.push({
+        hostname: String(r.hostname),
+        cluster: String(r.cluster),
+        namespace: String(r.namespace),
+        pod: String(r.pod),
+      });
   });
   return { records, unresolved: hosts.filter((h) => !records.some((r) => r.hostname === h)) };
 }

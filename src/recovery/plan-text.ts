@@ -21,8 +21,12 @@ export function planText(plan: RecoveryPlan): string {
     for (const b of batches.filter((x) => x.cluster === cluster)) {
       lines.push(`  batch ${b.index}:`);
       for (const t of b.targets) {
-        const from = [t.hostname && `host ${t.hostname}`, t.owner && `${t.owner.kind}/${t.owner.name}`].filter(Boolean).join(', ');
-        lines.push(`    ${t.namespace}/${t.kind === 'Pod' ? '' : `${t.kind.toLowerCase()}/`}${t.name}${from ? `  (${from})` : ''}`);
+        const from = [t.hostname && `host ${t.hostname}`, t.owner && `${t.owner.kind}/${t.owner.name}`]
+          .filter(Boolean)
+          .join(', ');
+        lines.push(
+          `    ${t.namespace}/${t.kind === 'Pod' ? '' : `${t.kind.toLowerCase()}/`}${t.name}${from ? `  (${from})` : ''}`,
+        );
         lines.push(`      $ ${kubectlCommand(runbook.action, t)}`);
       }
     }

@@ -51,17 +51,22 @@ export interface RecoveryPlan {
   blastRadius: { workload: string; targets: number; atOnce: number }[];
 }
 
-
 function str(o: Record<string, unknown>, key: string, where: string): string {
   const v = o[key];
-  if (typeof v !== 'string' || v === '') throw new UserError(`the runbook output has no ${where}.${key}; a runbook is a recovery.PodRecovery or recovery.WorkloadRestart`);
+  if (typeof v !== 'string' || v === '')
+    throw new UserError(
+      `the runbook output has no ${where}.${key}; a runbook is a recovery.PodRecovery or recovery.WorkloadRestart`,
+    );
   return v;
 }
 
 /** Reads the `runbook` value a runbook file outputs. */
 export function runbookOf(output: unknown): Runbook {
   const rb = asObject(asObject(output).runbook);
-  if (Object.keys(rb).length === 0) throw new UserError('the runbook file outputs no `runbook`: assign a recovery.PodRecovery or recovery.WorkloadRestart to `runbook`');
+  if (Object.keys(rb).length === 0)
+    throw new UserError(
+      'the runbook file outputs no `runbook`: assign a recovery.PodRecovery or recovery.WorkloadRestart to `runbook`',
+    );
   const s = asObject(rb.strategy);
   const action = str(rb, 'action', 'runbook') as RecoveryAction;
   const targets = (Array.isArray(rb.targets) ? rb.targets : []).map((t, i) => {
@@ -74,7 +79,9 @@ export function runbookOf(output: unknown): Runbook {
       kind: str(o, 'kind', where),
       name: str(o, 'name', where),
       ...(typeof o.hostname === 'string' ? { hostname: o.hostname } : {}),
-      ...(typeof owner.kind === 'string' && typeof owner.name === 'string' ? { owner: { kind: owner.kind, name: owner.name } } : {}),
+      ...(typeof owner.kind === 'string' && typeof owner.name === 'string'
+        ? { owner: { kind: owner.kind, name: owner.name } }
+        : {}),
     };
   });
   // a hostname given twice, or two hostnames of one pod (its name and its node), restart it once
@@ -94,7 +101,8 @@ export function runbookOf(output: unknown): Runbook {
   };
 }
 
-const workloadOf = (t: RecoveryTarget) => `${t.cluster}/${t.namespace}/${t.owner ? `${t.owner.kind}/${t.owner.name}` : `${t.kind}/${t.name}`}`;
+const workloadOf = (t: RecoveryTarget) =>
+  `${t.cluster}/${t.namespace}/${t.owner ? `${t.owner.kind}/${t.owner.name}` : `${t.kind}/${t.name}`}`;
 
 /**
  * Batches per cluster, in target order: a batch takes up to `batchSize` targets, and no more
@@ -123,7 +131,13 @@ export function planRecovery(runbook: Runbook): RecoveryPlan {
       waiting = left;
     }
   }
-  const blastRadius = [...atOnce].map(([workload, n]) => ({ workload, targets: runbook.targets.filter((t) => workloadOf(t) === workload).length, atOnce: n })).sort((a, b) => (a.workload < b.workload ? -1 : 1));
+  const blastRadius = [...atOnce]
+    .map(([workload, n]) => ({
+      workload,
+      targets: runbook.targets.filter((t) => workloadOf(t) === workload).length,
+      atOnce: n,
+    }))
+    .sort((a, b) => (a.workload < b.workload ? -1 : 1));
   return { runbook, batches, blastRadius };
 }
 

@@ -15,13 +15,27 @@ export function hostsOf(options: readonly [string, string][]): string[] {
 }
 
 /** The plan, and what the runbook printed while it ran. */
-export function compileRunbook(file: string, options: [string, string][], table: HostTable): { plan: RecoveryPlan; printed: string } {
-  const result = runKcl({ files: [file], options, disableNone: true, plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)) });
+export function compileRunbook(
+  file: string,
+  options: [string, string][],
+  table: HostTable,
+): { plan: RecoveryPlan; printed: string } {
+  const result = runKcl({
+    files: [file],
+    options,
+    disableNone: true,
+    plugins: new PluginRegistry().register(CMDB_PLUGIN, cmdbPlugin(table)),
+  });
   return { plan: planRecovery(runbookOf(result.data()[0])), printed: result.printed };
 }
 
 /** Refuses a plan with nothing to restart, saying why. */
 export function requireTargets(plan: RecoveryPlan, hint: string): void {
   if (plan.batches.length > 0) return;
-  throw new UserError(plan.runbook.unresolved.length ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart${hint}` : 'the runbook has no targets: nothing to restart', 1);
+  throw new UserError(
+    plan.runbook.unresolved.length
+      ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart${hint}`
+      : 'the runbook has no targets: nothing to restart',
+    1,
+  );
 }

@@ -11,7 +11,15 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CoreV1Api, createConfiguration, KubeConfig, PatchStrategy, ServerConfiguration, setHeaderOptions, Watch } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  createConfiguration,
+  KubeConfig,
+  PatchStrategy,
+  ServerConfiguration,
+  setHeaderOptions,
+  Watch,
+} from '@kubernetes/client-node';
 import { startSandbox, type Sandbox } from './launcher.js';
 import { commitCreate, commitUpdate } from './api/write.js';
 
@@ -25,7 +33,11 @@ interface Result {
   met: boolean;
 }
 
-async function concurrently(callers: number, perCaller: number, call: (caller: number, i: number) => Promise<unknown>): Promise<number> {
+async function concurrently(
+  callers: number,
+  perCaller: number,
+  call: (caller: number, i: number) => Promise<unknown>,
+): Promise<number> {
   const start = performance.now();
   await Promise.all(
     Array.from({ length: callers }, async (_, c) => {
@@ -82,25 +94,51 @@ async function gets(client: Client, primary: boolean): Promise<Result> {
   const read = () => client.core.readNamespacedConfigMap({ name: 'bench-get', namespace: 'default' });
   await concurrently(8, 25, read);
   const rate = await concurrently(8, primary ? 1000 : 300, read);
-  return { what: `GET, client-node (${client.name}), 8 callers`, value: rate, unit: 'req/s', target: primary ? '≥ 2,000' : '-', met: rate >= 2000 };
+  return {
+    what: `GET, client-node (${client.name}), 8 callers`,
+    value: rate,
+    unit: 'req/s',
+    target: primary ? '≥ 2,000' : '-',
+    met: rate >= 2000,
+  };
 }
 
 async function applies(client: Client, primary: boolean): Promise<Result> {
   const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
   const one = (c: number, i: number) =>
     client.core.patchNamespacedConfigMap(
-      { name: `bench-apply-${c}`, namespace: 'default', fieldManager: 'bench', force: true, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bench-apply-${c}`, labels: { bench: 'apply' } }, data: { n: String(i), owner: `caller-${c}` } } },
+      {
+        name: `bench-apply-${c}`,
+        namespace: 'default',
+        fieldManager: 'bench',
+        force: true,
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `bench-apply-${c}`, labels: { bench: 'apply' } },
+          data: { n: String(i), owner: `caller-${c}` },
+        },
+      },
       apply,
     );
   await concurrently(8, 10, one);
   const rate = await concurrently(8, primary ? 400 : 150, one);
-  return { what: `server-side apply, client-node (${client.name}), 8 callers`, value: rate, unit: 'req/s', target: primary ? '≥ 500' : '-', met: rate >= 500 };
+  return {
+    what: `server-side apply, client-node (${client.name}), 8 callers`,
+    value: rate,
+    unit: 'req/s',
+    target: primary ? '≥ 500' : '-',
+    met: rate >= 500,
+  };
 }
 
 async function watches(sb: Sandbox, kc: KubeConfig): Promise<Result> {
   const cluster = sb.clusters[0]!;
   const core = kc.makeApiClient(CoreV1Api);
-  await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'bench-watch' }, data: { n: '0' } } });
+  await core.createNamespacedConfigMap({
+    namespace: 'default',
+    body: { metadata: { name: 'bench-watch' }, data: { n: '0' } },
+  });
   const rv = (await core.listNamespacedConfigMap({ namespace: 'default' })).metadata!.resourceVersion!;
   const writes = 5000;
   const watchers = 10;
@@ -130,7 +168,13 @@ async function watches(sb: Sandbox, kc: KubeConfig): Promise<Result> {
   await allIn;
   const rate = (delivered / (performance.now() - start)) * 1000;
   for (const r of requests) r.abort();
-  return { what: `watch events delivered (${watchers} watchers × ${writes} changes)`, value: rate, unit: 'events/s', target: '≥ 20,000', met: rate >= 20_000 };
+  return {
+    what: `watch events delivered (${watchers} watchers × ${writes} changes)`,
+    value: rate,
+    unit: 'events/s',
+    target: '≥ 20,000',
+    met: rate >= 20_000,
+  };
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
@@ -158,14 +202,22 @@ async function rollout(sb: Sandbox): Promise<Result | string> {
     fs.writeFileSync(manifest, doc('warmup'));
     // the first run fills kubectl's discovery cache; it is not measured
     const warm = await run('kubectl', ['apply', '-f', manifest], env);
-    if (warm.code !== 0) return `kubectl apply → rollout status: not measured (${warm.out.trim() || 'kubectl could not run'})`;
+    if (warm.code !== 0)
+      return `kubectl apply → rollout status: not measured (${warm.out.trim() || 'kubectl could not run'})`;
     fs.writeFileSync(manifest, doc('web'));
     const start = performance.now();
     const applied = await run('kubectl', ['apply', '-f', manifest], env);
     const status = await run('kubectl', ['rollout', 'status', 'deployment/web', '--timeout=60s'], env);
     const ms = performance.now() - start;
-    if (applied.code !== 0 || status.code !== 0) return `kubectl apply → rollout status: failed: ${applied.out}${status.out}`;
-    return { what: 'kubectl apply → rollout status (3 replicas, readiness delay 0)', value: ms, unit: 'ms', target: '-', met: true };
+    if (applied.code !== 0 || status.code !== 0)
+      return `kubectl apply → rollout status: failed: ${applied.out}${status.out}`;
+    return {
+      what: 'kubectl apply → rollout status (3 replicas, readiness delay 0)',
+      value: ms,
+      unit: 'ms',
+      target: '-',
+      met: true,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -185,18 +237,33 @@ async function memoryChild(): Promise<void> {
   commitCreate(
     cluster.api,
     deployments,
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'many', namespace: 'default' }, spec: { replicas: 5000, selector: { matchLabels: { app: 'many' } }, template: { metadata: { labels: { app: 'many' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'many', namespace: 'default' },
+      spec: {
+        replicas: 5000,
+        selector: { matchLabels: { app: 'many' } },
+        template: {
+          metadata: { labels: { app: 'many' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+        },
+      },
+    },
     { manager: 'bench' },
   );
   const started = performance.now();
   for (let i = 0; i < 1200; i++) {
     await cluster.settle();
-    const d = cluster.store.get('apps/deployments', 'default', 'many') as { status?: { availableReplicas?: number } } | undefined;
+    const d = cluster.store.get('apps/deployments', 'default', 'many') as
+      { status?: { availableReplicas?: number } } | undefined;
     if (d?.status?.availableReplicas === 5000) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const convergedMs = performance.now() - started;
-  const running = cluster.store.list('/pods').filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running').length;
+  const running = cluster.store
+    .list('/pods')
+    .filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running').length;
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   gc();
   const afterBurst = process.memoryUsage().rss;
@@ -215,12 +282,30 @@ async function memory(): Promise<(Result | string)[]> {
   const r = await run(process.execPath, ['--expose-gc', self, '--memory-child'], process.env);
   const line = r.out.trim().split('\n').pop() ?? '';
   try {
-    const m = JSON.parse(line) as { running: number; convergedMs: number; afterBurst: number; rest: number; heap: number };
+    const m = JSON.parse(line) as {
+      running: number;
+      convergedMs: number;
+      afterBurst: number;
+      rest: number;
+      heap: number;
+    };
     const mb = (b: number) => b / 1024 / 1024;
     return [
       { what: `5,000 pods (50 nodes) created and Running`, value: m.convergedMs, unit: 'ms', target: '-', met: true },
-      { what: `RSS with ${m.running} running pods, right after they came up`, value: mb(m.afterBurst), unit: 'MB', target: '-', met: true },
-      { what: `RSS with ${m.running} running pods, at rest (${REST_MS / 1000} s later; heap ${mb(m.heap).toFixed(0)} MB)`, value: mb(m.rest), unit: 'MB', target: '< 300', met: m.running === 5000 && mb(m.rest) < 300 },
+      {
+        what: `RSS with ${m.running} running pods, right after they came up`,
+        value: mb(m.afterBurst),
+        unit: 'MB',
+        target: '-',
+        met: true,
+      },
+      {
+        what: `RSS with ${m.running} running pods, at rest (${REST_MS / 1000} s later; heap ${mb(m.heap).toFixed(0)} MB)`,
+        value: mb(m.rest),
+        unit: 'MB',
+        target: '< 300',
+        met: m.running === 5000 && mb(m.rest) < 300,
+      },
     ];
   } catch {
     return [`memory with 5,000 pods: not measured (${r.out.trim()})`];
@@ -235,7 +320,10 @@ async function main(): Promise<void> {
     const kc = new KubeConfig();
     kc.loadFromFile(sb.kubeconfigPath);
     const all = clients(sb);
-    await all[0]!.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'bench-get' }, data: { a: '1' } } });
+    await all[0]!.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'bench-get' }, data: { a: '1' } },
+    });
     for (const [i, c] of all.entries()) results.push(await gets(c, i === 0));
     for (const [i, c] of all.entries()) results.push(await applies(c, i === 0));
     results.push(await watches(sb, kc));
@@ -244,10 +332,15 @@ async function main(): Promise<void> {
     await sb.stop();
   }
   results.push(...(await memory()));
-  process.stdout.write(`kdeck sandbox bench (one cluster, Node ${process.version}, ${os.cpus().length} CPUs; the clients run in the sandbox's process)\n`);
+  process.stdout.write(
+    `kdeck sandbox bench (one cluster, Node ${process.version}, ${os.cpus().length} CPUs; the clients run in the sandbox's process)\n`,
+  );
   for (const r of results) {
     if (typeof r === 'string') process.stdout.write(`  ${r}\n`);
-    else process.stdout.write(`  ${r.what.padEnd(78)} ${r.value.toFixed(0).padStart(7)} ${r.unit.padEnd(9)}${r.target === '-' ? '' : ` target ${r.target}${r.met ? '  ok' : '  MISSED'}`}\n`);
+    else
+      process.stdout.write(
+        `  ${r.what.padEnd(78)} ${r.value.toFixed(0).padStart(7)} ${r.unit.padEnd(9)}${r.target === '-' ? '' : ` target ${r.target}${r.met ? '  ok' : '  MISSED'}`}\n`,
+      );
   }
 }
 

@@ -67,7 +67,8 @@ export class ManualClock implements Clock {
     const target = this.time + ms;
     for (;;) {
       let next: Timer | undefined;
-      for (const t of this.timers) if (t.due <= target && (!next || t.due < next.due || (t.due === next.due && t.seq < next.seq))) next = t;
+      for (const t of this.timers)
+        if (t.due <= target && (!next || t.due < next.due || (t.due === next.due && t.seq < next.seq))) next = t;
       if (!next) break;
       this.timers = this.timers.filter((x) => x !== next);
       this.time = Math.max(this.time, next.due);

@@ -79,7 +79,13 @@ export class SandboxCluster {
     const random = new Random(opts.seed ?? randomBytes(4).readUInt32LE(0));
     this.store = new Store(opts.historySize ?? 5_000, opts.snapshot?.resourceVersion);
     this.faults = new Faults(random, opts.faults);
-    this.api = { store: this.store, resources: new ResourceRegistry(), clock: this.clock, random, addresses: new AddressAllocator() };
+    this.api = {
+      store: this.store,
+      resources: new ResourceRegistry(),
+      clock: this.clock,
+      random,
+      addresses: new AddressAllocator(),
+    };
     if (opts.snapshot) this.restore(opts.snapshot);
     this.stopCrds = followCrds(this.api);
     this.podIndex = new PodIndex(this.store);
@@ -94,14 +100,17 @@ export class SandboxCluster {
       cluster: this.name,
     };
     for (const c of allControllers(cctx)) this.controllers.add(c);
-    this.server = new ApiHttpServer({
-      ctx: this.api,
-      token: this.token,
-      faults: this.faults,
-      version: versionInfo(opts.kubernetesVersion ?? 'v1.34.1'),
-      watch: { ...DEFAULT_WATCH_LIMITS, ...opts.watch },
-      admin: adminHandler(this),
-    }, selfSignedCertificate(`kdeck-sandbox-${this.name}`));
+    this.server = new ApiHttpServer(
+      {
+        ctx: this.api,
+        token: this.token,
+        faults: this.faults,
+        version: versionInfo(opts.kubernetesVersion ?? 'v1.34.1'),
+        watch: { ...DEFAULT_WATCH_LIMITS, ...opts.watch },
+        admin: adminHandler(this),
+      },
+      selfSignedCertificate(`kdeck-sandbox-${this.name}`),
+    );
   }
 
   /** Starts a cluster: seeds it (unless restored), starts its controllers and its server. */
@@ -164,7 +173,8 @@ export class SandboxCluster {
 
   /** With a ManualClock: moves time on and lets the controllers catch up. */
   async advance(ms: number): Promise<void> {
-    if (!(this.clock instanceof ManualClock)) throw new Error(`cluster ${this.name} runs on the wall clock; give it a ManualClock to advance time`);
+    if (!(this.clock instanceof ManualClock))
+      throw new Error(`cluster ${this.name} runs on the wall clock; give it a ManualClock to advance time`);
     await this.settle();
     this.clock.advance(ms);
     await this.settle();
@@ -206,12 +216,19 @@ export class SandboxCluster {
   private create(o: KubeObject): void {
     const r = this.api.resources.forKind(o.apiVersion, o.kind);
     if (!r) throw new Error(`cluster ${this.name}: the sandbox does not serve ${o.kind} in ${o.apiVersion}`);
-    if (this.store.get(resourceKey(r), r.namespaced ? (o.metadata.namespace ?? 'default') : '', o.metadata.name ?? '')) return;
+    if (this.store.get(resourceKey(r), r.namespaced ? (o.metadata.namespace ?? 'default') : '', o.metadata.name ?? ''))
+      return;
     const copy = structuredClone(o);
     if (r.namespaced) copy.metadata.namespace ||= 'default';
     const made = commitCreate(this.api, r, copy, { manager: SEED_MANAGER });
     if (o.status !== undefined && hasStatus(r)) {
-      commitUpdate(this.api, r, made, { ...made, status: structuredClone(o.status) }, { manager: SEED_MANAGER, scope: 'status', subresource: 'status' });
+      commitUpdate(
+        this.api,
+        r,
+        made,
+        { ...made, status: structuredClone(o.status) },
+        { manager: SEED_MANAGER, scope: 'status', subresource: 'status' },
+      );
     }
   }
 
@@ -224,12 +241,30 @@ export class SandboxCluster {
     this.create({
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None', type: 'ClusterIP' },
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { component: 'apiserver', provider: 'kubernetes' },
+      },
+      spec: {
+        clusterIP: '10.96.0.1',
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+        sessionAffinity: 'None',
+        type: 'ClusterIP',
+      },
     });
     // the API server's own endpoints, as a real one publishes them
     const apiServerIp = '10.0.0.2';
-    this.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } }, subsets: [{ addresses: [{ ip: apiServerIp }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }] });
+    this.create({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' },
+      },
+      subsets: [{ addresses: [{ ip: apiServerIp }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }],
+    });
     this.create({
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',

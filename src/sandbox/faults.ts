@@ -42,7 +42,14 @@ export interface FaultSettings {
 }
 
 export function noFaults(): FaultSettings {
-  return { apiErrors: [], watchDropMode: 'reset', unresponsive: false, notReadyNodes: [], noPullImages: [], crashLoopImages: [] };
+  return {
+    apiErrors: [],
+    watchDropMode: 'reset',
+    unresponsive: false,
+    notReadyNodes: [],
+    noPullImages: [],
+    crashLoopImages: [],
+  };
 }
 
 export type ContainerFault = 'nopull' | 'crashloop' | 'neverready' | undefined;
@@ -65,7 +72,13 @@ export function parseFaultSettings(v: unknown, base: FaultSettings = noFaults())
       case 'apiErrors':
         if (!Array.isArray(x)) throw new Error('apiErrors must be a list');
         out.apiErrors = x.map((r, i) => {
-          if (!isMap(r) || !STATUSES.includes(Number(r.status)) || typeof r.rate !== 'number' || r.rate < 0 || r.rate > 1) {
+          if (
+            !isMap(r) ||
+            !STATUSES.includes(Number(r.status)) ||
+            typeof r.rate !== 'number' ||
+            r.rate < 0 ||
+            r.rate > 1
+          ) {
             throw new Error(`apiErrors[${i}] needs a status (429, 500, 503 or 504) and a rate between 0 and 1`);
           }
           const rule: ApiErrorRule = { status: Number(r.status) as ApiErrorRule['status'], rate: r.rate };
@@ -146,9 +159,20 @@ export class Faults {
         case 500:
           return internalError('injected by the sandbox (fault apiErrors)');
         case 503:
-          return new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request (injected by the sandbox)', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 }, { 'Retry-After': String(rule.retryAfterSeconds ?? 1) });
+          return new ApiError(
+            503,
+            'ServiceUnavailable',
+            'the server is currently unable to handle the request (injected by the sandbox)',
+            { retryAfterSeconds: rule.retryAfterSeconds ?? 1 },
+            { 'Retry-After': String(rule.retryAfterSeconds ?? 1) },
+          );
         case 504:
-          return new ApiError(504, 'Timeout', 'the server was unable to return a response in the time allotted (injected by the sandbox)', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
+          return new ApiError(
+            504,
+            'Timeout',
+            'the server was unable to return a response in the time allotted (injected by the sandbox)',
+            { retryAfterSeconds: rule.retryAfterSeconds ?? 1 },
+          );
       }
     }
     return undefined;
@@ -157,7 +181,12 @@ export class Faults {
   /** Which fault, if any, a container image brings with it. */
   containerFault(image: string): ContainerFault {
     const tag = tagOf(image);
-    if (tag === 'nopull' || image.startsWith('sandbox.invalid/') || this.settings.noPullImages.some((p) => image.includes(p))) return 'nopull';
+    if (
+      tag === 'nopull' ||
+      image.startsWith('sandbox.invalid/') ||
+      this.settings.noPullImages.some((p) => image.includes(p))
+    )
+      return 'nopull';
     if (tag === 'crashloop' || this.settings.crashLoopImages.some((p) => image.includes(p))) return 'crashloop';
     if (tag === 'neverready') return 'neverready';
     return undefined;
@@ -165,4 +194,3 @@ export class Faults {
 }
 
 export const READINESS_DELAY_ANNOTATION = 'sandbox.kdeck.dev/readiness-delay';
-

@@ -71,7 +71,9 @@ export function ensureMap(v: JsonMap, path: readonly string[]): JsonMap {
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (isMap(v)) {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+    const keys = Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';

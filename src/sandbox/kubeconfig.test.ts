@@ -9,7 +9,15 @@ const entries = [
 
 describe('the sandbox kubeconfig', () => {
   it('has one cluster, user and context per sandbox cluster, the first one current', () => {
-    const doc = YAML.parse(kubeconfigYaml(entries)) as Record<string, { name: string; cluster?: Record<string, unknown>; user?: Record<string, unknown>; context?: Record<string, unknown> }[]> & { 'current-context': string };
+    const doc = YAML.parse(kubeconfigYaml(entries)) as Record<
+      string,
+      {
+        name: string;
+        cluster?: Record<string, unknown>;
+        user?: Record<string, unknown>;
+        context?: Record<string, unknown>;
+      }[]
+    > & { 'current-context': string };
     expect(doc.clusters!.map((c) => [c.name, c.cluster])).toEqual([
       ['sandbox-a', { server: 'https://127.0.0.1:1111', 'insecure-skip-tls-verify': true }],
       ['sandbox-b', { server: 'https://127.0.0.1:2222', 'insecure-skip-tls-verify': true }],
@@ -29,13 +37,23 @@ describe('the sandbox kubeconfig', () => {
     const existing = YAML.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'prod', cluster: { server: 'https://prod' } }, { name: 'sandbox-a', cluster: { server: 'https://old' } }],
+      clusters: [
+        { name: 'prod', cluster: { server: 'https://prod' } },
+        { name: 'sandbox-a', cluster: { server: 'https://old' } },
+      ],
       users: [{ name: 'prod', user: { token: 'p' } }],
       contexts: [{ name: 'prod', context: { cluster: 'prod', user: 'prod' } }],
       'current-context': 'prod',
     });
-    const doc = YAML.parse(mergeKubeconfig(existing, entries)) as { clusters: { name: string; cluster: { server: string } }[]; 'current-context': string };
-    expect(doc.clusters.map((c) => `${c.name} ${c.cluster.server}`)).toEqual(['prod https://prod', 'sandbox-a https://127.0.0.1:1111', 'sandbox-b https://127.0.0.1:2222']);
+    const doc = YAML.parse(mergeKubeconfig(existing, entries)) as {
+      clusters: { name: string; cluster: { server: string } }[];
+      'current-context': string;
+    };
+    expect(doc.clusters.map((c) => `${c.name} ${c.cluster.server}`)).toEqual([
+      'prod https://prod',
+      'sandbox-a https://127.0.0.1:1111',
+      'sandbox-b https://127.0.0.1:2222',
+    ]);
     expect(doc['current-context']).toBe('prod');
   });
 

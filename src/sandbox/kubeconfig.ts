@@ -17,7 +17,8 @@ export interface KubeconfigEntry {
 export const MAX_CLUSTERS = 26;
 
 export function clusterNames(n: number): string[] {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CLUSTERS) throw new RangeError(`the number of clusters must be between 1 and ${MAX_CLUSTERS}, not ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CLUSTERS)
+    throw new RangeError(`the number of clusters must be between 1 and ${MAX_CLUSTERS}, not ${n}`);
   return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
 }
 
@@ -30,9 +31,15 @@ export function kubeconfigYaml(entries: readonly KubeconfigEntry[], namespace = 
     apiVersion: 'v1',
     kind: 'Config',
     preferences: {},
-    clusters: entries.map((e) => ({ name: contextName(e.name), cluster: { server: e.server, 'insecure-skip-tls-verify': true } })),
+    clusters: entries.map((e) => ({
+      name: contextName(e.name),
+      cluster: { server: e.server, 'insecure-skip-tls-verify': true },
+    })),
     users: entries.map((e) => ({ name: contextName(e.name), user: { token: e.token } })),
-    contexts: entries.map((e) => ({ name: contextName(e.name), context: { cluster: contextName(e.name), user: contextName(e.name), namespace } })),
+    contexts: entries.map((e) => ({
+      name: contextName(e.name),
+      context: { cluster: contextName(e.name), user: contextName(e.name), namespace },
+    })),
     'current-context': entries[0] ? contextName(entries[0].name) : '',
   };
   return YAML.stringify(doc);
@@ -46,7 +53,10 @@ type Named = { name?: unknown };
  */
 export function mergeKubeconfig(existing: string, entries: readonly KubeconfigEntry[]): string {
   const parsed: unknown = YAML.parse(existing);
-  const doc = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>;
+  const doc = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<
+    string,
+    unknown
+  >;
   const ours = YAML.parse(kubeconfigYaml(entries)) as Record<string, unknown>;
   for (const section of ['clusters', 'users', 'contexts']) {
     const mine = ours[section] as Named[];

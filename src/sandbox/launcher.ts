@@ -49,7 +49,6 @@ interface StateFile {
   clusters: SavedCluster[];
 }
 
-
 /** A state file that cannot be used; the message says which and why. */
 export class StateFileError extends Error {
   override name = 'StateFileError';
@@ -76,7 +75,11 @@ export function readState(file: string): StateFile | undefined {
 }
 
 function writeState(file: string, clusters: readonly SandboxCluster[]): void {
-  const doc: StateFile = { kind: 'KdeckSandboxState', version: 1, clusters: clusters.map((c) => ({ name: c.name, port: c.port, token: c.token, snapshot: c.snapshot() })) };
+  const doc: StateFile = {
+    kind: 'KdeckSandboxState',
+    version: 1,
+    clusters: clusters.map((c) => ({ name: c.name, port: c.port, token: c.token, snapshot: c.snapshot() })),
+  };
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   // mode 0600: the state holds Secrets and tokens
@@ -89,7 +92,8 @@ async function startOne(opts: ClusterOptions): Promise<SandboxCluster> {
     return await SandboxCluster.start(opts);
   } catch (e) {
     // the port a restored cluster had may be taken now; any free one will do
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE' && opts.port) return SandboxCluster.start({ ...opts, port: 0 });
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE' && opts.port)
+      return SandboxCluster.start({ ...opts, port: 0 });
     throw e;
   }
 }

@@ -27,7 +27,8 @@ export function humanAge(fromMs: number | undefined, nowMs: number): string {
   const hours = Math.floor(mins / 60);
   if (hours < 8) return mins % 60 === 0 ? `${hours}h` : `${hours}h${mins % 60}m`;
   if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
+  if (hours < 24 * 8)
+    return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   const years = Math.floor(hours / 24 / 365);
   if (years < 8) return `${years}y${Math.floor(hours / 24) % 365}d`;

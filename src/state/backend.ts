@@ -87,7 +87,10 @@ export class LockedError extends UserError {
     const gone = holder.expires
       ? `if it is gone, its lock runs out at ${holder.expires}, or \`kdeck state unlock --force\` in the stack folder removes it now`
       : 'if it is gone, run `kdeck state unlock --force` in the stack folder';
-    super(`the stack ${describeKey(key)} is locked by ${describeHolder(holder)}; wait for that operation to finish, or, ${gone}`, 1);
+    super(
+      `the stack ${describeKey(key)} is locked by ${describeHolder(holder)}; wait for that operation to finish, or, ${gone}`,
+      1,
+    );
   }
 }
 

@@ -53,7 +53,8 @@ async function measure(open: () => StateBackend, state: State): Promise<Figures>
   for (let i = 0; i < RUNS; i++) {
     let got: State | undefined;
     read.push(await timed(async () => (got = await open().read(state))));
-    if (JSON.stringify(got) !== JSON.stringify(current)) throw new Error('the state read back differs from the state written');
+    if (JSON.stringify(got) !== JSON.stringify(current))
+      throw new Error('the state read back differs from the state written');
   }
   return { write, read };
 }
@@ -66,18 +67,31 @@ async function main(): Promise<number> {
     const state = generatedState({ project: 'bench', stack: 'many', cluster: 'sandbox-a' }, RESOURCES);
     const encoded = encodeState(state);
     const chunks = Math.ceil(encoded.payload.length / CHUNK_BYTES);
-    const k8s = await measure(() => new KubernetesStateBackend({ rest, namespace: 'kdeck-system', lockSeconds: 60 }), state);
+    const k8s = await measure(
+      () => new KubernetesStateBackend({ rest, namespace: 'kdeck-system', lockSeconds: 60 }),
+      state,
+    );
     const local = await measure(() => new LocalStateBackend(root), state);
     const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
     console.log(`kdeck state benchmark (${RESOURCES.toLocaleString('en-US')} resources, ${RUNS} runs each)`);
-    console.log(`  state          ${mb(JSON.stringify(state).length)} of JSON, ${mb(encoded.payload.length)} as ${encoded.encoding}, ${chunks} chunk Secrets`);
+    console.log(
+      `  state          ${mb(JSON.stringify(state).length)} of JSON, ${mb(encoded.payload.length)} as ${encoded.encoding}, ${chunks} chunk Secrets`,
+    );
     console.log(`  kubernetes     write median ${median(k8s.write).toFixed(0)} ms of ${list(k8s.write)} ms`);
     console.log(`                 read  median ${median(k8s.read).toFixed(0)} ms of ${list(k8s.read)} ms`);
     console.log(`  local file     write median ${median(local.write).toFixed(0)} ms of ${list(local.write)} ms`);
     console.log(`                 read  median ${median(local.read).toFixed(0)} ms of ${list(local.read)} ms`);
     printTargets([
-      { name: `kubernetes read < ${TARGET_READ_MS} ms`, ok: median(k8s.read) < TARGET_READ_MS, detail: `${median(k8s.read).toFixed(0)} ms` },
-      { name: `kubernetes write < ${TARGET_WRITE_MS} ms`, ok: median(k8s.write) < TARGET_WRITE_MS, detail: `${median(k8s.write).toFixed(0)} ms` },
+      {
+        name: `kubernetes read < ${TARGET_READ_MS} ms`,
+        ok: median(k8s.read) < TARGET_READ_MS,
+        detail: `${median(k8s.read).toFixed(0)} ms`,
+      },
+      {
+        name: `kubernetes write < ${TARGET_WRITE_MS} ms`,
+        ok: median(k8s.write) < TARGET_WRITE_MS,
+        detail: `${median(k8s.write).toFixed(0)} ms`,
+      },
     ]);
     return 0;
   } finally {

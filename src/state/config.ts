@@ -40,7 +40,11 @@ const KEYS = ['backend', 'context', 'namespace', 'leaseDurationSeconds'];
 
 const isBackend = (v: unknown): v is BackendKind => (BACKENDS as readonly unknown[]).includes(v);
 
-const defaults = (): StateConfig => ({ backend: 'local', namespace: DEFAULT_STATE_NAMESPACE, lockSeconds: DEFAULT_LOCK_SECONDS });
+const defaults = (): StateConfig => ({
+  backend: 'local',
+  namespace: DEFAULT_STATE_NAMESPACE,
+  lockSeconds: DEFAULT_LOCK_SECONDS,
+});
 
 /** The `state:` settings of the workspace at `root`, or the defaults when it has no config file. */
 export function readStateConfig(root: string): StateConfig {
@@ -48,7 +52,8 @@ export function readStateConfig(root: string): StateConfig {
   const config = defaults();
   if (!fs.existsSync(file)) return config;
   const { doc, text } = parseYamlFile(file, 'kdeck config file');
-  const wrong = (node: Node | null | undefined, message: string) => kclError('WorkspaceError', `${message} in ${CONFIG_FILE}`, positionOf(file, text, node));
+  const wrong = (node: Node | null | undefined, message: string) =>
+    kclError('WorkspaceError', `${message} in ${CONFIG_FILE}`, positionOf(file, text, node));
   const top = doc.contents;
   if (top === null || (isScalar(top) && top.value === null)) return config;
   if (!isMap(top)) throw wrong(top, 'the file must be a mapping (state: ...)');
@@ -57,7 +62,8 @@ export function readStateConfig(root: string): StateConfig {
   if (!isMap(state)) throw wrong(state, 'state must be a mapping (backend, context, namespace, leaseDurationSeconds)');
   for (const pair of state.items) {
     const key = isScalar(pair.key) ? pair.key.value : undefined;
-    if (typeof key !== 'string' || !KEYS.includes(key)) throw wrong(pair.key as Node, `unknown setting state.${String(key)} (known: ${KEYS.join(', ')})`);
+    if (typeof key !== 'string' || !KEYS.includes(key))
+      throw wrong(pair.key as Node, `unknown setting state.${String(key)} (known: ${KEYS.join(', ')})`);
     const node = pair.value as Node | null;
     const value = isScalar(node) ? node.value : undefined;
     switch (key) {
@@ -71,7 +77,8 @@ export function readStateConfig(root: string): StateConfig {
         config[key] = value;
         break;
       case 'leaseDurationSeconds':
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw wrong(node, 'state.leaseDurationSeconds must be a whole number of seconds, at least 1');
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+          throw wrong(node, 'state.leaseDurationSeconds must be a whole number of seconds, at least 1');
         config.lockSeconds = value;
         break;
     }
@@ -83,7 +90,8 @@ export function readStateConfig(root: string): StateConfig {
 export function stateConfig(root: string, flags: StateFlags): StateConfig {
   const config = readStateConfig(root);
   if (flags.stateBackend !== undefined) {
-    if (!isBackend(flags.stateBackend)) throw new UserError(`--state-backend ${flags.stateBackend} is not a state backend; use ${BACKENDS.join(' or ')}`);
+    if (!isBackend(flags.stateBackend))
+      throw new UserError(`--state-backend ${flags.stateBackend} is not a state backend; use ${BACKENDS.join(' or ')}`);
     config.backend = flags.stateBackend;
   }
   if (flags.stateContext !== undefined) config.context = flags.stateContext;

@@ -12,7 +12,14 @@ export function operatorName(): string {
 
 /** The holder record of this process, for `operation`, taken at `now`. */
 export function thisProcess(operation: string, now: string): LockHolder {
-  return { id: `${operatorName()}:${process.pid}`, user: os.userInfo().username, host: os.hostname(), pid: process.pid, operation, since: now };
+  return {
+    id: `${operatorName()}:${process.pid}`,
+    user: os.userInfo().username,
+    host: os.hostname(),
+    pid: process.pid,
+    operation,
+    since: now,
+  };
 }
 
 /** The holder a lock's identity names (user@host:pid), for locks that store only the identity. */

@@ -32,7 +32,13 @@ export interface LeaseObject {
   apiVersion?: string;
   kind?: string;
   metadata: KubeMeta;
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
 }
 
 type Kind = 'secrets' | 'leases';
@@ -42,7 +48,8 @@ const TYPE: Record<Kind, { apiVersion: string; kind: string }> = {
   leases: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
 };
 
-export const isStatus = (e: unknown, status: number, reason?: string): e is ApiError => e instanceof ApiError && e.status === status && (reason === undefined || e.reason === reason);
+export const isStatus = (e: unknown, status: number, reason?: string): e is ApiError =>
+  e instanceof ApiError && e.status === status && (reason === undefined || e.reason === reason);
 
 /** A 404 on a create says the namespace is missing (the object itself cannot be). */
 const namespaceMissing = (e: unknown) => isStatus(e, 404);
@@ -85,7 +92,11 @@ export class NamespacedApi {
 
   /** Replaces `o` if it is still at `o.metadata.resourceVersion`; 409 Conflict otherwise. */
   async replace<T extends { metadata: KubeMeta }>(kind: Kind, o: T): Promise<T> {
-    return (await this.objects.replace({ ...TYPE[kind], ...o, metadata: { ...o.metadata, namespace: this.namespace } })) as unknown as T;
+    return (await this.objects.replace({
+      ...TYPE[kind],
+      ...o,
+      metadata: { ...o.metadata, namespace: this.namespace },
+    })) as unknown as T;
   }
 
   /** Deletes `name` (only at `resourceVersion` when given); false when it was already gone. */
@@ -95,7 +106,11 @@ export class NamespacedApi {
 
   private async ensureNamespace(): Promise<void> {
     try {
-      await this.objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'kdeck' } } });
+      await this.objects.create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: this.namespace, labels: { 'app.kubernetes.io/managed-by': 'kdeck' } },
+      });
     } catch (e) {
       if (!isStatus(e, 409)) throw e;
     }

@@ -40,9 +40,17 @@ export const LABEL = {
 /** The longest head name: room is left for a chunk's `-<generation>-<index>`. */
 const MAX_HEAD_NAME = 253 - 24;
 
-const hashOf = (key: StateKey, length: number) => createHash('sha256').update(JSON.stringify([key.project, key.stack, key.cluster])).digest('hex').slice(0, length);
+const hashOf = (key: StateKey, length: number) =>
+  createHash('sha256')
+    .update(JSON.stringify([key.project, key.stack, key.cluster]))
+    .digest('hex')
+    .slice(0, length);
 
-const dnsPart = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+const dnsPart = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 /** The name of the head Secret and of the Lease of `key`. */
 export function stateObjectName(key: StateKey): string {
@@ -83,14 +91,21 @@ export const selectorOf = (part: Part, more: Record<string, string> = {}) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
 
-export const keyAnnotations = (key: StateKey): Record<string, string> => ({ [ANNOTATION.project]: key.project, [ANNOTATION.stack]: key.stack, [ANNOTATION.cluster]: key.cluster });
+export const keyAnnotations = (key: StateKey): Record<string, string> => ({
+  [ANNOTATION.project]: key.project,
+  [ANNOTATION.stack]: key.stack,
+  [ANNOTATION.cluster]: key.cluster,
+});
 
 /** The key an object's annotations name, if they name one. */
 export function keyFromAnnotations(annotations: Record<string, string> | undefined): StateKey | undefined {
   const project = annotations?.[ANNOTATION.project];
   const stack = annotations?.[ANNOTATION.stack];
   const cluster = annotations?.[ANNOTATION.cluster];
-  return project !== undefined && stack !== undefined && cluster !== undefined ? { project, stack, cluster } : undefined;
+  return project !== undefined && stack !== undefined && cluster !== undefined
+    ? { project, stack, cluster }
+    : undefined;
 }
 
-export const sameKey = (a: StateKey | undefined, b: StateKey) => a?.project === b.project && a.stack === b.stack && a.cluster === b.cluster;
+export const sameKey = (a: StateKey | undefined, b: StateKey) =>
+  a?.project === b.project && a.stack === b.stack && a.cluster === b.cluster;

@@ -31,32 +31,56 @@ afterAll(async () => {
 
 const NOW = '2026-11-22T03:00:00.000Z';
 const key: StateKey = { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' };
-const ns = { id: 'v1:Namespace:guestbook', type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } } };
+const ns = {
+  id: 'v1:Namespace:guestbook',
+  type: 'Kubernetes',
+  attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } },
+};
 
 /** A backend in a namespace of its own, so tests do not see each other's states. */
 function fresh(options: { now?: () => Date; client?: RestClient; namespace?: string } = {}) {
   const namespace = options.namespace ?? `kdeck-test-${++namespaceSeq}`;
-  const backend = new KubernetesStateBackend({ rest: options.client ?? rest, namespace, lockSeconds: 30, ...(options.now ? { now: options.now } : {}) });
+  const backend = new KubernetesStateBackend({
+    rest: options.client ?? rest,
+    namespace,
+    lockSeconds: 30,
+    ...(options.now ? { now: options.now } : {}),
+  });
   return { backend, namespace, api: new NamespacedApi(options.client ?? rest, namespace) };
 }
 
-const secretsOf = async (api: NamespacedApi) => (await api.list<SecretObject>('secrets', 'app.kubernetes.io/managed-by=kdeck')).map((s) => s.metadata.name).sort();
+const secretsOf = async (api: NamespacedApi) =>
+  (await api.list<SecretObject>('secrets', 'app.kubernetes.io/managed-by=kdeck')).map((s) => s.metadata.name).sort();
 
 describe('kubernetes state backend', () => {
   it('keeps each state in a labelled Secret of its namespace, created on first use, and bumps the serial on every write', async () => {
     const { backend, namespace, api } = fresh();
     expect(await backend.read(key)).toBeUndefined();
     expect(await backend.list()).toEqual([]);
-    let state = await backend.write(withResource(emptyState(key, 'sre@host', NOW), { ...ns, live: { uid: 'u1', resourceVersion: '7' } }), 0);
+    let state = await backend.write(
+      withResource(emptyState(key, 'sre@host', NOW), { ...ns, live: { uid: 'u1', resourceVersion: '7' } }),
+      0,
+    );
     expect(state.serial).toBe(1);
     state = await backend.write({ ...state, resources: [] }, 1);
     await backend.write(emptyState({ ...key, cluster: 'Sandbox_A@eu' }, 'sre@host', NOW), 0);
     expect(await backend.list()).toEqual([{ ...key, cluster: 'Sandbox_A@eu' }, key]);
     const head = await api.get<SecretObject>('secrets', 'kdeck-state-guestbook-prod-sandbox-b');
-    expect(head?.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'kdeck', 'kdeck.io/project': 'guestbook', 'kdeck.io/stack': 'prod', 'kdeck.io/cluster': 'sandbox-b' });
-    expect(head?.metadata.annotations).toMatchObject({ 'kdeck.io/serial': '2', 'kdeck.io/encoding': 'json', 'kdeck.io/chunks': '0' });
+    expect(head?.metadata.labels).toMatchObject({
+      'app.kubernetes.io/managed-by': 'kdeck',
+      'kdeck.io/project': 'guestbook',
+      'kdeck.io/stack': 'prod',
+      'kdeck.io/cluster': 'sandbox-b',
+    });
+    expect(head?.metadata.annotations).toMatchObject({
+      'kdeck.io/serial': '2',
+      'kdeck.io/encoding': 'json',
+      'kdeck.io/chunks': '0',
+    });
     // a name sanitising changed gets a hash of the exact key, which the annotations keep
-    expect(stateObjectName({ ...key, cluster: 'Sandbox_A@eu' })).toMatch(/^kdeck-state-guestbook-prod-sandbox-a-eu-[0-9a-f]{8}$/);
+    expect(stateObjectName({ ...key, cluster: 'Sandbox_A@eu' })).toMatch(
+      /^kdeck-state-guestbook-prod-sandbox-a-eu-[0-9a-f]{8}$/,
+    );
     expect((await rest.request({ method: 'GET', path: `/api/v1/namespaces/${namespace}` })).status).toBe(200);
     const other = new KubernetesStateBackend({ rest, namespace, lockSeconds: 30 });
     expect(await other.read(key)).toEqual(state);
@@ -70,7 +94,18 @@ describe('kubernetes state backend', () => {
     const b = new KubernetesStateBackend({ rest, namespace, lockSeconds: 30 });
     const seen = (await a.read(key))!;
     await b.read(key);
-    await a.write(withOperation(seen, { kind: 'apply', operator: 'a@h', startTime: NOW, result: 'running', created: 0, updated: 0, deleted: 0 }), 1);
+    await a.write(
+      withOperation(seen, {
+        kind: 'apply',
+        operator: 'a@h',
+        startTime: NOW,
+        result: 'running',
+        created: 0,
+        updated: 0,
+        deleted: 0,
+      }),
+      1,
+    );
     const lost = await b.write(seen, 1).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(StateConflictError);
     expect((lost as Error).message).toContain('serial 2, expected 1');
@@ -87,14 +122,20 @@ describe('kubernetes state backend', () => {
     const chunks = Number(head.metadata.annotations?.['kdeck.io/chunks']);
     expect(chunks).toBeGreaterThan(1);
     expect(head.metadata.annotations?.['kdeck.io/encoding']).toBe('gzip+base64');
-    expect(await new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key)).toEqual(written);
+    expect(await new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key)).toEqual(
+      written,
+    );
 
     const changed = { ...generatedState(key, 5000, 2), serial: written.serial };
     const again = await backend.write(changed, written.serial);
-    const generation = (await api.get<SecretObject>('secrets', stateObjectName(key)))!.metadata.annotations?.['kdeck.io/generation'];
+    const generation = (await api.get<SecretObject>('secrets', stateObjectName(key)))!.metadata.annotations?.[
+      'kdeck.io/generation'
+    ];
     const names = await secretsOf(api);
     expect(names.filter((n) => n !== stateObjectName(key)).every((n) => n.includes(`-${generation}-`))).toBe(true);
-    expect(await new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key)).toEqual(again);
+    expect(await new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key)).toEqual(
+      again,
+    );
 
     // and back below the chunking size: the chunks go
     await backend.write(emptyState(key, 'a@h', NOW), again.serial);
@@ -121,7 +162,10 @@ describe('kubernetes state backend', () => {
     }
     const { backend: writer, namespace } = fresh();
     const first = await writer.write(generatedState(key, 5000, 3), 0);
-    const reader = fresh({ namespace, client: new PausingClient('sandbox-a', loadKubeconfig(sandbox.kubeconfigPath).configFor('sandbox-a')) }).backend;
+    const reader = fresh({
+      namespace,
+      client: new PausingClient('sandbox-a', loadKubeconfig(sandbox.kubeconfigPath).configFor('sandbox-a')),
+    }).backend;
     gate = new Promise<void>((r) => (paused = r));
     const reading = reader.read(key);
     await atHead;
@@ -132,18 +176,33 @@ describe('kubernetes state backend', () => {
 });
 
 describe('a damaged state Secret', () => {
-  async function damaged(change: (head: SecretObject) => void): Promise<{ backend: KubernetesStateBackend; api: NamespacedApi; state: State; rv: string }> {
+  async function damaged(
+    change: (head: SecretObject) => void,
+  ): Promise<{ backend: KubernetesStateBackend; api: NamespacedApi; state: State; rv: string }> {
     const { backend, api } = fresh();
     const state = await backend.write(generatedState(key, 200), 0);
     const head = (await api.get<SecretObject>('secrets', stateObjectName(key)))!;
     change(head);
     const replaced = await api.replace('secrets', head);
-    return { backend: new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }), api, state, rv: replaced.metadata.resourceVersion! };
+    return {
+      backend: new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }),
+      api,
+      state,
+      rv: replaced.metadata.resourceVersion!,
+    };
   }
 
   const cases: [string, (head: SecretObject) => void, RegExp][] = [
-    ['bad base64', (h) => (h.data = { state: Buffer.from('H4sI!!not*base64').toString('base64') }), /is damaged: its data is not valid base64 \(an unexpected character at byte 4\)\./],
-    ['bad gzip', (h) => (h.data = { state: Buffer.from(Buffer.from('not gzip at all').toString('base64')).toString('base64') }), /is damaged: its data is base64 but not gzip/],
+    [
+      'bad base64',
+      (h) => (h.data = { state: Buffer.from('H4sI!!not*base64').toString('base64') }),
+      /is damaged: its data is not valid base64 \(an unexpected character at byte 4\)\./,
+    ],
+    [
+      'bad gzip',
+      (h) => (h.data = { state: Buffer.from(Buffer.from('not gzip at all').toString('base64')).toString('base64') }),
+      /is damaged: its data is base64 but not gzip/,
+    ],
     [
       'a newer schema version',
       (h) => {
@@ -161,8 +220,13 @@ describe('a damaged state Secret', () => {
       const read = await backend.read(key).catch((e: unknown) => e as Error);
       expect(read).toBeInstanceOf(Error);
       expect(read?.message).toMatch(message);
-      expect(read?.message).toContain(`the state of guestbook/prod on sandbox-b in Secret ${api.namespace}/kdeck-state-guestbook-prod-sandbox-b (context sandbox-a)`);
-      if (what !== 'a newer schema version') expect(read?.message).toMatch(/kubectl --context sandbox-a -n kdeck-test-\d+ delete secret -l kdeck\.io\/state-id=[0-9a-f]{16}\)/);
+      expect(read?.message).toContain(
+        `the state of guestbook/prod on sandbox-b in Secret ${api.namespace}/kdeck-state-guestbook-prod-sandbox-b (context sandbox-a)`,
+      );
+      if (what !== 'a newer schema version')
+        expect(read?.message).toMatch(
+          /kubectl --context sandbox-a -n kdeck-test-\d+ delete secret -l kdeck\.io\/state-id=[0-9a-f]{16}\)/,
+        );
       expect(read?.message).not.toContain('\n');
       await expect(backend.write(state, state.serial)).rejects.toThrow(message);
       await expect(backend.importState(state)).rejects.toThrow(message);
@@ -175,7 +239,11 @@ describe('a damaged state Secret', () => {
     await backend.write(generatedState(key, 5000), 0);
     const chunk = (await secretsOf(api)).find((n) => n !== stateObjectName(key))!;
     await api.delete('secrets', chunk);
-    await expect(new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key)).rejects.toThrow(/is damaged: one of its \d+ chunk Secrets \(kdeck-state-guestbook-prod-sandbox-b-[0-9a-f]{8}-<n>\) is missing/);
+    await expect(
+      new KubernetesStateBackend({ rest, namespace: api.namespace, lockSeconds: 30 }).read(key),
+    ).rejects.toThrow(
+      /is damaged: one of its \d+ chunk Secrets \(kdeck-state-guestbook-prod-sandbox-b-[0-9a-f]{8}-<n>\) is missing/,
+    );
   });
 });
 
@@ -184,13 +252,24 @@ describe('the Lease lock', () => {
     let clock = Date.parse(NOW);
     const { backend, api } = fresh({ now: () => new Date(clock) });
     const lock = await backend.lock(key, thisProcess('apply', NOW));
-    expect(lock.holder).toMatchObject({ id: expect.stringMatching(/@.+:\d+$/), operation: 'apply', since: NOW, expires: '2026-11-22T03:00:30.000Z' });
+    expect(lock.holder).toMatchObject({
+      id: expect.stringMatching(/@.+:\d+$/),
+      operation: 'apply',
+      since: NOW,
+      expires: '2026-11-22T03:00:30.000Z',
+    });
     const lease = (await api.get<LeaseObject>('leases', stateObjectName(key)))!;
-    expect(lease.spec).toMatchObject({ holderIdentity: lock.holder.id, leaseDurationSeconds: 30, acquireTime: '2026-11-22T03:00:00.000000Z' });
+    expect(lease.spec).toMatchObject({
+      holderIdentity: lock.holder.id,
+      leaseDurationSeconds: 30,
+      acquireTime: '2026-11-22T03:00:00.000000Z',
+    });
     const other = { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'destroy', since: NOW };
     const refused = await backend.lock(key, other).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LockedError);
-    expect((refused as Error).message).toContain(`is locked by ${lock.holder.id} (apply since ${NOW}); wait for that operation to finish, or, if it is gone, its lock runs out at 2026-11-22T03:00:30.000Z`);
+    expect((refused as Error).message).toContain(
+      `is locked by ${lock.holder.id} (apply since ${NOW}); wait for that operation to finish, or, if it is gone, its lock runs out at 2026-11-22T03:00:30.000Z`,
+    );
     clock += 20_000;
     await lock.renew();
     expect((await backend.lockHolder(key))?.expires).toBe('2026-11-22T03:00:50.000Z');
@@ -206,7 +285,14 @@ describe('the Lease lock', () => {
     const { backend } = fresh({ now: () => new Date(clock) });
     const crashed = await backend.lock(key, thisProcess('apply', NOW));
     clock += 31_000;
-    const next = { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'apply', since: new Date(clock).toISOString() };
+    const next = {
+      id: 'ci@runner-7:42',
+      user: 'ci',
+      host: 'runner-7',
+      pid: 42,
+      operation: 'apply',
+      since: new Date(clock).toISOString(),
+    };
     const taken = await backend.lock(key, next);
     expect(taken.tookOverFrom?.id).toBe(crashed.holder.id);
     expect((await backend.lockHolder(key))?.id).toBe('ci@runner-7:42');
@@ -224,6 +310,8 @@ describe('the Lease lock', () => {
     expect(await backend.forceUnlock(key, someoneElse)).toBeUndefined();
     expect((await backend.forceUnlock(key, held.holder))?.id).toBe(held.holder.id);
     expect(await backend.lockHolder(key)).toBeUndefined();
-    await expect(held.renew()).rejects.toThrow(/the lock of guestbook\/prod on sandbox-b was lost while this operation ran \(it was removed\)/);
+    await expect(held.renew()).rejects.toThrow(
+      /the lock of guestbook\/prod on sandbox-b was lost while this operation ran \(it was removed\)/,
+    );
   });
 });

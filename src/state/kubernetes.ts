@@ -17,10 +17,27 @@ import type { RestClient } from '../cluster/rest.js';
 import { UserError } from '../user-error.js';
 import { lastOperations, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
 import { isStatus, NamespacedApi, type SecretObject } from './kube-api.js';
-import { ANNOTATION, keyAnnotations, keyFromAnnotations, labelsOf, sameKey, selectorOf, stateId, stateObjectName } from './kube-names.js';
+import {
+  ANNOTATION,
+  keyAnnotations,
+  keyFromAnnotations,
+  labelsOf,
+  sameKey,
+  selectorOf,
+  stateId,
+  stateObjectName,
+} from './kube-names.js';
 import { LeaseLocks } from './lease-lock.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
-import { CHUNK_BYTES, newGeneration, readChunks, removeGeneration, splitPayload, sweepChunks, writeChunks } from './secret-chunks.js';
+import {
+  CHUNK_BYTES,
+  newGeneration,
+  readChunks,
+  removeGeneration,
+  splitPayload,
+  sweepChunks,
+  writeChunks,
+} from './secret-chunks.js';
 import { decodeState, DecodeProblem, encodeState } from './state-codec.js';
 
 const STATE_TYPE = 'kdeck.io/state';
@@ -66,7 +83,10 @@ export class KubernetesStateBackend implements StateBackend {
     const kubectl = `kubectl --context ${this.context} -n ${this.options.namespace}`;
     const selector = `-l kdeck.io/state-id=${stateId(key)}`;
     if (problem instanceof DecodeProblem && problem.kind === 'newer') {
-      return new UserError(`${where} cannot be read: ${problem.message}. It was written by a newer kdeck: upgrade kdeck to work on this stack; kdeck leaves the Secret as it is.`, 1);
+      return new UserError(
+        `${where} cannot be read: ${problem.message}. It was written by a newer kdeck: upgrade kdeck to work on this stack; kdeck leaves the Secret as it is.`,
+        1,
+      );
     }
     const what = problem instanceof DecodeProblem ? problem.message : problem;
     return new UserError(
@@ -86,11 +106,18 @@ export class KubernetesStateBackend implements StateBackend {
       const a = head.metadata.annotations ?? {};
       const owner = keyFromAnnotations(a);
       if (!sameKey(owner, key)) {
-        throw this.unusable(key, name, owner ? `the Secret holds the state of ${describeKey(owner)}, whose name maps to the same Secret name; rename one of the two stacks` : 'the Secret does not say whose state it holds (its kdeck.io annotations are missing)');
+        throw this.unusable(
+          key,
+          name,
+          owner
+            ? `the Secret holds the state of ${describeKey(owner)}, whose name maps to the same Secret name; rename one of the two stacks`
+            : 'the Secret does not say whose state it holds (its kdeck.io annotations are missing)',
+        );
       }
       const serial = Number(a[ANNOTATION.serial]);
       const chunks = Number(a[ANNOTATION.chunks] ?? '0');
-      if (!Number.isInteger(serial) || !Number.isInteger(chunks) || chunks < 0) throw this.unusable(key, name, 'its serial or chunk count annotation is not a whole number');
+      if (!Number.isInteger(serial) || !Number.isInteger(chunks) || chunks < 0)
+        throw this.unusable(key, name, 'its serial or chunk count annotation is not a whole number');
       let payload: Buffer | undefined;
       if (chunks === 0) {
         if (head.data?.state === undefined) throw this.unusable(key, name, 'it holds no state data');
@@ -101,7 +128,11 @@ export class KubernetesStateBackend implements StateBackend {
           // a writer may have switched generations since the head was read: the head says
           const again = await this.api.get<SecretObject>('secrets', name);
           if (again?.metadata.resourceVersion !== head.metadata.resourceVersion) continue;
-          throw this.unusable(key, name, `one of its ${chunks} chunk Secrets (${name}-${a[ANNOTATION.generation] ?? '?'}-<n>) is missing`);
+          throw this.unusable(
+            key,
+            name,
+            `one of its ${chunks} chunk Secrets (${name}-${a[ANNOTATION.generation] ?? '?'}-<n>) is missing`,
+          );
         }
       }
       let state: State;
@@ -111,11 +142,15 @@ export class KubernetesStateBackend implements StateBackend {
         if (e instanceof DecodeProblem) throw this.unusable(key, name, e);
         throw e;
       }
-      if (state.serial !== serial || !sameKey(state, key)) throw this.unusable(key, name, 'its annotations and its content disagree on its serial or its stack');
+      if (state.serial !== serial || !sameKey(state, key))
+        throw this.unusable(key, name, 'its annotations and its content disagree on its serial or its stack');
       this.seen.set(name, { resourceVersion: head.metadata.resourceVersion ?? '', serial, chunks });
       return state;
     }
-    throw new UserError(`the state of ${describeKey(key)} kept changing while kdeck read it (${READ_ATTEMPTS} attempts); another operation is writing it: try again once it is done`, 1);
+    throw new UserError(
+      `the state of ${describeKey(key)} kept changing while kdeck read it (${READ_ATTEMPTS} attempts); another operation is writing it: try again once it is done`,
+      1,
+    );
   }
 
   /** The base of a write to `key`: what this process saw last, or a full (checked) read. */
@@ -177,7 +212,11 @@ export class KubernetesStateBackend implements StateBackend {
       );
       const a = now?.head?.metadata.annotations ?? {};
       // a retried request whose first answer was lost finds its own write in place: that is success
-      const ours = now?.head && a[ANNOTATION.digest] === encoded.digest && a[ANNOTATION.serial] === String(next.serial) && a[ANNOTATION.generation] === generation;
+      const ours =
+        now?.head &&
+        a[ANNOTATION.digest] === encoded.digest &&
+        a[ANNOTATION.serial] === String(next.serial) &&
+        a[ANNOTATION.generation] === generation;
       if (!ours || !now?.head) {
         this.seen.delete(name);
         // chunks the head certainly does not name go now; if the head is unknown, a later sweep takes them
@@ -187,7 +226,11 @@ export class KubernetesStateBackend implements StateBackend {
       }
       written = now.head;
     }
-    this.seen.set(name, { resourceVersion: written.metadata.resourceVersion ?? '', serial: next.serial, chunks: parts.length });
+    this.seen.set(name, {
+      resourceVersion: written.metadata.resourceVersion ?? '',
+      serial: next.serial,
+      chunks: parts.length,
+    });
     if (generation || (base?.chunks ?? 0) > 0) {
       // the state is written; chunks a failed sweep leaves behind go with the next chunked write
       await sweepChunks(this.api, next, generation, next.serial).catch(() => undefined);
@@ -212,7 +255,9 @@ export class KubernetesStateBackend implements StateBackend {
 
   async list(): Promise<StateKey[]> {
     const heads = await this.api.list<SecretObject>('secrets', selectorOf('state'));
-    const keys = heads.map((h) => keyFromAnnotations(h.metadata.annotations)).filter((k): k is StateKey => k !== undefined);
+    const keys = heads
+      .map((h) => keyFromAnnotations(h.metadata.annotations))
+      .filter((k): k is StateKey => k !== undefined);
     const order = (k: StateKey) => [k.project, k.stack, k.cluster].join('\u0000');
     return keys.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
   }

@@ -22,7 +22,8 @@ const ATTEMPTS = 5;
 
 /** A Lease time (metav1.MicroTime): RFC 3339 with six fractional digits. */
 const microTime = (iso: string) => iso.replace(/(\.\d{3})Z$/, '$1000Z');
-const isoOf = (time: string | undefined) => (time && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined);
+const isoOf = (time: string | undefined) =>
+  time && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined;
 
 /** The holder a Lease names, if it is held. */
 function holderOf(lease: LeaseObject | undefined): LockHolder | undefined {
@@ -30,9 +31,15 @@ function holderOf(lease: LeaseObject | undefined): LockHolder | undefined {
   if (!spec?.holderIdentity) return undefined;
   const since = isoOf(spec.acquireTime) ?? isoOf(lease?.metadata.creationTimestamp) ?? '';
   const renewed = isoOf(spec.renewTime) ?? since;
-  const holder = holderFromId(spec.holderIdentity, lease?.metadata.annotations?.[ANNOTATION.operation] ?? 'an operation', since);
+  const holder = holderFromId(
+    spec.holderIdentity,
+    lease?.metadata.annotations?.[ANNOTATION.operation] ?? 'an operation',
+    since,
+  );
   const seconds = spec.leaseDurationSeconds;
-  return seconds && renewed ? { ...holder, expires: new Date(Date.parse(renewed) + seconds * 1000).toISOString() } : holder;
+  return seconds && renewed
+    ? { ...holder, expires: new Date(Date.parse(renewed) + seconds * 1000).toISOString() }
+    : holder;
 }
 
 const sameHolder = (lease: LeaseObject | undefined, h: LockHolder) => {
@@ -76,19 +83,28 @@ export class LeaseLocks {
       const current = holderOf(lease);
       if (current && !isExpired(current, this.now())) throw new LockedError(key, current);
       try {
-        const taken = lease ? await this.api.replace('leases', this.leaseFor(key, name, asked, lease)) : await this.api.create('leases', this.leaseFor(key, name, asked));
+        const taken = lease
+          ? await this.api.replace('leases', this.leaseFor(key, name, asked, lease))
+          : await this.api.create('leases', this.leaseFor(key, name, asked));
         return new LeaseLock(this.api, key, taken, this, current);
       } catch (e) {
         // someone else created or changed the Lease first: look again
         if (!isStatus(e, 409)) throw e;
       }
     }
-    throw new UserError(`the lock of ${describeKey(key)} kept changing while kdeck tried to take it (${ATTEMPTS} attempts); another operation is starting on the stack: run preview to see who holds it`, 1);
+    throw new UserError(
+      `the lock of ${describeKey(key)} kept changing while kdeck tried to take it (${ATTEMPTS} attempts); another operation is starting on the stack: run preview to see who holds it`,
+      1,
+    );
   }
 
   /** Renews `lease`, held by `holder`; the renewed Lease. */
   async renewed(key: StateKey, lease: LeaseObject, holder: LockHolder): Promise<LeaseObject> {
-    const next = { ...lease, metadata: { ...lease.metadata }, spec: { ...lease.spec, renewTime: microTime(this.now().toISOString()) } };
+    const next = {
+      ...lease,
+      metadata: { ...lease.metadata },
+      spec: { ...lease.spec, renewTime: microTime(this.now().toISOString()) },
+    };
     try {
       return await this.api.replace('leases', next);
     } catch (e) {

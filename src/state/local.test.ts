@@ -11,14 +11,21 @@ import { emptyState, withOperation, withResource, withoutResource } from './mode
 const key = { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' };
 const NOW = '2026-11-22T03:00:00.000Z';
 const workspace = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-state-'));
-const ns = { id: 'v1:Namespace:guestbook', type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } } };
+const ns = {
+  id: 'v1:Namespace:guestbook',
+  type: 'Kubernetes',
+  attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } },
+};
 
 describe('local state backend', () => {
   it('stores states per (project, stack, cluster), bumping the serial on every write', async () => {
     const root = workspace();
     const backend = new LocalStateBackend(root);
     expect(await backend.read(key)).toBeUndefined();
-    let state = await backend.write(withResource(emptyState(key, 'sre@host', NOW), { ...ns, live: { uid: 'u1', resourceVersion: '7' } }), 0);
+    let state = await backend.write(
+      withResource(emptyState(key, 'sre@host', NOW), { ...ns, live: { uid: 'u1', resourceVersion: '7' } }),
+      0,
+    );
     expect(state.serial).toBe(1);
     state = await backend.write(withoutResource(state, ns.id), state.serial);
     expect(state).toMatchObject({ serial: 2, resources: [] });
@@ -56,7 +63,15 @@ describe('local state backend', () => {
 
   it('keeps a bounded operation history', () => {
     let state = emptyState(key, 'a@h', NOW);
-    const op = { kind: 'apply' as const, operator: 'a@h', startTime: NOW, result: 'running' as const, created: 0, updated: 0, deleted: 0 };
+    const op = {
+      kind: 'apply' as const,
+      operator: 'a@h',
+      startTime: NOW,
+      result: 'running' as const,
+      created: 0,
+      updated: 0,
+      deleted: 0,
+    };
     state = withOperation(state, op);
     state = withOperation(state, { ...op, result: 'succeeded', created: 2 });
     expect(state.history).toEqual([{ ...op, result: 'succeeded', created: 2 }]);
@@ -94,7 +109,9 @@ describe('local state lock', () => {
     const backend = new LocalStateBackend(workspace());
     const remote = { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'apply', since: NOW };
     const held = await backend.lock(key, remote);
-    await expect(backend.lock(key, thisProcess('apply', NOW))).rejects.toThrow(/locked by ci@runner-7:42 \(apply since .*\); wait for that operation to finish, or, if it is gone, its lock runs out at /);
+    await expect(backend.lock(key, thisProcess('apply', NOW))).rejects.toThrow(
+      /locked by ci@runner-7:42 \(apply since .*\); wait for that operation to finish, or, if it is gone, its lock runs out at /,
+    );
     expect(await backend.forceUnlock(key, { ...remote, since: 'another time' })).toBeUndefined();
     expect(await backend.forceUnlock(key, held.holder)).toEqual(held.holder);
     await (await backend.lock(key, thisProcess('apply', NOW))).release();
@@ -102,9 +119,19 @@ describe('local state lock', () => {
 
   it('takes over a lock from another machine once it ran out unrenewed; its holder then learns it lost it', async () => {
     const backend = new LocalStateBackend(workspace(), 1);
-    const remote = await backend.lock(key, { id: 'ci@runner-7:42', user: 'ci', host: 'runner-7', pid: 42, operation: 'apply', since: NOW });
+    const remote = await backend.lock(key, {
+      id: 'ci@runner-7:42',
+      user: 'ci',
+      host: 'runner-7',
+      pid: 42,
+      operation: 'apply',
+      since: NOW,
+    });
     await remote.renew();
-    fs.writeFileSync(backend.fileOf(key).replace(/\.json$/, '.lock'), JSON.stringify({ ...remote.holder, expires: '2026-01-01T00:00:00.000Z' }));
+    fs.writeFileSync(
+      backend.fileOf(key).replace(/\.json$/, '.lock'),
+      JSON.stringify({ ...remote.holder, expires: '2026-01-01T00:00:00.000Z' }),
+    );
     const lock = await backend.lock(key, thisProcess('apply', NOW));
     expect(lock.tookOverFrom?.id).toBe('ci@runner-7:42');
     await expect(remote.renew()).rejects.toThrow(LockLostError);

@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../user-error.js';
-import { DEFAULT_LOCK_SECONDS, isExpired, lastOperations, LockedError, LockLostError, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
+import {
+  DEFAULT_LOCK_SECONDS,
+  isExpired,
+  lastOperations,
+  LockedError,
+  LockLostError,
+  StateConflictError,
+  type Lock,
+  type LockHolder,
+  type StateBackend,
+} from './backend.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
 import { isAlive, writeDurably } from './durable-file.js';
 
@@ -54,14 +64,20 @@ export class LocalStateBackend implements StateBackend {
       text = fs.readFileSync(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new UserError(`cannot read the state of ${describeKey(key)} from ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 1);
+      throw new UserError(
+        `cannot read the state of ${describeKey(key)} from ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+        1,
+      );
     }
     try {
       const state = JSON.parse(text) as State;
       if (typeof state.serial !== 'number' || !Array.isArray(state.resources)) throw new Error('not a state');
       return state;
     } catch {
-      throw new UserError(`the state file ${file} is damaged (not a kdeck state); restore it from version control or a backup before running apply or destroy on ${describeKey(key)}`, 1);
+      throw new UserError(
+        `the state file ${file} is damaged (not a kdeck state); restore it from version control or a backup before running apply or destroy on ${describeKey(key)}`,
+        1,
+      );
     }
   }
 
@@ -113,7 +129,8 @@ export class LocalStateBackend implements StateBackend {
           const current = await this.lockHolder(key);
           // a holder on this machine whose process is gone crashed, and one that stopped renewing
           // its lock let it run out: either lock is stale
-          const crashed = current && current.host === os.hostname() && current.pid !== holder.pid && !isAlive(current.pid);
+          const crashed =
+            current && current.host === os.hostname() && current.pid !== holder.pid && !isAlive(current.pid);
           const stale = current && (crashed || isExpired(current, new Date()));
           if (attempt === 0 && (stale || !current)) {
             tookOverFrom = current;
@@ -156,11 +173,22 @@ export class LocalStateBackend implements StateBackend {
 
   async list(): Promise<StateKey[]> {
     const keys: StateKey[] = [];
-    const dirs = (d: string) => (fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : []);
+    const dirs = (d: string) =>
+      fs.existsSync(d)
+        ? fs
+            .readdirSync(d, { withFileTypes: true })
+            .filter((e) => e.isDirectory())
+            .map((e) => e.name)
+        : [];
     for (const project of dirs(this.dir).sort()) {
       for (const stack of dirs(path.join(this.dir, project)).sort()) {
         for (const f of fs.readdirSync(path.join(this.dir, project, stack)).sort()) {
-          if (f.endsWith('.json')) keys.push({ project: unsegment(project), stack: unsegment(stack), cluster: unsegment(f.slice(0, -'.json'.length)) });
+          if (f.endsWith('.json'))
+            keys.push({
+              project: unsegment(project),
+              stack: unsegment(stack),
+              cluster: unsegment(f.slice(0, -'.json'.length)),
+            });
         }
       }
     }

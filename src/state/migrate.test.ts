@@ -11,7 +11,11 @@ import { emptyState, withResource } from './model.js';
 const NOW = '2026-11-22T03:00:00.000Z';
 const a = { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' };
 const b = { project: 'guestbook', stack: 'dev', cluster: 'sandbox-a' };
-const ns = { id: 'v1:Namespace:guestbook', type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } } };
+const ns = {
+  id: 'v1:Namespace:guestbook',
+  type: 'Kubernetes',
+  attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'guestbook' } },
+};
 const backend = () => new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-migrate-')));
 const holder = () => thisProcess('migrate', NOW);
 
@@ -31,7 +35,9 @@ describe('migrating states between backends', () => {
 
     const other = backend();
     await other.importState({ ...sa, serial: 9 });
-    await expect(migrateStates(from, other, holder)).rejects.toThrow(/already holds a different state of guestbook\/prod on sandbox-b \(serial 9 there, 1 here\); the migration wrote nothing/);
+    await expect(migrateStates(from, other, holder)).rejects.toThrow(
+      /already holds a different state of guestbook\/prod on sandbox-b \(serial 9 there, 1 here\); the migration wrote nothing/,
+    );
     expect(await other.list()).toEqual([a]);
   });
 

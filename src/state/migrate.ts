@@ -33,7 +33,12 @@ async function lockAll(backends: StateBackend[], keys: StateKey[], holder: () =>
   return locks;
 }
 
-export async function migrateStates(from: StateBackend, to: StateBackend, holder: () => LockHolder, onCopied: (m: Migrated) => void = () => undefined): Promise<Migrated[]> {
+export async function migrateStates(
+  from: StateBackend,
+  to: StateBackend,
+  holder: () => LockHolder,
+  onCopied: (m: Migrated) => void = () => undefined,
+): Promise<Migrated[]> {
   const keys = await from.list();
   const locks = await lockAll([from, to], keys, holder);
   // a migration of many large states may outlast a lock's duration: it renews them as apply does
@@ -61,10 +66,18 @@ export async function migrateStates(from: StateBackend, to: StateBackend, holder
         await to.importState(state);
         const back = await to.read(key);
         if (!back || !same(back, state)) {
-          throw new UserError(`the copy of ${describeKey(key)} in ${to.description} does not read back as it was written (serial ${back?.serial ?? 'none'}, expected ${state.serial}); the migration stopped: run it again, and if this repeats, keep using ${from.description}`, 1);
+          throw new UserError(
+            `the copy of ${describeKey(key)} in ${to.description} does not read back as it was written (serial ${back?.serial ?? 'none'}, expected ${state.serial}); the migration stopped: run it again, and if this repeats, keep using ${from.description}`,
+            1,
+          );
         }
       }
-      const m: Migrated = { key, serial: state.serial, resources: state.resources.length, outcome: present ? 'present' : 'copied' };
+      const m: Migrated = {
+        key,
+        serial: state.serial,
+        resources: state.resources.length,
+        outcome: present ? 'present' : 'copied',
+      };
       onCopied(m);
       done.push(m);
     }

@@ -55,7 +55,16 @@ export function describeKey(k: StateKey): string {
 }
 
 export function emptyState(key: StateKey, operator: string, now: string): State {
-  return { ...keyOf(key), version: STATE_VERSION, serial: 0, operator, createTime: now, modifiedTime: now, resources: [], history: [] };
+  return {
+    ...keyOf(key),
+    version: STATE_VERSION,
+    serial: 0,
+    operator,
+    createTime: now,
+    modifiedTime: now,
+    resources: [],
+    history: [],
+  };
 }
 
 const byId = (a: StateResource, b: StateResource) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -73,6 +82,9 @@ export function withoutResource(state: State, id: string): State {
 /** The state with the operation begun (or updated, when the last record is the same running one). */
 export function withOperation(state: State, op: OperationRecord): State {
   const last = state.history[state.history.length - 1];
-  const history = last && last.result === 'running' && last.startTime === op.startTime ? [...state.history.slice(0, -1), op] : [...state.history, op];
+  const history =
+    last && last.result === 'running' && last.startTime === op.startTime
+      ? [...state.history.slice(0, -1), op]
+      : [...state.history, op];
   return { ...state, history: history.slice(-HISTORY_LIMIT) };
 }

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LockLostError, type Lock, type LockHolder } from './backend.js';
 import { keepRenewed } from './renewal.js';
 
-const holder: LockHolder = { id: 'a@h:1', user: 'a', host: 'h', pid: 1, operation: 'apply', since: '2026-11-22T03:00:00.000Z' };
+const holder: LockHolder = {
+  id: 'a@h:1',
+  user: 'a',
+  host: 'h',
+  pid: 1,
+  operation: 'apply',
+  since: '2026-11-22T03:00:00.000Z',
+};
 const key = { project: 'p', stack: 's', cluster: 'c' };
 
 /** A lock whose renewals answer as told, counting them. */

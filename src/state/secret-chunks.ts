@@ -53,7 +53,11 @@ export async function writeChunks(api: NamespacedApi, set: ChunkSet, parts: Buff
     const secret: SecretObject = {
       metadata: {
         name: chunkName(set.head, set.generation, index),
-        labels: { ...labelsOf(set.key, 'state-chunk'), [LABEL.generation]: set.generation, [LABEL.serial]: String(set.serial) },
+        labels: {
+          ...labelsOf(set.key, 'state-chunk'),
+          [LABEL.generation]: set.generation,
+          [LABEL.serial]: String(set.serial),
+        },
         annotations: { [ANNOTATION.index]: String(index) },
       },
       type: CHUNK_TYPE,
@@ -67,13 +71,20 @@ export async function writeChunks(api: NamespacedApi, set: ChunkSet, parts: Buff
  * The payload of a generation's `count` chunks, or undefined when one of them is gone or
  * belongs to another generation (a writer switched the head meanwhile).
  */
-export async function readChunks(api: NamespacedApi, head: string, generation: string, count: number): Promise<Buffer | undefined> {
+export async function readChunks(
+  api: NamespacedApi,
+  head: string,
+  generation: string,
+  count: number,
+): Promise<Buffer | undefined> {
   const parts = new Array<Buffer | undefined>(count);
   await eachBounded(
     Array.from({ length: count }, (_, i) => i),
     async (index) => {
       const secret = await api.get<SecretObject>('secrets', chunkName(head, generation, index));
-      const ours = secret?.metadata.labels?.[LABEL.generation] === generation && secret.metadata.annotations?.[ANNOTATION.index] === String(index);
+      const ours =
+        secret?.metadata.labels?.[LABEL.generation] === generation &&
+        secret.metadata.annotations?.[ANNOTATION.index] === String(index);
       parts[index] = ours && secret.data?.chunk !== undefined ? Buffer.from(secret.data.chunk, 'base64') : undefined;
     },
   );
@@ -81,7 +92,12 @@ export async function readChunks(api: NamespacedApi, head: string, generation: s
 }
 
 /** Removes the chunks of one generation (a write that lost its race leaves none behind). */
-export async function removeGeneration(api: NamespacedApi, head: string, generation: string, count: number): Promise<void> {
+export async function removeGeneration(
+  api: NamespacedApi,
+  head: string,
+  generation: string,
+  count: number,
+): Promise<void> {
   await eachBounded(
     Array.from({ length: count }, (_, i) => i),
     async (index) => {
@@ -91,9 +107,16 @@ export async function removeGeneration(api: NamespacedApi, head: string, generat
 }
 
 /** Removes the chunks the head no longer names (see the rule above). */
-export async function sweepChunks(api: NamespacedApi, key: StateKey, keep: string | undefined, serial: number): Promise<void> {
+export async function sweepChunks(
+  api: NamespacedApi,
+  key: StateKey,
+  keep: string | undefined,
+  serial: number,
+): Promise<void> {
   const chunks = await api.list<SecretObject>('secrets', selectorOf('state-chunk', { [LABEL.stateId]: stateId(key) }));
-  const stale = chunks.filter((c) => c.metadata.labels?.[LABEL.generation] !== keep && Number(c.metadata.labels?.[LABEL.serial]) <= serial);
+  const stale = chunks.filter(
+    (c) => c.metadata.labels?.[LABEL.generation] !== keep && Number(c.metadata.labels?.[LABEL.serial]) <= serial,
+  );
   await eachBounded(stale, async (c) => {
     await api.delete('secrets', c.metadata.name, c.metadata.resourceVersion);
   });

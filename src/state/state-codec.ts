@@ -51,7 +51,10 @@ function jsonText(payload: Buffer, encoding: string | undefined): Buffer {
       const text = payload.toString('latin1');
       const bad = text.search(/[^A-Za-z0-9+/=]/);
       if (bad >= 0 || text.length % 4 !== 0 || !BASE64.test(text)) {
-        throw new DecodeProblem(`its data is not valid base64${bad >= 0 ? ` (an unexpected character at byte ${bad})` : ''}`, 'damaged');
+        throw new DecodeProblem(
+          `its data is not valid base64${bad >= 0 ? ` (an unexpected character at byte ${bad})` : ''}`,
+          'damaged',
+        );
       }
       try {
         return gunzipSync(Buffer.from(text, 'base64'));
@@ -60,14 +63,21 @@ function jsonText(payload: Buffer, encoding: string | undefined): Buffer {
       }
     }
     default:
-      throw new DecodeProblem(`its encoding ${encoding === undefined ? 'is not recorded' : `"${encoding}" is unknown to this kdeck`}`, encoding === undefined ? 'damaged' : 'newer');
+      throw new DecodeProblem(
+        `its encoding ${encoding === undefined ? 'is not recorded' : `"${encoding}" is unknown to this kdeck`}`,
+        encoding === undefined ? 'damaged' : 'newer',
+      );
   }
 }
 
 /** The State in `payload`, checked against its digest and the schema this kdeck reads. */
 export function decodeState(payload: Buffer, encoding: string | undefined, digest: string | undefined): State {
   const json = jsonText(payload, encoding);
-  if (digest !== undefined && sha256(json) !== digest) throw new DecodeProblem('its content does not match the digest recorded with it (a part was changed, lost or mixed up)', 'damaged');
+  if (digest !== undefined && sha256(json) !== digest)
+    throw new DecodeProblem(
+      'its content does not match the digest recorded with it (a part was changed, lost or mixed up)',
+      'damaged',
+    );
   let value: unknown;
   try {
     value = JSON.parse(json.toString('utf8'));
@@ -75,12 +85,26 @@ export function decodeState(payload: Buffer, encoding: string | undefined, diges
     throw new DecodeProblem('its data is not JSON', 'damaged');
   }
   const s = value as Partial<State> | null;
-  if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new DecodeProblem('its data is not a kdeck state', 'damaged');
-  if (typeof s.version === 'number' && s.version > STATE_VERSION) throw new DecodeProblem(`it is in state schema version ${s.version}, and this kdeck reads version ${STATE_VERSION}`, 'newer');
-  if (s.version !== STATE_VERSION) throw new DecodeProblem(`its schema version is ${JSON.stringify(s.version)}, not ${STATE_VERSION}`, 'damaged');
+  if (typeof s !== 'object' || s === null || Array.isArray(s))
+    throw new DecodeProblem('its data is not a kdeck state', 'damaged');
+  if (typeof s.version === 'number' && s.version > STATE_VERSION)
+    throw new DecodeProblem(
+      `it is in state schema version ${s.version}, and this kdeck reads version ${STATE_VERSION}`,
+      'newer',
+    );
+  if (s.version !== STATE_VERSION)
+    throw new DecodeProblem(`its schema version is ${JSON.stringify(s.version)}, not ${STATE_VERSION}`, 'damaged');
   const strings = ['project', 'stack', 'cluster'] as const;
-  if (strings.some((k) => typeof s[k] !== 'string') || typeof s.serial !== 'number' || !Array.isArray(s.resources) || !Array.isArray(s.history)) {
-    throw new DecodeProblem('its data lacks fields every kdeck state has (project, stack, cluster, serial, resources, history)', 'damaged');
+  if (
+    strings.some((k) => typeof s[k] !== 'string') ||
+    typeof s.serial !== 'number' ||
+    !Array.isArray(s.resources) ||
+    !Array.isArray(s.history)
+  ) {
+    throw new DecodeProblem(
+      'its data lacks fields every kdeck state has (project, stack, cluster, serial, resources, history)',
+      'damaged',
+    );
   }
   return s as State;
 }

@@ -21,14 +21,29 @@ export function generatedState(key: StateKey, count: number, seed = 1): State {
     switch (i % 3) {
       case 0: {
         const lines = Array.from({ length: 12 }, (_, l) => `setting_${l} = "${hex(40)}"`).join('\n');
-        resources.push({ id: `v1:ConfigMap:${ns}:${app}`, type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: app, namespace: ns, labels }, data: { 'app.conf': lines } }, live });
+        resources.push({
+          id: `v1:ConfigMap:${ns}:${app}`,
+          type: 'Kubernetes',
+          attributes: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: app, namespace: ns, labels },
+            data: { 'app.conf': lines },
+          },
+          live,
+        });
         break;
       }
       case 1:
         resources.push({
           id: `v1:Service:${ns}:${app}`,
           type: 'Kubernetes',
-          attributes: { apiVersion: 'v1', kind: 'Service', metadata: { name: app, namespace: ns, labels }, spec: { selector: { app }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } },
+          attributes: {
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: app, namespace: ns, labels },
+            spec: { selector: { app }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
+          },
           live,
         });
         break;
@@ -46,7 +61,16 @@ export function generatedState(key: StateKey, count: number, seed = 1): State {
               selector: { matchLabels: { app } },
               template: {
                 metadata: { labels },
-                spec: { containers: [{ name: 'main', image: `registry.example/${app}@sha256:${hex(64)}`, envFrom: [{ configMapRef: { name: app } }], ports: [{ containerPort: 8080 }] }] },
+                spec: {
+                  containers: [
+                    {
+                      name: 'main',
+                      image: `registry.example/${app}@sha256:${hex(64)}`,
+                      envFrom: [{ configMapRef: { name: app } }],
+                      ports: [{ containerPort: 8080 }],
+                    },
+                  ],
+                },
               },
             },
           },

@@ -8,7 +8,13 @@ import { renderTui } from './testing/render-tui.js';
 process.env.TZ = 'UTC';
 
 const app = (control = new FixtureControl(), bindings: Bindings = DEFAULT_BINDINGS) => (
-  <App control={control} bindings={bindings} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k']} unfinished={UNFINISHED} />
+  <App
+    control={control}
+    bindings={bindings}
+    keymapFile="/work/konfig-sample/.kdeck/keymap.yaml"
+    runbooks={['runbooks/AppRecovery.k']}
+    unfinished={UNFINISHED}
+  />
 );
 const UNFINISHED = [{ id: '20261122-071500-app-recovery-1a2b', runbook: 'runbooks/AppRecovery.k', last: 'paused' }];
 const lines = (frame: string) => frame.split('\n');
@@ -22,7 +28,9 @@ describe('the console', () => {
     expect(lines(frame)[0]).toContain('contexts: sandbox-a sandbox-b (prod)');
     for (const badge of ['unhealthy', 'unchanged', 'drift', 'error', '6 changes']) expect(frame).toContain(badge);
     expect(lines(frame)[1]).toContain('batch-report/dev → sandbox-a  ✓ compiled dev in 38 ms');
-    expect(footer(frame)).toMatch(/^j\/k move {2}enter open {2}1-6 views {2}tab pane {2}a apply {2}D destroy {2}: cmd {2}\/ filter {2}\? help {2}q quit/);
+    expect(footer(frame)).toMatch(
+      /^j\/k move {2}enter open {2}1-6 views {2}tab pane {2}a apply {2}D destroy {2}: cmd {2}\/ filter {2}\? help {2}q quit/,
+    );
     tui.unmount();
   });
 
@@ -97,7 +105,9 @@ describe('the console', () => {
     expect(footer(tui.frame())).toContain('x stop');
     expect(footer(tui.frame())).not.toContain('a apply');
     await tui.press('q');
-    expect(status(tui.frame())).toBe('apply http-echo/dev is running: q again stops it (what is in flight finishes) and quits');
+    expect(status(tui.frame())).toBe(
+      'apply http-echo/dev is running: q again stops it (what is in flight finishes) and quits',
+    );
     await tui.press('x');
     await tui.waitFor('apply http-echo/dev interrupted');
     expect(control.calls).toEqual(['apply http-echo/dev', 'interrupt http-echo/dev']);
@@ -122,7 +132,9 @@ describe('the console', () => {
     expect(footer(tui.frame())).not.toMatch(/apply|destroy/);
     expect(lines(tui.frame())[0]).toContain('READ-ONLY');
     await tui.press('D');
-    expect(status(tui.frame())).toBe('destroy changes clusters and is refused in --read-only mode; restart without it to destroy');
+    expect(status(tui.frame())).toBe(
+      'destroy changes clusters and is refused in --read-only mode; restart without it to destroy',
+    );
     await tui.press(':');
     await tui.type('apply guestbook/dev');
     await tui.press('enter');
@@ -185,7 +197,13 @@ describe('the console', () => {
     await tui.press('t');
     await tui.waitFor('The run has ended');
     expect(tui.frame()).toMatch(/sandbox-b +done/);
-    expect(control.calls).toEqual(['recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1', 'run app-recovery', 'pause', 'resume', 'retry']);
+    expect(control.calls).toEqual([
+      'recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1',
+      'run app-recovery',
+      'pause',
+      'resume',
+      'retry',
+    ]);
     tui.unmount();
   });
 
@@ -194,7 +212,9 @@ describe('the console', () => {
     const tui = await renderTui(app(control));
     await tui.press('5');
     await tui.waitFor('Unfinished runs (:resume RUN_ID carries one on):');
-    expect(tui.frame()).toMatch(/20261122-071500-app-recovery-1a2b {2}runbooks\/AppRecovery\.k *│\n.*│ {4}last: paused/);
+    expect(tui.frame()).toMatch(
+      /20261122-071500-app-recovery-1a2b {2}runbooks\/AppRecovery\.k *│\n.*│ {4}last: paused/,
+    );
     await tui.press(':');
     await tui.type('resume 20261122-071500-app-recovery-1a2b');
     await tui.press('enter');
@@ -213,7 +233,8 @@ describe('the console', () => {
 
   it('says why a recovery cannot be planned now instead of failing', async () => {
     const control = new FixtureControl();
-    control.planRecovery = () => Promise.reject(new Error('the recovery run-1 is running; abort it (a) or let it finish before starting another'));
+    control.planRecovery = () =>
+      Promise.reject(new Error('the recovery run-1 is running; abort it (a) or let it finish before starting another'));
     const tui = await renderTui(app(control));
     await tui.press(':');
     await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1');
@@ -231,7 +252,9 @@ describe('the console', () => {
     await tui.type('deploy');
     await tui.press('enter');
     const main = lines(tui.frame()).map((l) => l.slice(l.indexOf('││') + 2));
-    const kinds = main.filter((l) => /^[▸ ] [A-Z]/.test(l) && !l.startsWith('  KIND')).map((l) => l.slice(2).split(/\s+/)[0]);
+    const kinds = main
+      .filter((l) => /^[▸ ] [A-Z]/.test(l) && !l.startsWith('  KIND'))
+      .map((l) => l.slice(2).split(/\s+/)[0]);
     expect(kinds).toEqual(['Deployment', 'Deployment']);
     await tui.press('esc');
     expect(tui.frame()).toContain('Namespace');

@@ -74,22 +74,62 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   }, [control, stackKey]);
 
   if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) {
-    return <Text color={theme.warning}>{fit(`The terminal is ${size.columns}×${size.rows}; kdeck needs at least ${MIN_COLUMNS}×${MIN_ROWS}.`, size.columns)}</Text>;
+    return (
+      <Text color={theme.warning}>
+        {fit(
+          `The terminal is ${size.columns}×${size.rows}; kdeck needs at least ${MIN_COLUMNS}×${MIN_ROWS}.`,
+          size.columns,
+        )}
+      </Text>
+    );
   }
   const key = (id: Parameters<typeof bindings.get>[0]) => keyLabel(bindings.get(id)?.[0] ?? '?');
   const entry = screen.stack;
   const filter = nav.filters.main && nav.mode.kind !== 'filter' ? `  /${nav.filters.main}` : '';
   const viewHeight = inner.height - (filter ? 1 : 0);
   const view = (() => {
-    if (nav.mode.kind === 'confirm') return <ConfirmView confirm={nav.mode.confirm} input={nav.mode.input} width={inner.width} />;
-    if (nav.mode.kind === 'contexts') return <ContextPicker contexts={state.contexts} current={state.context} onPick={commands.pickContext} />;
+    if (nav.mode.kind === 'confirm')
+      return <ConfirmView confirm={nav.mode.confirm} input={nav.mode.input} width={inner.width} />;
+    if (nav.mode.kind === 'contexts')
+      return <ContextPicker contexts={state.contexts} current={state.context} onPick={commands.pickContext} />;
     switch (nav.view) {
       case 'events':
-        return <EventsView events={filterRows(state.events, nav.filters.main, (e) => e.text)} scroll={nav.scroll} newerKeys={`${key('down')}, ${key('bottom')}`} width={inner.width} height={viewHeight} />;
+        return (
+          <EventsView
+            events={filterRows(state.events, nav.filters.main, (e) => e.text)}
+            scroll={nav.scroll}
+            newerKeys={`${key('down')}, ${key('bottom')}`}
+            width={inner.width}
+            height={viewHeight}
+          />
+        );
       case 'recovery':
-        return <RecoveryView recovery={state.recovery} runbooks={runbooks} unfinished={unfinished} recoverKey={key('recover')} runKey={key('recovery.run')} prod={screen.prod} scroll={nav.scroll} width={inner.width} height={viewHeight} />;
+        return (
+          <RecoveryView
+            recovery={state.recovery}
+            runbooks={runbooks}
+            unfinished={unfinished}
+            recoverKey={key('recover')}
+            runKey={key('recovery.run')}
+            prod={screen.prod}
+            scroll={nav.scroll}
+            width={inner.width}
+            height={viewHeight}
+          />
+        );
       case 'apply':
-        return <ApplyView operation={entry && state.operations.get(entry.key)} idle={entry ? `No apply or destroy of ${entry.key} yet: ${key('apply')} applies it, ${key('destroy')} destroys it.` : 'No stack.'} width={inner.width} height={viewHeight} />;
+        return (
+          <ApplyView
+            operation={entry && state.operations.get(entry.key)}
+            idle={
+              entry
+                ? `No apply or destroy of ${entry.key} yet: ${key('apply')} applies it, ${key('destroy')} destroys it.`
+                : 'No stack.'
+            }
+            width={inner.width}
+            height={viewHeight}
+          />
+        );
     }
     if (!entry) return <Text color={theme.muted}>No stack in this workspace.</Text>;
     const props = { entry, width: inner.width, height: viewHeight, focused: nav.focus === 'main' };
@@ -97,7 +137,14 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
       case 'graph':
         return <GraphView {...props} selectedId={screen.row?.id} />;
       case 'diff':
-        return <DiffView {...props} change={screen.change} scroll={nav.scroll} pageKeys={`${key('pageUp')}/${key('pageDown')}`} />;
+        return (
+          <DiffView
+            {...props}
+            change={screen.change}
+            scroll={nav.scroll}
+            pageKeys={`${key('pageUp')}/${key('pageDown')}`}
+          />
+        );
       default:
         return <ResourcesView {...props} rows={screen.rows} selected={screen.resource} />;
     }
@@ -107,12 +154,29 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
       <Header state={state} stack={entry} width={size.columns} />
       <Box height={bodyHeight}>
         <Pane width={treeWidth} height={bodyHeight} focused={nav.focus === 'tree' && nav.mode.kind === 'normal'}>
-          <Text color={theme.muted}>{fit(`Stacks${nav.filters.tree ? `  /${nav.filters.tree}` : ''}`, treeWidth - 2)}</Text>
-          <StackTree state={state} stacks={screen.stacks} selected={entry?.key} width={treeWidth - 2} height={bodyHeight - 3} focused={nav.focus === 'tree'} prod={screen.prod} />
+          <Text color={theme.muted}>
+            {fit(`Stacks${nav.filters.tree ? `  /${nav.filters.tree}` : ''}`, treeWidth - 2)}
+          </Text>
+          <StackTree
+            state={state}
+            stacks={screen.stacks}
+            selected={entry?.key}
+            width={treeWidth - 2}
+            height={bodyHeight - 3}
+            focused={nav.focus === 'tree'}
+            prod={screen.prod}
+          />
         </Pane>
         <Pane width={mainWidth} height={bodyHeight} focused={nav.focus === 'main' || nav.mode.kind !== 'normal'}>
           {nav.mode.kind === 'help' ? (
-            <HelpView lines={helpLines(screen.ctx, bindings, keymapFile)} scroll={nav.scroll} closeKey={key('back')} scrollKeys={`${key('down')}/${key('up')}`} width={inner.width} height={bodyHeight - 2} />
+            <HelpView
+              lines={helpLines(screen.ctx, bindings, keymapFile)}
+              scroll={nav.scroll}
+              closeKey={key('back')}
+              scrollKeys={`${key('down')}/${key('up')}`}
+              width={inner.width}
+              height={bodyHeight - 2}
+            />
           ) : (
             <MainPane view={nav.view} bindings={bindings} width={inner.width}>
               {filter && <Text color={theme.muted}>{fit(filter, inner.width)}</Text>}
@@ -121,7 +185,12 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
           )}
         </Pane>
       </Box>
-      <StatusLine mode={nav.mode} message={nav.message} event={state.events[state.events.length - 1]} width={size.columns} />
+      <StatusLine
+        mode={nav.mode}
+        message={nav.message}
+        event={state.events[state.events.length - 1]}
+        width={size.columns}
+      />
       <Footer ctx={screen.ctx} bindings={bindings} width={size.columns} />
     </Box>
   );

@@ -46,7 +46,6 @@ const WAIT_MS = 120_000;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
-
 /** Runs kdeck to its end (bounded), failing with its output. */
 function kdeck(args: string[], limitMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -64,9 +63,16 @@ function kdeck(args: string[], limitMs: number): Promise<void> {
 }
 
 /** A sandbox in its own process, so that the console's memory is measured alone. */
-async function sandboxProcess(clusters: number, dir: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
+async function sandboxProcess(
+  clusters: number,
+  dir: string,
+): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
   const kubeconfig = path.join(dir, 'kubeconfig');
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'sandbox', '--clusters', String(clusters), '--kubeconfig', kubeconfig, '--readiness-delay', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'sandbox', '--clusters', String(clusters), '--kubeconfig', kubeconfig, '--readiness-delay', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   await until(() => out.includes('Press Ctrl-C to stop.') || child.exitCode !== null, 'the sandbox to start', 30_000);
@@ -91,7 +97,9 @@ function consoleOn(dir: string, kubeconfig: string): { session: ConsoleSession; 
     readOnly: false,
     watch: true,
   });
-  const screen = benchRender(createElement(App, { control: session, bindings: DEFAULT_BINDINGS, keymapFile: '', runbooks: [], unfinished: [] }));
+  const screen = benchRender(
+    createElement(App, { control: session, bindings: DEFAULT_BINDINGS, keymapFile: '', runbooks: [], unfinished: [] }),
+  );
   return { session, screen };
 }
 
@@ -116,7 +124,20 @@ async function largeStack(): Promise<LargeResult> {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   try {
-    await kdeck(['--kubeconfig', sandbox.kubeconfig, 'apply', '-y', '--no-watch', '--concurrency', '16', '-w', path.join(root, GENERATED_STACK)], 300_000);
+    await kdeck(
+      [
+        '--kubeconfig',
+        sandbox.kubeconfig,
+        'apply',
+        '-y',
+        '--no-watch',
+        '--concurrency',
+        '16',
+        '-w',
+        path.join(root, GENERATED_STACK),
+      ],
+      300_000,
+    );
     const t0 = performance.now();
     const { session, screen } = consoleOn(root, sandbox.kubeconfig);
     try {
@@ -133,7 +154,14 @@ async function largeStack(): Promise<LargeResult> {
       for (let i = 0; i < 10; i++) scroll.push(await screen.press('\u001B[6~'));
       const views: number[] = [];
       for (let i = 0; i < 25; i++) for (const v of ['2', '3', '6', '1']) views.push(await screen.press(v));
-      return { toScreen, resources, scroll, views, baselineMb: baseline / 2 ** 20, peakMb: Math.max(peak, process.memoryUsage().rss) / 2 ** 20 };
+      return {
+        toScreen,
+        resources,
+        scroll,
+        views,
+        baselineMb: baseline / 2 ** 20,
+        peakMb: Math.max(peak, process.memoryUsage().rss) / 2 ** 20,
+      };
     } finally {
       screen.unmount();
       await session.close();
@@ -147,7 +175,10 @@ async function largeStack(): Promise<LargeResult> {
 
 async function saveToScreen(): Promise<number[]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-console-'));
-  fs.cpSync(path.join(ROOT, 'konfig-sample'), root, { recursive: true, filter: (src) => path.basename(src) !== '.kdeck' });
+  fs.cpSync(path.join(ROOT, 'konfig-sample'), root, {
+    recursive: true,
+    filter: (src) => path.basename(src) !== '.kdeck',
+  });
   const sandbox = await sandboxProcess(2, root);
   try {
     const { session, screen } = consoleOn(root, sandbox.kubeconfig);
@@ -189,15 +220,35 @@ async function main(): Promise<number> {
   const viewsP95 = percentile(large.views, 95);
   const saveP50 = percentile(saves, 50);
   console.log('kdeck console benchmark (100×30 frames, sandbox clusters in their own process)');
-  console.log(`  1,000 resources  ${large.resources} applied resources on screen ${ms(large.toScreen)} after start (compile in the worker, plan, first frames)`);
-  console.log(`                   scrolling ${large.scroll.length} keys: p50 ${ms(percentile(large.scroll, 50))}, p95 ${ms(scrollP95)}; switching views ${large.views.length} times: p50 ${ms(percentile(large.views, 50))}, p95 ${ms(viewsP95)}`);
-  console.log(`                   memory: peak resident set ${large.peakMb.toFixed(0)} MB (${large.baselineMb.toFixed(0)} MB before the console opened)`);
-  console.log(`  save to screen   ${SAVES} saves of an image in ${SAMPLE_STACK}/main.k: p50 ${ms(saveP50)}, p95 ${ms(percentile(saves, 95))} (min ${ms(Math.min(...saves))}, max ${ms(Math.max(...saves))})`);
+  console.log(
+    `  1,000 resources  ${large.resources} applied resources on screen ${ms(large.toScreen)} after start (compile in the worker, plan, first frames)`,
+  );
+  console.log(
+    `                   scrolling ${large.scroll.length} keys: p50 ${ms(percentile(large.scroll, 50))}, p95 ${ms(scrollP95)}; switching views ${large.views.length} times: p50 ${ms(percentile(large.views, 50))}, p95 ${ms(viewsP95)}`,
+  );
+  console.log(
+    `                   memory: peak resident set ${large.peakMb.toFixed(0)} MB (${large.baselineMb.toFixed(0)} MB before the console opened)`,
+  );
+  console.log(
+    `  save to screen   ${SAVES} saves of an image in ${SAMPLE_STACK}/main.k: p50 ${ms(saveP50)}, p95 ${ms(percentile(saves, 95))} (min ${ms(Math.min(...saves))}, max ${ms(Math.max(...saves))})`,
+  );
   printTargets([
     { name: `save to screen p50 < ${TARGET_SAVE_P50_MS} ms`, ok: saveP50 < TARGET_SAVE_P50_MS, detail: ms(saveP50) },
-    { name: `scrolling frame p95 < ${TARGET_FRAME_P95_MS} ms`, ok: scrollP95 < TARGET_FRAME_P95_MS, detail: ms(scrollP95) },
-    { name: `view switch frame p95 < ${TARGET_FRAME_P95_MS} ms`, ok: viewsP95 < TARGET_FRAME_P95_MS, detail: ms(viewsP95) },
-    { name: `memory < ${TARGET_MEMORY_MB} MB`, ok: large.peakMb < TARGET_MEMORY_MB, detail: `${large.peakMb.toFixed(0)} MB` },
+    {
+      name: `scrolling frame p95 < ${TARGET_FRAME_P95_MS} ms`,
+      ok: scrollP95 < TARGET_FRAME_P95_MS,
+      detail: ms(scrollP95),
+    },
+    {
+      name: `view switch frame p95 < ${TARGET_FRAME_P95_MS} ms`,
+      ok: viewsP95 < TARGET_FRAME_P95_MS,
+      detail: ms(viewsP95),
+    },
+    {
+      name: `memory < ${TARGET_MEMORY_MB} MB`,
+      ok: large.peakMb < TARGET_MEMORY_MB,
+      detail: `${large.peakMb.toFixed(0)} MB`,
+    },
   ]);
   return 0;
 }

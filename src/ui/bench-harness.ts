@@ -65,14 +65,17 @@ export interface BenchScreen {
 export function benchRender(app: ReactElement): BenchScreen {
   const stdout = new FrameSink();
   const stdin = new KeySource();
-  const instance = render(createElement(TerminalSizeContext.Provider, { value: { columns: stdout.columns, rows: stdout.rows } }, app), {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: new FrameSink() as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-  });
+  const instance = render(
+    createElement(TerminalSizeContext.Provider, { value: { columns: stdout.columns, rows: stdout.rows } }, app),
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stderr: new FrameSink() as unknown as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 1000,
+    },
+  );
   const frame = () => stripVTControlCharacters(stdout.last);
   const tick = () => new Promise((r) => setImmediate(r));
   return {
@@ -86,7 +89,8 @@ export function benchRender(app: ReactElement): BenchScreen {
       stdin.write(key);
       const deadline = t0 + limitMs;
       while (stdout.frames === before) {
-        if (performance.now() > deadline) throw new Error(`no frame came within ${limitMs} ms after the key ${JSON.stringify(key)}`);
+        if (performance.now() > deadline)
+          throw new Error(`no frame came within ${limitMs} ms after the key ${JSON.stringify(key)}`);
         await tick();
       }
       return stdout.lastAt - t0;
@@ -101,7 +105,8 @@ export function benchRender(app: ReactElement): BenchScreen {
     async waitFor(text, since = performance.now(), limitMs = 30_000) {
       const deadline = performance.now() + limitMs;
       while (!frame().includes(text)) {
-        if (performance.now() > deadline) throw new Error(`no frame showed ${text} within ${limitMs} ms; the last one was:\n${frame()}`);
+        if (performance.now() > deadline)
+          throw new Error(`no frame showed ${text} within ${limitMs} ms; the last one was:\n${frame()}`);
         await new Promise((r) => setTimeout(r, 1));
       }
       return stdout.lastAt - since;

@@ -29,22 +29,41 @@ const SEEDED: Seeded[] = [
   { stack: 'appops/guestbook/dev', shows: 'drift (its frontend is scaled by hand below)' },
   { stack: 'appops/nginx-example/dev', shows: 'unchanged' },
   { stack: 'appops/http-echo/dev', shows: 'unchanged' },
-  { stack: 'appops/nginx-example/staging', options: { overrides: ['appConfiguration.image="docker.io/nginxinc/nginx-unprivileged:1.25.4-alpine"'] }, shows: 'an update (applied with an older image)' },
+  {
+    stack: 'appops/nginx-example/staging',
+    options: { overrides: ['appConfiguration.image="docker.io/nginxinc/nginx-unprivileged:1.25.4-alpine"'] },
+    shows: 'an update (applied with an older image)',
+  },
 ];
 
 /** The frontend of guestbook/dev, scaled outside kdeck. */
-const DRIFT = { context: 'sandbox-a', ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook-dev', name: 'frontend' }, replicas: 2 };
+const DRIFT = {
+  context: 'sandbox-a',
+  ref: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'guestbook-dev', name: 'frontend' },
+  replicas: 2,
+};
 
 async function apply(root: string, clusterSet: ClusterSet, seeded: Seeded): Promise<void> {
   const { stack, spec } = compileStack(path.join(root, seeded.stack), seeded.options);
   const clusters = new DefaultedClusters(clusterSet, undefined);
   const backend = new LocalStateBackend(root);
-  const machine = stackOperationMachine({ stack, spec, clusters, clusterSet, backend, operation: 'apply', concurrency: 8, timeoutMs: 60_000, followHealth: false });
+  const machine = stackOperationMachine({
+    stack,
+    spec,
+    clusters,
+    clusterSet,
+    backend,
+    operation: 'apply',
+    concurrency: 8,
+    timeoutMs: 60_000,
+    followHealth: false,
+  });
   const locks = await lockStack(backend, clusters, stack, spec, 'apply');
   try {
     const actor = createActor(machine, { input: { autoApprove: true } }).start();
     const end = await waitFor(actor, (s) => s.status === 'done', { timeout: 120_000 });
-    if (end.value !== 'done') throw new Error(`applying ${seeded.stack} ended ${String(end.value)}: ${end.context.error ?? ''}`);
+    if (end.value !== 'done')
+      throw new Error(`applying ${seeded.stack} ended ${String(end.value)}: ${end.context.error ?? ''}`);
   } finally {
     await releaseAll(locks);
   }
@@ -86,9 +105,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   } else {
     const started = Date.now();
     seedDemo(workspace, (line) => process.stdout.write(`kdeck demo: ${line}\n`)).then(
-      () => process.stdout.write(`kdeck demo: sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s; opening the console\n`),
+      () =>
+        process.stdout.write(
+          `kdeck demo: sandbox ready in ${((Date.now() - started) / 1000).toFixed(1)} s; opening the console\n`,
+        ),
       (e: unknown) => {
-        process.stderr.write(`kdeck demo: could not prepare the sandbox in ${path.join(workspace, SANDBOX_DIR)}: ${errorMessage(e)}; run npm run build, then npm start again\n`);
+        process.stderr.write(
+          `kdeck demo: could not prepare the sandbox in ${path.join(workspace, SANDBOX_DIR)}: ${errorMessage(e)}; run npm run build, then npm start again\n`,
+        );
         process.exitCode = 1;
       },
     );

@@ -14,13 +14,25 @@ process.env.TZ = 'UTC';
 const controls: FixtureControl[] = [];
 const UNFINISHED = [
   { id: '20261122-071500-app-recovery-1a2b', runbook: 'runbooks/AppRecovery.k', last: 'paused' },
-  { id: '20261121-231004-rollout-restart-9f0c', runbook: 'runbooks/RolloutRestart.k', last: 'finished (sandbox-a: done, sandbox-b: stopped)' },
+  {
+    id: '20261121-231004-rollout-restart-9f0c',
+    runbook: 'runbooks/RolloutRestart.k',
+    last: 'finished (sandbox-a: done, sandbox-b: stopped)',
+  },
 ];
 
 async function console_(): Promise<Tui> {
   const control = new FixtureControl();
   controls.push(control);
-  return renderTui(<App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/work/konfig-sample/.kdeck/keymap.yaml" runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']} unfinished={UNFINISHED} />);
+  return renderTui(
+    <App
+      control={control}
+      bindings={DEFAULT_BINDINGS}
+      keymapFile="/work/konfig-sample/.kdeck/keymap.yaml"
+      runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']}
+      unfinished={UNFINISHED}
+    />,
+  );
 }
 
 /** The prod stack of the fixture, its frontend Deployment selected (drift and an update). */
@@ -37,8 +49,25 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
   ['graph', async (tui) => (await onProd(tui), await tui.press('2'))],
   ['diff', async (tui) => (await onProd(tui), await tui.press('enter'))],
   ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/pr'))],
-  ['apply', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/prod'), await tui.press('enter'), void (await tui.waitFor('apply guestbook/prod done')))],
-  ['recovery', async (tui) => (await tui.press(':'), await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1,c-node-9'), await tui.press('enter'), void (await tui.waitFor('Blast radius')))],
+  [
+    'apply',
+    async (tui) => (
+      await onProd(tui),
+      await tui.press('a'),
+      await tui.type('guestbook/prod'),
+      await tui.press('enter'),
+      void (await tui.waitFor('apply guestbook/prod done'))
+    ),
+  ],
+  [
+    'recovery',
+    async (tui) => (
+      await tui.press(':'),
+      await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1,c-node-9'),
+      await tui.press('enter'),
+      void (await tui.waitFor('Blast radius'))
+    ),
+  ],
   [
     'recovery-run',
     async (tui) => {
@@ -55,7 +84,15 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
     },
   ],
   ['recovery-unfinished', async (tui) => tui.press('5')],
-  ['recovery-saved', async (tui) => (await tui.press(':'), await tui.type('resume 20261122-071500-app-recovery-1a2b'), await tui.press('enter'), void (await tui.waitFor('Saved run')))],
+  [
+    'recovery-saved',
+    async (tui) => (
+      await tui.press(':'),
+      await tui.type('resume 20261122-071500-app-recovery-1a2b'),
+      await tui.press('enter'),
+      void (await tui.waitFor('Saved run'))
+    ),
+  ],
   ['events', async (tui) => tui.press('6')],
   ['help', async (tui) => tui.press('?')],
   ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],

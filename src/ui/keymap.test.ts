@@ -22,7 +22,10 @@ describe('the action registry', () => {
 
 describe('parseKeymap', () => {
   it('rebinds actions and takes a rebound key away from its default action', () => {
-    const { bindings, problems } = parseKeymap('apply: A\ndown: [j, down, ctrl+n]\nrefresh: a\n', '/ws/.kdeck/keymap.yaml');
+    const { bindings, problems } = parseKeymap(
+      'apply: A\ndown: [j, down, ctrl+n]\nrefresh: a\n',
+      '/ws/.kdeck/keymap.yaml',
+    );
     expect(problems).toEqual([]);
     expect(bindings.get('apply')).toEqual(['A']);
     expect(bindings.get('down')).toEqual(['j', 'down', 'ctrl+n']);

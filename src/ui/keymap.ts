@@ -32,11 +32,23 @@ export function parseKeymap(text: string, file: string): Keymap {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   const at = (offset: number | undefined) => `${file}:${lines.linePos(offset ?? 0).line}`;
-  if (doc.errors.length) return { bindings: DEFAULT_BINDINGS, problems: [`${at(doc.errors[0].pos[0])}: not valid YAML (${doc.errors[0].message.split('\n')[0]}); the default keys apply`], file };
+  if (doc.errors.length)
+    return {
+      bindings: DEFAULT_BINDINGS,
+      problems: [
+        `${at(doc.errors[0].pos[0])}: not valid YAML (${doc.errors[0].message.split('\n')[0]}); the default keys apply`,
+      ],
+      file,
+    };
   const problems: string[] = [];
   const chosen = new Map<ActionId, string[]>();
   const top = doc.contents;
-  if (top !== null && !isMap(top)) return { bindings: DEFAULT_BINDINGS, problems: [`${file}: the keymap is a mapping of action to keys (apply: A); the default keys apply`], file };
+  if (top !== null && !isMap(top))
+    return {
+      bindings: DEFAULT_BINDINGS,
+      problems: [`${file}: the keymap is a mapping of action to keys (apply: A); the default keys apply`],
+      file,
+    };
   for (const item of isMap(top) ? top.items : []) {
     const name = isScalar(item.key) ? String(item.key.value) : '';
     const where = at(isScalar(item.key) ? item.key.range?.[0] : undefined);
@@ -49,7 +61,10 @@ export function parseKeymap(text: string, file: string): Keymap {
     for (const v of values) {
       const key = isScalar(v) ? String(v.value) : '';
       if (isKeyName(key)) keys.push(key);
-      else problems.push(`${where}: ${JSON.stringify(key)} is not a key for ${name}; write a character (a, D, :), a named key (enter, esc, tab, up, pgdn, space, …) or ctrl+x / alt+x`);
+      else
+        problems.push(
+          `${where}: ${JSON.stringify(key)} is not a key for ${name}; write a character (a, D, :), a named key (enter, esc, tab, up, pgdn, space, …) or ctrl+x / alt+x`,
+        );
     }
     if (keys.length) chosen.set(name, keys);
   }

@@ -6,7 +6,22 @@
  */
 import type { Key } from 'ink';
 
-const NAMED_KEYS = ['enter', 'esc', 'tab', 'shift+tab', 'up', 'down', 'left', 'right', 'pgup', 'pgdn', 'home', 'end', 'space', 'backspace'] as const;
+const NAMED_KEYS = [
+  'enter',
+  'esc',
+  'tab',
+  'shift+tab',
+  'up',
+  'down',
+  'left',
+  'right',
+  'pgup',
+  'pgdn',
+  'home',
+  'end',
+  'space',
+  'backspace',
+] as const;
 
 export function keyName(input: string, key: Key): string {
   if (key.escape) return 'esc';

@@ -59,7 +59,14 @@ export type NavAction =
   | { type: 'filter'; text: string }
   | { type: 'message'; message?: Message };
 
-export const initialNav: NavState = { focus: 'tree', view: 'resources', history: [], filters: { tree: '', main: '' }, scroll: 0, mode: { kind: 'normal' } };
+export const initialNav: NavState = {
+  focus: 'tree',
+  view: 'resources',
+  history: [],
+  filters: { tree: '', main: '' },
+  scroll: 0,
+  mode: { kind: 'normal' },
+};
 
 const HISTORY_LIMIT = 20;
 
@@ -71,7 +78,14 @@ export function navigate(s: NavState, a: NavAction): NavState {
       return s.focus === a.focus ? s : { ...s, focus: a.focus };
     case 'show':
       if (s.view === a.view) return { ...s, focus: 'main' };
-      return { ...s, focus: 'main', view: a.view, history: [...s.history, s.view].slice(-HISTORY_LIMIT), scroll: 0, filters: { ...s.filters, main: '' } };
+      return {
+        ...s,
+        focus: 'main',
+        view: a.view,
+        history: [...s.history, s.view].slice(-HISTORY_LIMIT),
+        scroll: 0,
+        filters: { ...s.filters, main: '' },
+      };
     case 'back': {
       if (s.filters[s.focus]) return { ...s, filters: { ...s.filters, [s.focus]: '' } };
       const previous = s.history[s.history.length - 1];

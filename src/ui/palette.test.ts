@@ -5,9 +5,20 @@ describe('the command line', () => {
   it('parses the commands with their arguments', () => {
     expect(parseCommand(':apply')).toEqual({ kind: 'apply' });
     expect(parseCommand('destroy guestbook/dev')).toEqual({ kind: 'destroy', stack: 'guestbook/dev' });
-    expect(parseCommand(':recover runbooks/AppRecovery.k hosts=a-node-1,b-node-2')).toEqual({ kind: 'recover', runbook: 'runbooks/AppRecovery.k', args: ['hosts=a-node-1,b-node-2'] });
-    expect(parseCommand(':recover runbooks/AppRecovery.k -D hosts=a')).toEqual({ kind: 'recover', runbook: 'runbooks/AppRecovery.k', args: ['hosts=a'] });
-    expect(parseCommand(':resume 20261122-071500-app-recovery-1a2b')).toEqual({ kind: 'resume', runId: '20261122-071500-app-recovery-1a2b' });
+    expect(parseCommand(':recover runbooks/AppRecovery.k hosts=a-node-1,b-node-2')).toEqual({
+      kind: 'recover',
+      runbook: 'runbooks/AppRecovery.k',
+      args: ['hosts=a-node-1,b-node-2'],
+    });
+    expect(parseCommand(':recover runbooks/AppRecovery.k -D hosts=a')).toEqual({
+      kind: 'recover',
+      runbook: 'runbooks/AppRecovery.k',
+      args: ['hosts=a'],
+    });
+    expect(parseCommand(':resume 20261122-071500-app-recovery-1a2b')).toEqual({
+      kind: 'resume',
+      runId: '20261122-071500-app-recovery-1a2b',
+    });
     expect(parseCommand(':ctx sandbox-b')).toEqual({ kind: 'ctx', name: 'sandbox-b' });
     expect(parseCommand(':stack prod')).toEqual({ kind: 'stack', name: 'prod' });
     expect(parseCommand(':view graph')).toEqual({ kind: 'view', view: 'graph' });
@@ -16,11 +27,21 @@ describe('the command line', () => {
   });
 
   it('says what is wrong with a line it cannot use', () => {
-    expect(parseCommand(':aply')).toEqual({ error: expect.stringMatching(/^no command :aply; the commands are :apply, :destroy, /) });
-    expect(parseCommand(':recover')).toEqual({ error: 'usage: :recover RUNBOOK hosts=a,b (for example :recover runbooks/AppRecovery.k hosts=web-1,web-2)' });
-    expect(parseCommand(':recover r.k hosts')).toEqual({ error: 'hosts is not key=value; usage: :recover RUNBOOK hosts=a,b' });
-    expect(parseCommand(':resume')).toEqual({ error: 'usage: :resume RUN_ID (the Recovery view lists the unfinished runs)' });
-    expect(parseCommand(':view nope')).toEqual({ error: 'usage: :view NAME; the views are resources, graph, diff, apply, recovery, events' });
+    expect(parseCommand(':aply')).toEqual({
+      error: expect.stringMatching(/^no command :aply; the commands are :apply, :destroy, /),
+    });
+    expect(parseCommand(':recover')).toEqual({
+      error: 'usage: :recover RUNBOOK hosts=a,b (for example :recover runbooks/AppRecovery.k hosts=web-1,web-2)',
+    });
+    expect(parseCommand(':recover r.k hosts')).toEqual({
+      error: 'hosts is not key=value; usage: :recover RUNBOOK hosts=a,b',
+    });
+    expect(parseCommand(':resume')).toEqual({
+      error: 'usage: :resume RUN_ID (the Recovery view lists the unfinished runs)',
+    });
+    expect(parseCommand(':view nope')).toEqual({
+      error: 'usage: :view NAME; the views are resources, graph, diff, apply, recovery, events',
+    });
   });
 
   it('completes command words and matches stacks by a part of their name', () => {

@@ -27,10 +27,30 @@ export interface CommandInfo {
 export const COMMANDS: readonly CommandInfo[] = [
   { name: 'apply', aliases: [], usage: ':apply [STACK]', description: 'apply the selected stack, or STACK' },
   { name: 'destroy', aliases: [], usage: ':destroy [STACK]', description: 'destroy the selected stack, or STACK' },
-  { name: 'recover', aliases: [], usage: ':recover RUNBOOK hosts=a,b', description: 'plan a recovery runbook (path from the workspace root)' },
-  { name: 'resume', aliases: [], usage: ':resume RUN_ID', description: 'a recovery run saved under .kdeck/runs, to carry on' },
-  { name: 'ctx', aliases: ['context'], usage: ':ctx [NAME]', description: 'the context for stacks that name none (no NAME: pick one)' },
-  { name: 'stack', aliases: [], usage: ':stack NAME', description: 'select a stack: project/stack, or a part of it that names one' },
+  {
+    name: 'recover',
+    aliases: [],
+    usage: ':recover RUNBOOK hosts=a,b',
+    description: 'plan a recovery runbook (path from the workspace root)',
+  },
+  {
+    name: 'resume',
+    aliases: [],
+    usage: ':resume RUN_ID',
+    description: 'a recovery run saved under .kdeck/runs, to carry on',
+  },
+  {
+    name: 'ctx',
+    aliases: ['context'],
+    usage: ':ctx [NAME]',
+    description: 'the context for stacks that name none (no NAME: pick one)',
+  },
+  {
+    name: 'stack',
+    aliases: [],
+    usage: ':stack NAME',
+    description: 'select a stack: project/stack, or a part of it that names one',
+  },
   { name: 'view', aliases: [], usage: ':view NAME', description: `show a view: ${VIEWS.map((v) => v.id).join(', ')}` },
   { name: 'refresh', aliases: [], usage: ':refresh', description: 'compile and compare the selected stack again' },
   { name: 'help', aliases: [], usage: ':help', description: 'the keys and commands' },
@@ -43,7 +63,12 @@ const find = (word: string) => COMMANDS.find((c) => c.name === word || c.aliases
 export function parseCommand(line: string): PaletteCommand | { error: string } {
   const [word = '', ...args] = line.trim().replace(/^:/, '').split(/\s+/).filter(Boolean);
   const command = find(word);
-  if (!command) return { error: word ? `no command :${word}; the commands are ${COMMANDS.map((c) => `:${c.name}`).join(', ')}` : 'type a command (:help lists them)' };
+  if (!command)
+    return {
+      error: word
+        ? `no command :${word}; the commands are ${COMMANDS.map((c) => `:${c.name}`).join(', ')}`
+        : 'type a command (:help lists them)',
+    };
   const usage = `usage: ${command.usage}`;
   switch (command.name) {
     case 'apply':

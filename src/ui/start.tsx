@@ -43,8 +43,15 @@ function runbooks(root: string): string[] {
 function captureConsole(root: string): () => void {
   const file = path.join(root, '.kdeck', 'console.log');
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const original = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-  const write = (...args: unknown[]) => fs.appendFileSync(file, `${new Date().toISOString()} ${args.map(String).join(' ')}\n`);
+  const original = {
+    log: console.log,
+    info: console.info,
+    warn: console.warn,
+    error: console.error,
+    debug: console.debug,
+  };
+  const write = (...args: unknown[]) =>
+    fs.appendFileSync(file, `${new Date().toISOString()} ${args.map(String).join(' ')}\n`);
   Object.assign(console, { log: write, info: write, warn: write, error: write, debug: write });
   return () => Object.assign(console, original);
 }
@@ -73,16 +80,27 @@ export async function runConsole(dir: string, global: GlobalFlags): Promise<void
     stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
   };
   stdout.write(ENTER_ALT_SCREEN);
-  const app = render(<App control={session} bindings={keymap.bindings} keymapFile={keymap.file ?? path.join(root, KEYMAP_FILE)} runbooks={runbooks(root)} unfinished={unfinishedRuns(root)} />, {
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const app = render(
+    <App
+      control={session}
+      bindings={keymap.bindings}
+      keymapFile={keymap.file ?? path.join(root, KEYMAP_FILE)}
+      runbooks={runbooks(root)}
+      unfinished={unfinishedRuns(root)}
+    />,
+    {
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
   const onSignal = () => app.unmount();
   // a bug must not leave the terminal on the alternate screen, nor print a stack trace on it
   const onCrash = (e: unknown) => {
     restoreTerminal();
     restoreConsole();
-    process.stderr.write(`kdeck: internal error: ${errorMessage(e)}\nThis is a bug in kdeck, not in your input; please report it with what you were doing (details in ${path.join(root, '.kdeck', 'console.log')}).\n`);
+    process.stderr.write(
+      `kdeck: internal error: ${errorMessage(e)}\nThis is a bug in kdeck, not in your input; please report it with what you were doing (details in ${path.join(root, '.kdeck', 'console.log')}).\n`,
+    );
     fs.appendFileSync(path.join(root, '.kdeck', 'console.log'), `${e instanceof Error ? e.stack : String(e)}\n`);
     process.exit(1);
   };

@@ -28,4 +28,10 @@ export const phaseGlyph: Record<ResourcePhase, { glyph: string; tone: Tone }> = 
   skipped: { glyph: '–', tone: 'warning' },
 };
 
-export const actionTone: Record<Action, Tone> = { Create: 'ok', Update: 'warning', Delete: 'danger', UnChanged: 'muted', Import: 'accent' };
+export const actionTone: Record<Action, Tone> = {
+  Create: 'ok',
+  Update: 'warning',
+  Delete: 'danger',
+  UnChanged: 'muted',
+  Import: 'accent',
+};

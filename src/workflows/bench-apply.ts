@@ -38,14 +38,20 @@ export function lowerBoundMs(changeSet: ChangeSet, durations: Map<string, number
 }
 
 async function main(): Promise<number> {
-  const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
+  const sandbox = await startSandbox({
+    clusters: 1,
+    timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+  });
   const root = generatedWorkspace(APPS);
   try {
     const dir = path.join(root, 'apps/load/many');
     const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
     const compiled = compileStack(dir);
     const backend = new LocalStateBackend(root);
-    const ports = { resolve: (c: string | undefined) => clusters.resolve(c), client: (c: string) => clusters.client(c) };
+    const ports = {
+      resolve: (c: string | undefined) => clusters.resolve(c),
+      client: (c: string) => clusters.client(c),
+    };
     const changeSet = await planChanges({ stack: compiled.stack, spec: compiled.spec, clusters: ports, backend });
     const started = new Map<string, number>();
     const durations = new Map<string, number>();
@@ -80,11 +86,19 @@ async function main(): Promise<number> {
     const previewMs = performance.now() - p0;
     const unchanged = summarize(again.changes).UnChanged;
     console.log('kdeck engine benchmark (one sandbox cluster, readiness delay 0)');
-    console.log(`  apply          ${changeSet.changes.length} resources at concurrency ${CONCURRENCY}: ${(wall / 1000).toFixed(2)} s, lower bound ${(bound / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`);
-    console.log(`  preview        the applied stack: ${previewMs.toFixed(0)} ms (${unchanged}/${again.changes.length} unchanged)`);
+    console.log(
+      `  apply          ${changeSet.changes.length} resources at concurrency ${CONCURRENCY}: ${(wall / 1000).toFixed(2)} s, lower bound ${(bound / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`,
+    );
+    console.log(
+      `  preview        the applied stack: ${previewMs.toFixed(0)} ms (${unchanged}/${again.changes.length} unchanged)`,
+    );
     printTargets([
       { name: `apply wall / lower bound <= ${TARGET_RATIO}`, ok: ratio <= TARGET_RATIO, detail: ratio.toFixed(2) },
-      { name: `preview < ${TARGET_PREVIEW_MS} ms`, ok: previewMs < TARGET_PREVIEW_MS, detail: `${previewMs.toFixed(0)} ms` },
+      {
+        name: `preview < ${TARGET_PREVIEW_MS} ms`,
+        ok: previewMs < TARGET_PREVIEW_MS,
+        detail: `${previewMs.toFixed(0)} ms`,
+      },
     ]);
     return 0;
   } finally {

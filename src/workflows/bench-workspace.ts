@@ -44,4 +44,3 @@ resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {ap
   }
   return root;
 }
-

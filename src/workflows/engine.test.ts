@@ -10,13 +10,28 @@ import { summarize } from '../diff/change-set.js';
 import { planChanges } from './plan.js';
 import { FakeClusters } from './testing.js';
 
-const stack: Stack = { name: 'prod', dir: '/x', path: 'appops/shop/prod', project: { name: 'shop', dir: '/x' }, cluster: 'a' };
-const ns: Resource = { id: 'v1:Namespace:shop', type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } } };
+const stack: Stack = {
+  name: 'prod',
+  dir: '/x',
+  path: 'appops/shop/prod',
+  project: { name: 'shop', dir: '/x' },
+  cluster: 'a',
+};
+const ns: Resource = {
+  id: 'v1:Namespace:shop',
+  type: 'Kubernetes',
+  attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+};
 const svc: Resource = {
   id: 'v1:Service:shop:db',
   type: 'Kubernetes',
   dependsOn: [ns.id],
-  attributes: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'db', namespace: 'shop' }, spec: { ports: [{ port: 5432 }] } },
+  attributes: {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'db', namespace: 'shop' },
+    spec: { ports: [{ port: 5432 }] },
+  },
 };
 const app = (image: string, usesDb = true): Resource => ({
   id: 'apps/v1:Deployment:shop:app',
@@ -26,7 +41,19 @@ const app = (image: string, usesDb = true): Resource => ({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'app', namespace: 'shop' },
-    spec: { template: { spec: { containers: [{ name: 'main', image, env: [{ name: 'DB', value: usesDb ? `\${ref:${svc.id}#/spec/clusterIP}` : 'localhost' }] }] } } },
+    spec: {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'main',
+              image,
+              env: [{ name: 'DB', value: usesDb ? `\${ref:${svc.id}#/spec/clusterIP}` : 'localhost' }],
+            },
+          ],
+        },
+      },
+    },
   },
 });
 
@@ -38,7 +65,18 @@ function setup() {
     const events: EngineEvent[] = [];
     const changeSet = await plan(spec, options.destroy);
     const result = await executeChanges(
-      { stack, changeSet, clusters, backend, operation: options.destroy ? 'destroy' : 'apply', operator: 'sre@laptop', concurrency: 4, failFast: options.failFast, timeoutMs: 1000, signal: new AbortController().signal },
+      {
+        stack,
+        changeSet,
+        clusters,
+        backend,
+        operation: options.destroy ? 'destroy' : 'apply',
+        operator: 'sre@laptop',
+        concurrency: 4,
+        failFast: options.failFast,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      },
       (e) => events.push(e),
     );
     return { result, events };
@@ -55,8 +93,12 @@ describe('preview and apply', () => {
     expect(summarize((await plan(spec)).changes)).toMatchObject({ Create: 3 });
     const { result } = await execute(spec);
     expect(result).toMatchObject({ failed: [], skipped: [], counts: { created: 3, updated: 0, deleted: 0 } });
-    const deployment = await clusters.client('a').get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'app', namespace: 'shop' });
-    const service = await clusters.client('a').get({ apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' });
+    const deployment = await clusters
+      .client('a')
+      .get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'app', namespace: 'shop' });
+    const service = await clusters
+      .client('a')
+      .get({ apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' });
     expect(JSON.stringify(deployment)).toContain(`"value":"${(service!.spec as { clusterIP: string }).clusterIP}"`);
     const state = (await backend.read(key))!;
     expect(state.resources.map((r) => r.id)).toEqual([app('').id, ns.id, svc.id]);
@@ -74,15 +116,27 @@ describe('preview and apply', () => {
       [app('').id, 'Update'],
       [svc.id, 'Delete'],
     ]);
-    expect(changes[1].decision.fields.map((f) => f.path)).toEqual(['spec.template.spec.containers[name=main].image', 'spec.template.spec.containers[name=main].env[name=DB].value']);
+    expect(changes[1].decision.fields.map((f) => f.path)).toEqual([
+      'spec.template.spec.containers[name=main].image',
+      'spec.template.spec.containers[name=main].env[name=DB].value',
+    ]);
     clusters.client('a').calls.length = 0;
-    expect((await execute({ resources: [app('web:2', false), ns] })).result.counts).toEqual({ created: 0, updated: 1, deleted: 1 });
+    expect((await execute({ resources: [app('web:2', false), ns] })).result.counts).toEqual({
+      created: 0,
+      updated: 1,
+      deleted: 1,
+    });
   });
 
   it('reports drift made behind its back', async () => {
     const { plan, execute, clusters } = setup();
     await execute({ resources: [ns, svc] });
-    clusters.client('a').edit({ apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' }, (o) => ((o.spec as { ports: unknown[] }).ports = [{ port: 6543 }]));
+    clusters
+      .client('a')
+      .edit(
+        { apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' },
+        (o) => ((o.spec as { ports: unknown[] }).ports = [{ port: 6543 }]),
+      );
     const change = (await plan({ resources: [ns, svc] })).changes.find((c) => c.id === svc.id)!;
     expect(change).toMatchObject({ action: 'Update', decision: { drift: true } });
   });
@@ -92,7 +146,13 @@ describe('preview and apply', () => {
     clusters.client('a').failing.set('Service/db', 'admission webhook denied the request');
     const { result, events } = await execute({ resources: [app('web:1'), ns, svc] });
     expect(result).toMatchObject({ succeeded: [ns.id], failed: [svc.id], skipped: [app('').id] });
-    expect(events).toContainEqual({ type: 'finished', id: svc.id, cluster: 'a', outcome: 'failed', message: 'admission webhook denied the request' });
+    expect(events).toContainEqual({
+      type: 'finished',
+      id: svc.id,
+      cluster: 'a',
+      outcome: 'failed',
+      message: 'admission webhook denied the request',
+    });
     const state = (await backend.read(key))!;
     expect(state.resources.map((r) => r.id)).toEqual([ns.id]);
     expect(state.history[state.history.length - 1].result).toBe('failed');
@@ -121,7 +181,20 @@ describe('preview and apply', () => {
     await execute({ resources: [ns, svc] });
     const other: Stack = { ...stack, name: 'canary', path: 'appops/shop/canary' };
     const otherPlan = await planChanges({ stack: other, spec: { resources: [ns] }, clusters, backend });
-    await executeChanges({ stack: other, changeSet: otherPlan, clusters, backend, operation: 'apply', operator: 'sre@laptop', concurrency: 4, timeoutMs: 1000, signal: new AbortController().signal }, () => {});
+    await executeChanges(
+      {
+        stack: other,
+        changeSet: otherPlan,
+        clusters,
+        backend,
+        operation: 'apply',
+        operator: 'sre@laptop',
+        concurrency: 4,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      },
+      () => {},
+    );
     const destroy = (await plan({ resources: [] }, true)).changes;
     expect(destroy.find((c) => c.id === ns.id)).toMatchObject({ action: 'Delete', sharedWith: ['shop/canary'] });
     const { result } = await execute({ resources: [] }, { destroy: true });

@@ -29,7 +29,6 @@ export type EngineEvent =
   | { type: 'skipped'; id: string; cluster: string; because: string }
   | { type: 'changed-since-preview'; id: string; cluster: string; message: string };
 
-
 export interface ExecuteInput {
   stack: Stack;
   changeSet: ChangeSet;
@@ -62,7 +61,13 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   // every resource in flight follows its health with a listener on the signal
   setMaxListeners(input.concurrency * 2 + 10, input.signal);
   const { changeSet, clusters } = input;
-  const recorder = new StateRecorder(input.backend, (c) => keyFor(input.stack, c), changeSet.states, input.operator, now);
+  const recorder = new StateRecorder(
+    input.backend,
+    (c) => keyFor(input.stack, c),
+    changeSet.states,
+    input.operator,
+    now,
+  );
   const byId = new Map(changeSet.changes.map((c) => [c.id, c]));
   const counts = { created: 0, updated: 0, deleted: 0 };
   /** Server responses of this run: references resolve against them first. */
@@ -70,7 +75,14 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
 
   const startTime = now();
   const involved = [...new Set(changeSet.changes.map((c) => c.cluster))].sort();
-  const op = (result: OperationRecord['result']): OperationRecord => ({ kind: input.operation, operator: input.operator, startTime, result, ...counts, ...(result === 'running' ? {} : { endTime: now() }) });
+  const op = (result: OperationRecord['result']): OperationRecord => ({
+    kind: input.operation,
+    operator: input.operator,
+    startTime,
+    result,
+    ...counts,
+    ...(result === 'running' ? {} : { endTime: now() }),
+  });
   for (const cluster of involved) await recorder.operation(cluster, op('running'));
 
   const applyOne = async (c: ResourceChange): Promise<Outcome> => {
@@ -80,24 +92,45 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     const live = await client.get(ref);
     if ((live?.metadata?.resourceVersion ?? '') !== (c.live?.metadata?.resourceVersion ?? '')) {
       const again = decide({ prior: c.prior?.attributes, plan: resource.attributes, live });
-      const what = live ? (again.fields.length ? renderFieldChanges(again.fields) : 'no field differs from the plan') : 'it is gone';
-      emit({ type: 'changed-since-preview', id: c.id, cluster: c.cluster, message: `the live object changed since the preview: ${what}` });
+      const what = live
+        ? again.fields.length
+          ? renderFieldChanges(again.fields)
+          : 'no field differs from the plan'
+        : 'it is gone';
+      emit({
+        type: 'changed-since-preview',
+        id: c.id,
+        cluster: c.cluster,
+        message: `the live object changed since the preview: ${what}`,
+      });
     }
     // the targets of its references, as the cluster has them now: this run's server answers, or a read
     const targets = new Map<string, unknown>();
     for (const { target } of referencesIn(resource.attributes)) {
       if (targets.has(target)) continue;
       const t = byId.get(target);
-      targets.set(target, applied.get(target) ?? (t?.resource ? await clusters.client(t.cluster).get(refOf(t.resource.attributes as KubeObject)) : undefined));
+      targets.set(
+        target,
+        applied.get(target) ??
+          (t?.resource ? await clusters.client(t.cluster).get(refOf(t.resource.attributes as KubeObject)) : undefined),
+      );
     }
     const { value, unresolved } = resolveReferences(resource.attributes, (t) => targets.get(t));
     if (unresolved.length) {
       const r = unresolved[0];
-      throw new Error(`the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`);
+      throw new Error(
+        `the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`,
+      );
     }
     const result = await client.apply(value as KubeObject, { force: input.forceConflicts });
     applied.set(c.id, result);
-    await recorder.record(c.cluster, { ...resource, live: { uid: String(result.metadata?.uid ?? ''), resourceVersion: String(result.metadata?.resourceVersion ?? '') } });
+    await recorder.record(c.cluster, {
+      ...resource,
+      live: {
+        uid: String(result.metadata?.uid ?? ''),
+        resourceVersion: String(result.metadata?.resourceVersion ?? ''),
+      },
+    });
     if (c.action === 'Create') counts.created++;
     else counts.updated++;
     emit({ type: 'applied', id: c.id, cluster: c.cluster });
@@ -133,7 +166,14 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     try {
       if (c.action === 'UnChanged') {
         // kept as it was; an unchanged resource the state lacks (an adopted one) is recorded
-        if (!c.prior && c.resource && c.live) await recorder.record(c.cluster, { ...c.resource, live: { uid: String(c.live.metadata?.uid ?? ''), resourceVersion: String(c.live.metadata?.resourceVersion ?? '') } });
+        if (!c.prior && c.resource && c.live)
+          await recorder.record(c.cluster, {
+            ...c.resource,
+            live: {
+              uid: String(c.live.metadata?.uid ?? ''),
+              resourceVersion: String(c.live.metadata?.resourceVersion ?? ''),
+            },
+          });
         emit({ type: 'finished', id, cluster: c.cluster, outcome: 'succeeded' });
         return 'succeeded';
       }
@@ -150,13 +190,21 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const applies = new Set(changeSet.changes.filter((c) => c.action !== 'Delete').map((c) => c.id));
   const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
   const options = { concurrency: input.concurrency, failFast: input.failFast, signal: input.signal };
-  const listener = { skipped: (id: string, because: string) => emit({ type: 'skipped', id, cluster: byId.get(id)!.cluster, because }) };
+  const listener = {
+    skipped: (id: string, because: string) => emit({ type: 'skipped', id, cluster: byId.get(id)!.cluster, because }),
+  };
   const walk = await walkGraph(changeSet.graph, applies, run, options, listener);
   const stopped = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
   if (deletes.length) {
     if (stopped) walk.notStarted.push(...deletes.map((c) => c.id));
     else {
-      const second = await walkGraph(changeSet.deletions.reversed(), new Set(deletes.map((c) => c.id)), run, options, listener);
+      const second = await walkGraph(
+        changeSet.deletions.reversed(),
+        new Set(deletes.map((c) => c.id)),
+        run,
+        options,
+        listener,
+      );
       for (const k of ['succeeded', 'failed', 'skipped', 'notStarted'] as const) walk[k].push(...second[k]);
     }
   }

@@ -12,7 +12,16 @@ import { planChanges } from './plan.js';
 import { FakeClusters } from './testing.js';
 
 const stack: Stack = { name: 'dev', dir: '/x', path: 'appops/shop/dev', project: { name: 'shop', dir: '/x' } };
-const cm = (n: number): Resource => ({ id: `v1:ConfigMap:shop:c${n}`, type: 'Kubernetes', attributes: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${n}`, namespace: 'shop' }, data: { n: String(n) } } });
+const cm = (n: number): Resource => ({
+  id: `v1:ConfigMap:shop:c${n}`,
+  type: 'Kubernetes',
+  attributes: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `c${n}`, namespace: 'shop' },
+    data: { n: String(n) },
+  },
+});
 
 function machineFor(spec: Spec | Error, execute?: ExecuteFn) {
   const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-machine-')));
@@ -20,7 +29,20 @@ function machineFor(spec: Spec | Error, execute?: ExecuteFn) {
   const run: ExecuteFn =
     execute ??
     ((changeSet, emit, signal) =>
-      executeChanges({ stack, changeSet, clusters, backend, operation: 'apply', operator: 't@h', concurrency: 2, timeoutMs: 1000, signal }, emit));
+      executeChanges(
+        {
+          stack,
+          changeSet,
+          clusters,
+          backend,
+          operation: 'apply',
+          operator: 't@h',
+          concurrency: 2,
+          timeoutMs: 1000,
+          signal,
+        },
+        emit,
+      ));
   return operationMachine({
     compile: async () => {
       if (spec instanceof Error) throw spec;
@@ -53,7 +75,9 @@ describe('the apply machine', () => {
   });
 
   it('ends failed with the compile error', async () => {
-    const actor = createActor(machineFor(new Error('main.k:3:5 expected int, got str')), { input: { autoApprove: true } }).start();
+    const actor = createActor(machineFor(new Error('main.k:3:5 expected int, got str')), {
+      input: { autoApprove: true },
+    }).start();
     const s = await waitFor(actor, (x) => x.status === 'done');
     expect(s.value).toBe('failed');
     expect(s.context.error).toBe('main.k:3:5 expected int, got str');
@@ -65,9 +89,18 @@ describe('the apply machine', () => {
       emit({ type: 'started', id: changeSet.changes[0].id, cluster: 'a', action: 'Create' });
       await new Promise<void>((r) => (release = r));
       emit({ type: 'finished', id: changeSet.changes[0].id, cluster: 'a', outcome: 'succeeded' });
-      return { succeeded: [changeSet.changes[0].id], failed: [], skipped: [], notStarted: changeSet.changes.slice(1).map((c) => c.id), interrupted: signal.aborted, counts: { created: 1, updated: 0, deleted: 0 } };
+      return {
+        succeeded: [changeSet.changes[0].id],
+        failed: [],
+        skipped: [],
+        notStarted: changeSet.changes.slice(1).map((c) => c.id),
+        interrupted: signal.aborted,
+        counts: { created: 1, updated: 0, deleted: 0 },
+      };
     };
-    const actor = createActor(machineFor({ resources: [cm(1), cm(2)] }, slow), { input: { autoApprove: true } }).start();
+    const actor = createActor(machineFor({ resources: [cm(1), cm(2)] }, slow), {
+      input: { autoApprove: true },
+    }).start();
     await waitFor(actor, (s) => s.context.progress[cm(1).id]?.phase === 'running');
     actor.send({ type: 'CANCEL' });
     expect(actor.getSnapshot().matches({ applying: 'stopping' })).toBe(true);

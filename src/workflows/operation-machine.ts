@@ -43,12 +43,20 @@ export interface ExecuteActorInput {
 }
 
 /** What the execute actor is given: the change set, a way to report, and an abort signal. */
-export type ExecuteFn = (changeSet: ChangeSet, emit: (e: EngineEvent) => void, signal: AbortSignal) => Promise<ExecuteResult>;
+export type ExecuteFn = (
+  changeSet: ChangeSet,
+  emit: (e: EngineEvent) => void,
+  signal: AbortSignal,
+) => Promise<ExecuteResult>;
 
 const LOG_LIMIT = 500;
 
 /** The machine, with the three actors the caller provides. */
-export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (spec: Spec) => Promise<ChangeSet>; execute: ExecuteFn }) {
+export function operationMachine(actors: {
+  compile: () => Promise<Spec>;
+  plan: (spec: Spec) => Promise<ChangeSet>;
+  execute: ExecuteFn;
+}) {
   return setup({
     types: {
       context: {} as OperationContext,
@@ -63,10 +71,12 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
         receive((e) => {
           if (e.type === 'STOP') controller.abort();
         });
-        actors.execute(input.changeSet, (event) => sendBack({ type: 'ENGINE', event }), controller.signal).then(
-          (result) => sendBack({ type: 'EXECUTED', result }),
-          (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: errorMessage(e) }),
-        );
+        actors
+          .execute(input.changeSet, (event) => sendBack({ type: 'ENGINE', event }), controller.signal)
+          .then(
+            (result) => sendBack({ type: 'EXECUTED', result }),
+            (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: errorMessage(e) }),
+          );
         return () => controller.abort();
       }),
     },
@@ -77,7 +87,9 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
       },
       autoApprove: ({ context }) => context.autoApprove,
       interrupted: ({ event }) => event.type === 'EXECUTED' && event.result.interrupted,
-      incomplete: ({ event }) => event.type === 'EXECUTED' && event.result.failed.length + event.result.skipped.length + event.result.notStarted.length > 0,
+      incomplete: ({ event }) =>
+        event.type === 'EXECUTED' &&
+        event.result.failed.length + event.result.skipped.length + event.result.notStarted.length > 0,
     },
     actions: {
       track: assign(({ context, event }) => {
@@ -99,7 +111,11 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
             progress[e.id] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
             break;
           case 'skipped':
-            progress[e.id] = { ...before, phase: 'skipped', message: `skipped: it depends on ${e.because}, which did not succeed` };
+            progress[e.id] = {
+              ...before,
+              phase: 'skipped',
+              message: `skipped: it depends on ${e.because}, which did not succeed`,
+            };
             break;
           case 'changed-since-preview':
             progress[e.id] = { ...before, message: e.message };
@@ -137,7 +153,8 @@ export function operationMachine(actors: { compile: () => Promise<Spec>; plan: (
       },
       applying: {
         entry: assign({
-          progress: ({ context }) => Object.fromEntries(context.changeSet!.changes.map((c) => [c.id, { phase: 'pending' as const }])),
+          progress: ({ context }) =>
+            Object.fromEntries(context.changeSet!.changes.map((c) => [c.id, { phase: 'pending' as const }])),
         }),
         invoke: { id: 'execute', src: 'execute', input: ({ context }) => ({ changeSet: context.changeSet! }) },
         initial: 'running',

@@ -59,7 +59,11 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
-export const keyFor = (stack: Stack, cluster: string): StateKey => ({ project: stack.project.name, stack: stack.name, cluster });
+export const keyFor = (stack: Stack, cluster: string): StateKey => ({
+  project: stack.project.name,
+  stack: stack.name,
+  cluster,
+});
 
 export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const { stack, spec, clusters, backend } = input;
@@ -75,7 +79,11 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const byId = new Map(resources.map((r) => [r.id, r]));
   /** What references resolve against during the preview: live objects, else their dry runs. */
   const known = new Map<string, unknown>();
-  const priorOf = new Map([...states].flatMap(([cluster, state]) => (state?.resources ?? []).map((r) => [`${cluster}\u0000${r.id}`, r] as const)));
+  const priorOf = new Map(
+    [...states].flatMap(([cluster, state]) =>
+      (state?.resources ?? []).map((r) => [`${cluster}\u0000${r.id}`, r] as const),
+    ),
+  );
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
@@ -100,10 +108,31 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       }
       if (dryRun) known.set(id, dryRun);
     }
-    const decision = decide({ prior: prior?.attributes, plan: resolved as Attributes, live, dryRun, ignoreFields: input.ignoreFields, showSecrets: input.showSecrets });
-    if (dryRunError) decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
-    if (conflict) decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
-    return { id, cluster, action: decision.action, decision, resource, prior, live, dryRun, unresolved, ...(dryRunError ? { dryRunError } : {}), ...(conflict ? { conflict } : {}) };
+    const decision = decide({
+      prior: prior?.attributes,
+      plan: resolved as Attributes,
+      live,
+      dryRun,
+      ignoreFields: input.ignoreFields,
+      showSecrets: input.showSecrets,
+    });
+    if (dryRunError)
+      decision.note = `the server refused the dry run (${dryRunError}); compared the fields the plan sets`;
+    if (conflict)
+      decision.note = `${decision.note ? `${decision.note}; ` : ''}fields now owned by another manager (${conflict}): apply needs --force-conflicts to take them back`;
+    return {
+      id,
+      cluster,
+      action: decision.action,
+      decision,
+      resource,
+      prior,
+      live,
+      dryRun,
+      unresolved,
+      ...(dryRunError ? { dryRunError } : {}),
+      ...(conflict ? { conflict } : {}),
+    };
   };
   // level by level, so that references resolve against what an earlier level found; within a
   // level, several resources at once
@@ -119,7 +148,11 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   }
   const deletions = new ResourceGraph(
     leaving.keys(),
-    [...leaving.values()].flatMap(({ resource }) => (resource.dependsOn ?? []).filter((d) => leaving.has(d)).map((d) => ({ from: d, to: resource.id, kind: 'explicit' as const }))),
+    [...leaving.values()].flatMap(({ resource }) =>
+      (resource.dependsOn ?? [])
+        .filter((d) => leaving.has(d))
+        .map((d) => ({ from: d, to: resource.id, kind: 'explicit' as const })),
+    ),
   );
   // an object another stack on the same cluster also applied (a shared CRD, a shared namespace)
   // is only forgotten by this stack: deleting it would break the other one
@@ -129,8 +162,18 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
     const decision = decide({ prior: prior.attributes, live });
     const sharedWith = others.get(`${cluster}\u0000${id}`);
-    if (sharedWith) decision.note = `also applied by ${sharedWith.join(', ')}: kept in the cluster, only forgotten by this stack`;
-    return { id, cluster, action: decision.action, decision, prior, live, unresolved: [], ...(sharedWith ? { sharedWith } : {}) };
+    if (sharedWith)
+      decision.note = `also applied by ${sharedWith.join(', ')}: kept in the cluster, only forgotten by this stack`;
+    return {
+      id,
+      cluster,
+      action: decision.action,
+      decision,
+      prior,
+      live,
+      unresolved: [],
+      ...(sharedWith ? { sharedWith } : {}),
+    };
   };
   changes.push(...(await mapBounded(deletions.reversed().order(), PLAN_CONCURRENCY, planDelete)));
   return { project: stack.project.name, stack: stack.name, changes, graph, deletions, states };
@@ -148,4 +191,3 @@ async function otherStacksOn(backend: StateBackend, stack: Stack): Promise<Map<s
   }
   return found;
 }
-

@@ -40,7 +40,15 @@ export function stackOperationMachine(input: StackOperationInput) {
   const operator = operatorName();
   return operationMachine({
     compile: async () => spec,
-    plan: (s) => planChanges({ stack, spec: s, clusters, backend, ignoreFields: input.ignoreFields, destroy: operation === 'destroy' }),
+    plan: (s) =>
+      planChanges({
+        stack,
+        spec: s,
+        clusters,
+        backend,
+        ignoreFields: input.ignoreFields,
+        destroy: operation === 'destroy',
+      }),
     execute: (changeSet, emit, signal) => {
       input.onStart?.();
       return executeChanges(
@@ -65,12 +73,20 @@ export function stackOperationMachine(input: StackOperationInput) {
 }
 
 /** Locks the state of every cluster the stack uses or used, in a fixed order. */
-export async function lockStack(backend: StateBackend, clusters: Clusters, stack: Stack, spec: Spec, operation: Operation): Promise<Lock[]> {
+export async function lockStack(
+  backend: StateBackend,
+  clusters: Clusters,
+  stack: Stack,
+  spec: Spec,
+  operation: Operation,
+): Promise<Lock[]> {
   const names = new Set(spec.resources.map((r) => clusters.resolve(clusterOf(r, stack.cluster))));
-  for (const k of await backend.list()) if (k.project === stack.project.name && k.stack === stack.name) names.add(k.cluster);
+  for (const k of await backend.list())
+    if (k.project === stack.project.name && k.stack === stack.name) names.add(k.cluster);
   const locks: Lock[] = [];
   try {
-    for (const cluster of [...names].sort()) locks.push(await backend.lock(keyFor(stack, cluster), thisProcess(operation, new Date().toISOString())));
+    for (const cluster of [...names].sort())
+      locks.push(await backend.lock(keyFor(stack, cluster), thisProcess(operation, new Date().toISOString())));
   } catch (e) {
     await releaseAll(locks);
     throw e;

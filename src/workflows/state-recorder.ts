@@ -4,7 +4,16 @@
  * last, so the file always matches what reached the cluster.
  */
 import type { StateBackend } from '../state/backend.js';
-import { emptyState, withOperation, withoutResource, withResource, type OperationRecord, type State, type StateKey, type StateResource } from '../state/model.js';
+import {
+  emptyState,
+  withOperation,
+  withoutResource,
+  withResource,
+  type OperationRecord,
+  type State,
+  type StateKey,
+  type StateResource,
+} from '../state/model.js';
 
 export class StateRecorder {
   private readonly states = new Map<string, State>();
@@ -29,7 +38,10 @@ export class StateRecorder {
     const run = async () => {
       const before = this.current(cluster);
       const changed = change(before);
-      const written = await this.backend.write({ ...changed, operator: this.operator, modifiedTime: this.now() }, before.serial);
+      const written = await this.backend.write(
+        { ...changed, operator: this.operator, modifiedTime: this.now() },
+        before.serial,
+      );
       this.states.set(cluster, written);
       return written;
     };

@@ -30,9 +30,20 @@ export class FakeCluster implements ClusterPort {
     const existing = this.objects.get(keyOf(ref));
     const served: KubeObject = {
       ...structuredClone(o),
-      metadata: { ...structuredClone(o.metadata ?? {}), uid: existing?.metadata?.uid ?? `uid-${ref.name}`, resourceVersion: String(++this.version) },
+      metadata: {
+        ...structuredClone(o.metadata ?? {}),
+        uid: existing?.metadata?.uid ?? `uid-${ref.name}`,
+        resourceVersion: String(++this.version),
+      },
       // a Service keeps the cluster IP it was given first
-      ...(ref.kind === 'Service' ? { spec: { ...(o.spec as object), clusterIP: (existing?.spec as { clusterIP?: string } | undefined)?.clusterIP ?? `10.0.0.${this.version}` } } : {}),
+      ...(ref.kind === 'Service'
+        ? {
+            spec: {
+              ...(o.spec as object),
+              clusterIP: (existing?.spec as { clusterIP?: string } | undefined)?.clusterIP ?? `10.0.0.${this.version}`,
+            },
+          }
+        : {}),
     };
     if (!options.dryRun) this.objects.set(keyOf(ref), served);
     return structuredClone(served);

@@ -51,7 +51,12 @@ describe('DAG walk', () => {
     await s.complete('job');
     await s.complete('app');
     await s.complete('hpa');
-    expect(await done).toEqual({ succeeded: ['ns', 'svc', 'cm', 'job', 'app', 'hpa'], failed: [], skipped: [], notStarted: [] });
+    expect(await done).toEqual({
+      succeeded: ['ns', 'svc', 'cm', 'job', 'app', 'hpa'],
+      failed: [],
+      skipped: [],
+      notStarted: [],
+    });
   });
 
   it('never runs more than the concurrency at once', async () => {
@@ -71,7 +76,12 @@ describe('DAG walk', () => {
     await s.complete('cm', 'failed');
     await s.complete('svc');
     await s.complete('job');
-    expect(await done).toEqual({ succeeded: ['ns', 'svc', 'job'], failed: ['cm'], skipped: ['app', 'hpa'], notStarted: [] });
+    expect(await done).toEqual({
+      succeeded: ['ns', 'svc', 'job'],
+      failed: ['cm'],
+      skipped: ['app', 'hpa'],
+      notStarted: [],
+    });
     expect(s.log).toContain('skip app (cm)');
     expect(s.log).toContain('skip hpa (app)');
   });
@@ -83,11 +93,22 @@ describe('DAG walk', () => {
     await s.complete('job', 'failed');
     await s.complete('cm');
     await s.complete('svc');
-    expect(await done).toEqual({ succeeded: ['ns', 'cm', 'svc'], failed: ['job'], skipped: [], notStarted: ['app', 'hpa'] });
+    expect(await done).toEqual({
+      succeeded: ['ns', 'cm', 'svc'],
+      failed: ['job'],
+      skipped: [],
+      notStarted: ['app', 'hpa'],
+    });
 
     const aborted = scripted();
     const controller = new AbortController();
-    const walk = walkGraph(graph, new Set(graph.ids), aborted.run, { concurrency: 8, signal: controller.signal }, aborted.listener);
+    const walk = walkGraph(
+      graph,
+      new Set(graph.ids),
+      aborted.run,
+      { concurrency: 8, signal: controller.signal },
+      aborted.listener,
+    );
     await aborted.complete('ns');
     controller.abort();
     for (const id of ['cm', 'job', 'svc']) await aborted.complete(id);

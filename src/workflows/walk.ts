@@ -33,7 +33,13 @@ export interface WalkResult {
  * Runs `run` for every id of `selected` (the others count as already done), in dependency order.
  * `run` should itself honour the abort signal; the walk waits for the calls in flight.
  */
-export async function walkGraph(graph: ResourceGraph, selected: Set<string>, run: (id: string) => Promise<Outcome>, options: WalkOptions, listener: WalkListener = {}): Promise<WalkResult> {
+export async function walkGraph(
+  graph: ResourceGraph,
+  selected: Set<string>,
+  run: (id: string) => Promise<Outcome>,
+  options: WalkOptions,
+  listener: WalkListener = {},
+): Promise<WalkResult> {
   const order = graph.order().filter((id) => selected.has(id));
   const rank = new Map(order.map((id, i) => [id, i]));
   const result: WalkResult = { succeeded: [], failed: [], skipped: [], notStarted: [] };
@@ -52,7 +58,7 @@ export async function walkGraph(graph: ResourceGraph, selected: Set<string>, run
     const pump = () => {
       if (options.signal?.aborted) stopped = true;
       // skipping can cascade, so settle it before starting anything
-      for (let changed = true; changed; ) {
+      for (let changed = true; changed;) {
         changed = false;
         for (const id of order) {
           if (state.get(id) !== 'waiting') continue;
@@ -66,7 +72,9 @@ export async function walkGraph(graph: ResourceGraph, selected: Set<string>, run
         }
       }
       if (!stopped) {
-        const candidates = order.filter((id) => state.get(id) === 'waiting' && ready(id)).sort((a, b) => rank.get(a)! - rank.get(b)!);
+        const candidates = order
+          .filter((id) => state.get(id) === 'waiting' && ready(id))
+          .sort((a, b) => rank.get(a)! - rank.get(b)!);
         for (const id of candidates) {
           if (running >= options.concurrency) break;
           state.set(id, 'running');

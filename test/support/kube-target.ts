@@ -58,7 +58,11 @@ export async function contractTarget(): Promise<Target> {
 }
 
 /** Waits (at most `timeoutMs`) until `probe` returns something, and returns it. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -68,7 +72,10 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -81,11 +88,26 @@ export interface RawReply {
 }
 
 /** A request as the caller writes it (bad bodies included), with the kubeconfig's credentials. */
-export async function raw(kc: KubeConfig, method: string, path: string, body?: string, headers: Record<string, string> = {}, withAuth = true): Promise<RawReply> {
+export async function raw(
+  kc: KubeConfig,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+  withAuth = true,
+): Promise<RawReply> {
   const server = new URL(kc.getCurrentCluster()!.server);
   // a body goes with its length: Node frames no body of a DELETE by itself
-  const length: Record<string, string> = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
-  const opts: https.RequestOptions = { method, hostname: server.hostname, port: server.port, path, headers: { ...headers, ...length }, timeout: 10_000 };
+  const length: Record<string, string> =
+    body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+  const opts: https.RequestOptions = {
+    method,
+    hostname: server.hostname,
+    port: server.port,
+    path,
+    headers: { ...headers, ...length },
+    timeout: 10_000,
+  };
   if (withAuth) await kc.applyToHTTPSOptions(opts);
   else opts.rejectUnauthorized = false;
   return new Promise((resolve, reject) => {
@@ -94,7 +116,12 @@ export async function raw(kc: KubeConfig, method: string, path: string, body?: s
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text,
+          json: () => JSON.parse(text) as Record<string, unknown>,
+        });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
@@ -105,9 +132,17 @@ export async function raw(kc: KubeConfig, method: string, path: string, body?: s
 }
 
 /** The Status body of a client-node ApiException. */
-export function statusOf(e: unknown): { code: number; reason?: string; message?: string; details?: Record<string, unknown> } {
+export function statusOf(e: unknown): {
+  code: number;
+  reason?: string;
+  message?: string;
+  details?: Record<string, unknown>;
+} {
   const err = e as { code?: number; body?: unknown };
-  const body = typeof err.body === 'string' ? (JSON.parse(err.body) as Record<string, unknown>) : ((err.body ?? {}) as Record<string, unknown>);
+  const body =
+    typeof err.body === 'string'
+      ? (JSON.parse(err.body) as Record<string, unknown>)
+      : ((err.body ?? {}) as Record<string, unknown>);
   return { code: err.code ?? 0, ...body } as ReturnType<typeof statusOf>;
 }
 

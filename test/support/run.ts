@@ -31,7 +31,11 @@ export function start(command: string, args: string[], cwd: string, limitMs: num
     const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(command === 'kubectl' ? new Error(`kubectl is needed for this test (it is part of the machine image): ${e.message}`) : e);
+      reject(
+        command === 'kubectl'
+          ? new Error(`kubectl is needed for this test (it is part of the machine image): ${e.message}`)
+          : e,
+      );
     });
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -41,10 +45,13 @@ export function start(command: string, args: string[], cwd: string, limitMs: num
   return { child, done };
 }
 
-export const run = (command: string, args: string[], cwd: string, limitMs: number): Promise<Run> => start(command, args, cwd, limitMs).done;
+export const run = (command: string, args: string[], cwd: string, limitMs: number): Promise<Run> =>
+  start(command, args, cwd, limitMs).done;
 
 /** The built kdeck CLI, run in `cwd`. */
-export const kdeckIn = (cwd: string, args: string[], limitMs = 120_000) => run(process.execPath, [CLI, ...args], cwd, limitMs);
+export const kdeckIn = (cwd: string, args: string[], limitMs = 120_000) =>
+  run(process.execPath, [CLI, ...args], cwd, limitMs);
 
 /** The built kdeck CLI, started in `cwd` and left running. */
-export const startKdeck = (cwd: string, args: string[], limitMs = 120_000) => start(process.execPath, [CLI, ...args], cwd, limitMs);
+export const startKdeck = (cwd: string, args: string[], limitMs = 120_000) =>
+  start(process.execPath, [CLI, ...args], cwd, limitMs);

@@ -161,7 +161,8 @@ export class Builder<T extends EarleyToken> {
       for (;;) {
         const i = a * Item.SIZE;
         const pos = items[i + Item.POS];
-        if (ruleKind[posRule[pos]] !== RuleKind.FIRST || posDot[pos] !== 1 || items[i + Item.LEFT] !== Back.FRESH) break;
+        if (ruleKind[posRule[pos]] !== RuleKind.FIRST || posDot[pos] !== 1 || items[i + Item.LEFT] !== Back.FRESH)
+          break;
         const child = items[i + Item.CHILD];
         if (child >= 0) {
           a = child;
@@ -339,4 +340,3 @@ export class Builder<T extends EarleyToken> {
     return out;
   }
 }
-

@@ -11,7 +11,14 @@ import nearley from 'nearley';
 import { describe, expect, it } from 'vitest';
 import compiled from '../grammar.generated.js';
 import { TokenArrayLexer, tokenize, type Token } from '../lexer.js';
-import { type CompiledGrammar, type CompiledRule, earleyParse, EarleySyntaxError, type GrammarSymbol, MAX_ALTERNATIVES } from './index.js';
+import {
+  type CompiledGrammar,
+  type CompiledRule,
+  earleyParse,
+  EarleySyntaxError,
+  type GrammarSymbol,
+  MAX_ALTERNATIVES,
+} from './index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The upstream kcl grammar suite; present on development machines, never committed. */
@@ -35,21 +42,28 @@ function viaNearley<T>(grammar: CompiledGrammar<T>, tokens: T[]): Outcome {
   });
   // nearley keeps its chart in `table`; the column of the token it stopped at lists what it expected
   const expected = (): string[] => {
-    const { table, current } = parser as unknown as { table: { scannable: { rule: { symbols: unknown[] }; dot: number }[] }[]; current: number };
+    const { table, current } = parser as unknown as {
+      table: { scannable: { rule: { symbols: unknown[] }; dot: number }[] }[];
+      current: number;
+    };
     return terminalSet(table[current].scannable.map((s) => s.rule.symbols[s.dot]));
   };
   try {
     parser.feed('');
   } catch (e) {
     const offset = (e as { offset?: unknown }).offset;
-    if (typeof offset === 'number' && (e as { token?: unknown }).token !== undefined) return { syntaxError: offset, expected: expected() };
+    if (typeof offset === 'number' && (e as { token?: unknown }).token !== undefined)
+      return { syntaxError: offset, expected: expected() };
     return { thrown: String(e) };
   }
   const results = parser.results as unknown[];
   return results.length === 0 ? { syntaxError: tokens.length, expected: expected() } : { results };
 }
 
-function viaEarley<T extends { type?: string; text?: string; value?: unknown }>(grammar: CompiledGrammar<T>, tokens: T[]): Outcome {
+function viaEarley<T extends { type?: string; text?: string; value?: unknown }>(
+  grammar: CompiledGrammar<T>,
+  tokens: T[],
+): Outcome {
   try {
     return { results: earleyParse(grammar, tokens).results };
   } catch (e) {
@@ -163,11 +177,21 @@ interface Tok {
 const toks = (s: string): Tok[] => [...s].map((ch) => ({ type: ch, text: ch, value: ch }));
 
 const lit = (literal: string): GrammarSymbol<Tok> => ({ literal });
-const rule = (name: string, symbols: GrammarSymbol<Tok>[], postprocess?: CompiledRule<Tok>['postprocess']): CompiledRule<Tok> => ({ name, symbols, postprocess });
-const grammarOf = (start: string, ...rules: CompiledRule<Tok>[]): CompiledGrammar<Tok> => ({ ParserRules: rules, ParserStart: start });
+const rule = (
+  name: string,
+  symbols: GrammarSymbol<Tok>[],
+  postprocess?: CompiledRule<Tok>['postprocess'],
+): CompiledRule<Tok> => ({ name, symbols, postprocess });
+const grammarOf = (start: string, ...rules: CompiledRule<Tok>[]): CompiledGrammar<Tok> => ({
+  ParserRules: rules,
+  ParserStart: start,
+});
 
 /** A readable tree: the rule's name and its children. */
-const tree = (name: string) => (d: unknown[]) => [name, ...d.map((x) => (typeof x === 'object' && x !== null && 'text' in x ? (x as Tok).text : x))];
+const tree = (name: string) => (d: unknown[]) => [
+  name,
+  ...d.map((x) => (typeof x === 'object' && x !== null && 'text' in x ? (x as Tok).text : x)),
+];
 
 /** Every string over `alphabet` up to `max` characters. */
 function strings(alphabet: string, max: number): string[] {
@@ -221,18 +245,32 @@ describe('earleyParse on small grammars, against nearley', () => {
   });
 
   it('parses a nullable start symbol on empty input', () => {
-    const g = grammarOf('L', rule('L', [], () => []), rule('L', ['L', lit('a')], (d) => [...(d[0] as unknown[]), 'a']));
+    const g = grammarOf(
+      'L',
+      rule('L', [], () => []),
+      rule('L', ['L', lit('a')], (d) => [...(d[0] as unknown[]), 'a']),
+    );
     expect(earleyParse(g, []).results).toEqual([[]]);
     agreeOnAll(g, 'ab', 4);
   });
 
   it('handles left and right recursion and counts ambiguous parses', () => {
-    const left = grammarOf('E', rule('E', ['E', lit('+'), 'N'], tree('E')), rule('E', ['N'], tree('E')), rule('N', [lit('n')], tree('N')));
+    const left = grammarOf(
+      'E',
+      rule('E', ['E', lit('+'), 'N'], tree('E')),
+      rule('E', ['N'], tree('E')),
+      rule('N', [lit('n')], tree('N')),
+    );
     expect(earleyParse(left, toks('n+n+n')).results).toEqual([
       ['E', ['E', ['E', ['N', 'n']], '+', ['N', 'n']], '+', ['N', 'n']],
     ]);
     agreeOnAll(left, 'n+', 6);
-    const right = grammarOf('E', rule('E', ['N', lit('+'), 'E'], tree('E')), rule('E', ['N'], tree('E')), rule('N', [lit('n')], tree('N')));
+    const right = grammarOf(
+      'E',
+      rule('E', ['N', lit('+'), 'E'], tree('E')),
+      rule('E', ['N'], tree('E')),
+      rule('N', [lit('n')], tree('N')),
+    );
     agreeOnAll(right, 'n+', 6);
     // E -> E + E is ambiguous: Catalan many parses
     const both = grammarOf('E', rule('E', ['E', lit('+'), 'E'], tree('E')), rule('E', [lit('n')], tree('E')));
@@ -253,22 +291,36 @@ describe('earleyParse on small grammars, against nearley', () => {
   });
 
   it('reports the rejected input as unparseable', () => {
-    const g = grammarOf('S', rule('S', [lit('a')], (_d, _ref, reject) => reject), rule('S', [lit('b')]));
+    const g = grammarOf(
+      'S',
+      rule('S', [lit('a')], (_d, _ref, reject) => reject),
+      rule('S', [lit('b')]),
+    );
     expect(() => earleyParse(g, toks('a'))).toThrow(EarleySyntaxError);
     expect(earleyParse(g, toks('b')).results).toEqual([[{ type: 'b', text: 'b', value: 'b' }]]);
   });
 
   it('passes the origin column as the reference', () => {
-    const g = grammarOf('S', rule('S', [lit('a'), 'T'], (d) => d[1]), rule('T', [lit('b'), 'U'], (d, ref) => [ref, d[1]]), rule('U', [], (_d, ref) => ref));
+    const g = grammarOf(
+      'S',
+      rule('S', [lit('a'), 'T'], (d) => d[1]),
+      rule('T', [lit('b'), 'U'], (d, ref) => [ref, d[1]]),
+      rule('U', [], (_d, ref) => ref),
+    );
     expect(earleyParse(g, toks('ab')).results).toEqual([[1, 2]]);
   });
 
   it('matches tokens by type, by literal text and by test', () => {
     const g = grammarOf(
       'S',
-      rule('S', [{ type: 'd' }, lit('+'), { test: (t: Tok) => /[0-9]/.test(t.text) }], (d) => d.map((t) => (t as Tok).text).join('')),
+      rule('S', [{ type: 'd' }, lit('+'), { test: (t: Tok) => /[0-9]/.test(t.text) }], (d) =>
+        d.map((t) => (t as Tok).text).join(''),
+      ),
     );
-    expect(earleyParse(g, [{ type: 'd', text: '7', value: '7' }, ...toks('+'), { type: 'x', text: '5', value: '5' }]).results).toEqual(['7+5']);
+    expect(
+      earleyParse(g, [{ type: 'd', text: '7', value: '7' }, ...toks('+'), { type: 'x', text: '5', value: '5' }])
+        .results,
+    ).toEqual(['7+5']);
   });
 
   it('builds the ebnf lists nearleyc makes, with the same values as concat', () => {
@@ -342,7 +394,11 @@ describe('earleyParse on small grammars, against nearley', () => {
   });
 
   it('builds a left-recursive list as long as the stack would not allow recursion for', () => {
-    const g = grammarOf('L', rule('L', [lit('a')], () => 1), rule('L', ['L', lit('a')], (d) => (d[0] as number) + 1));
+    const g = grammarOf(
+      'L',
+      rule('L', [lit('a')], () => 1),
+      rule('L', ['L', lit('a')], (d) => (d[0] as number) + 1),
+    );
     expect(earleyParse(g, toks('a'.repeat(200_000))).results).toEqual([200_000]);
   });
 
@@ -352,8 +408,15 @@ describe('earleyParse on small grammars, against nearley', () => {
   });
 
   it('is re-entrant: a postprocessor may parse', () => {
-    const inner = grammarOf('S', rule('S', [lit('b'), lit('b')], () => 'inner'));
-    const outer = grammarOf('S', rule('S', [lit('a'), 'T'], (d) => d[1]), rule('T', [lit('a')], () => earleyParse(inner, toks('bb')).results[0]));
+    const inner = grammarOf(
+      'S',
+      rule('S', [lit('b'), lit('b')], () => 'inner'),
+    );
+    const outer = grammarOf(
+      'S',
+      rule('S', [lit('a'), 'T'], (d) => d[1]),
+      rule('T', [lit('a')], () => earleyParse(inner, toks('bb')).results[0]),
+    );
     expect(earleyParse(outer, toks('aa')).results).toEqual(['inner']);
   });
 });

@@ -53,7 +53,8 @@ export const enum RuleKind {
 const FIRST_SOURCE = /^(?:function\w*\(d\)\{returnd\[0\];?\}|\(?d\)?=>d\[0\])$/;
 const NULL_SOURCE = /^(?:function\w*\(d?\)\{returnnull;?\}|\(d?\)=>null)$/;
 const WRAP_SOURCE = /^\(?d\)?=>\[d\[0\]\]$/;
-const APPEND_SOURCE = /^(?:function\w*\(d\)\{returnd\[0\]\.concat\(\[d\[1\]\]\);?\}|\(?d\)?=>d\[0\]\.concat\(\[d\[1\]\]\))$/;
+const APPEND_SOURCE =
+  /^(?:function\w*\(d\)\{returnd\[0\]\.concat\(\[d\[1\]\]\);?\}|\(?d\)?=>d\[0\]\.concat\(\[d\[1\]\]\))$/;
 
 /** The grammar in integer form, plus scratch arrays recognition reuses from parse to parse. */
 export interface Prepared<T extends EarleyToken> {
@@ -154,12 +155,19 @@ export function prepare<T extends EarleyToken>(grammar: CompiledGrammar<T>): Pre
     if (r.symbols.length > 0 && FIRST_SOURCE.test(source)) ruleKind[i] = RuleKind.FIRST;
     else if (r.symbols.length === 1 && WRAP_SOURCE.test(source)) ruleKind[i] = RuleKind.WRAP;
     else if (r.symbols.length === 0 && NULL_SOURCE.test(source)) ruleKind[i] = RuleKind.NULL;
-    else if (r.symbols.length === 2 && r.symbols[0] === r.name && r.name.includes('$ebnf$') && APPEND_SOURCE.test(source)) ruleKind[i] = RuleKind.APPEND;
+    else if (
+      r.symbols.length === 2 &&
+      r.symbols[0] === r.name &&
+      r.name.includes('$ebnf$') &&
+      APPEND_SOURCE.test(source)
+    )
+      ruleKind[i] = RuleKind.APPEND;
   });
   // appending in place is only safe when the list it starts from is a fresh array, as with
   // nearleyc's base rules (`x$ebnf$n ->` and `x$ebnf$n -> item`, no postprocessor)
   ruleKind.forEach((kind, i) => {
-    if (kind === RuleKind.APPEND && rulesOf[ruleLhs[i]].some((r) => r !== i && rulePost[r] !== undefined)) ruleKind[i] = RuleKind.CALL;
+    if (kind === RuleKind.APPEND && rulesOf[ruleLhs[i]].some((r) => r !== i && rulePost[r] !== undefined))
+      ruleKind[i] = RuleKind.CALL;
   });
 
   const posNext = new Int32Array(posCount);
@@ -178,7 +186,7 @@ export function prepare<T extends EarleyToken>(grammar: CompiledGrammar<T>): Pre
   }
 
   const nullable = new Uint8Array(ntCount);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let r = 0; r < ruleCount; r++) {
       if (!nullable[ruleLhs[r]] && ruleSyms[r].every((s) => s < ntCount && nullable[s] === 1)) {
@@ -187,10 +195,12 @@ export function prepare<T extends EarleyToken>(grammar: CompiledGrammar<T>): Pre
       }
     }
   }
-  const emptyRules = rulesOf.map((rules) => rules.filter((r) => ruleSyms[r].every((s) => s < ntCount && nullable[s] === 1)));
+  const emptyRules = rulesOf.map((rules) =>
+    rules.filter((r) => ruleSyms[r].every((s) => s < ntCount && nullable[s] === 1)),
+  );
   // how many empty derivations each nonterminal has, counting to 2 (a cycle makes infinitely many)
   const emptyCount = new Uint8Array(ntCount);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let a = 0; a < ntCount; a++) {
       let sum = 0;
@@ -242,4 +252,3 @@ export function prepare<T extends EarleyToken>(grammar: CompiledGrammar<T>): Pre
   predState(g, new Uint8Array(ntCount));
   return g;
 }
-

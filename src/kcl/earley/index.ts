@@ -40,7 +40,14 @@ import { type CompiledGrammar, type EarleyToken, prepare, type Prepared } from '
 import { Recognizer } from './recognizer.js';
 import { EarleySyntaxError, expectedAt } from './syntax-error.js';
 
-export type { CompiledGrammar, CompiledRule, EarleyToken, GrammarSymbol, Postprocessor, TerminalSymbol } from './grammar.js';
+export type {
+  CompiledGrammar,
+  CompiledRule,
+  EarleyToken,
+  GrammarSymbol,
+  Postprocessor,
+  TerminalSymbol,
+} from './grammar.js';
 export { EarleySyntaxError } from './syntax-error.js';
 export { MAX_ALTERNATIVES } from './builder.js';
 
@@ -84,7 +91,8 @@ export function earleyParse<T extends EarleyToken>(grammar: CompiledGrammar<T>, 
   const g = rt.g;
   const n = tokens.length;
   // a pooled chart that would have to grow is no saving
-  const pooled = rt.pool.length > 0 && rt.pool[rt.pool.length - 1].capacity >= chartCapacity(n) ? rt.pool.pop() : undefined;
+  const pooled =
+    rt.pool.length > 0 && rt.pool[rt.pool.length - 1].capacity >= chartCapacity(n) ? rt.pool.pop() : undefined;
   const chart = pooled ?? new Chart(n);
   chart.reset(n);
   const builder = rt.builders.pop() ?? new Builder(g);
@@ -102,7 +110,12 @@ export function earleyParse<T extends EarleyToken>(grammar: CompiledGrammar<T>, 
     } else {
       for (let k = chart.colStart[n]; k < chart.colStart[n + 1]; k++) {
         const pos = chart.items[k * Item.SIZE + Item.POS];
-        if (pos < g.posCount && g.posNext[pos] < 0 && chart.items[k * Item.SIZE + Item.ORIGIN] === 0 && g.ruleLhs[g.posRule[pos]] === g.start) {
+        if (
+          pos < g.posCount &&
+          g.posNext[pos] < 0 &&
+          chart.items[k * Item.SIZE + Item.ORIGIN] === 0 &&
+          g.ruleLhs[g.posRule[pos]] === g.start
+        ) {
           add(builder.build(k));
         }
       }

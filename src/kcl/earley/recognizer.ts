@@ -297,7 +297,8 @@ export class Recognizer<T extends EarleyToken> {
         continue;
       }
       const s = posNext[pos];
-      if (s >= ntCount && this.matches(s - ntCount)) this.add(pos + 1, this.items[k * Item.SIZE + Item.ORIGIN], k, tokenChild(j));
+      if (s >= ntCount && this.matches(s - ntCount))
+        this.add(pos + 1, this.items[k * Item.SIZE + Item.ORIGIN], k, tokenChild(j));
     }
     return dynamic;
   }
@@ -325,7 +326,11 @@ export class Recognizer<T extends EarleyToken> {
     for (let x = 0; x < extra.length; x += 3) {
       const left = extra[x + 1];
       const child = extra[x + 2];
-      this.link(base + extra[x], left < 0 ? left : left + base, child >= 0 ? child + base : child === PlanChild.TOKEN ? token : empty);
+      this.link(
+        base + extra[x],
+        left < 0 ? left : left + base,
+        child >= 0 ? child + base : child === PlanChild.TOKEN ? token : empty,
+      );
     }
     const waits = plan.waits;
     for (let w = 0; w < waits.length; w += 2) {
@@ -345,7 +350,12 @@ export class Recognizer<T extends EarleyToken> {
         for (let w = waitStart; w < waitEnd; w++) {
           if (c.waitSym[w] === a) {
             const waiter = c.waitItem[w] * Item.SIZE;
-            this.add(this.items[waiter + Item.POS] + 1, this.items[waiter + Item.ORIGIN], c.waitItem[w], base + completes[x]);
+            this.add(
+              this.items[waiter + Item.POS] + 1,
+              this.items[waiter + Item.ORIGIN],
+              c.waitItem[w],
+              base + completes[x],
+            );
           }
         }
       }

@@ -210,8 +210,12 @@ export function transition<T extends EarleyToken>(g: Prepared<T>, from: number, 
   const state = g.states[from];
   const known = state.next[a];
   if (known >= 0) return known;
-  const to = state.predicted[a] ? from : predState(g, Uint8Array.from(state.predicted, (v, i) => (i === a ? 1 : v)));
+  const to = state.predicted[a]
+    ? from
+    : predState(
+        g,
+        Uint8Array.from(state.predicted, (v, i) => (i === a ? 1 : v)),
+      );
   state.next[a] = to;
   return to;
 }
-

@@ -27,4 +27,3 @@ export function expectedAt<T extends EarleyToken>(g: Prepared<T>, c: Chart, j: n
   for (const t of g.states[c.colState[j]].scanTerms) seen.add(t);
   return [...seen].sort((a, b) => a - b).map((t) => g.terminals[t]);
 }
-

@@ -1,13 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BUILTINS } from './builtins.js';
-import {
-  DictValue,
-  dictOf,
-  UNDEFINED,
-  type FunctionValue,
-  type SchemaTypeValue,
-  type Value,
-} from './values.js';
+import { DictValue, dictOf, UNDEFINED, type FunctionValue, type SchemaTypeValue, type Value } from './values.js';
 import { diagnosticOf, testHost } from '../testing.js';
 
 let out: string[] = [];
@@ -38,9 +31,34 @@ describe('BUILTINS', () => {
   it('holds kcl builtin functions, without option', () => {
     expect([...BUILTINS.keys()].sort()).toEqual(
       [
-        'abs', 'all_true', 'any_true', 'bin', 'bool', 'dict', 'float', 'hex', 'int', 'isnullish', 'isunique', 'len',
-        'list', 'max', 'min', 'multiplyof', 'oct', 'ord', 'pow', 'print', 'range', 'reduce', 'round', 'sorted', 'str',
-        'sum', 'typeof', 'zip',
+        'abs',
+        'all_true',
+        'any_true',
+        'bin',
+        'bool',
+        'dict',
+        'float',
+        'hex',
+        'int',
+        'isnullish',
+        'isunique',
+        'len',
+        'list',
+        'max',
+        'min',
+        'multiplyof',
+        'oct',
+        'ord',
+        'pow',
+        'print',
+        'range',
+        'reduce',
+        'round',
+        'sorted',
+        'str',
+        'sum',
+        'typeof',
+        'zip',
       ].sort(),
     );
   });
@@ -119,7 +137,14 @@ describe('conversions', () => {
 
   it('bool takes truthiness', () => {
     expect([1n, 0n, 0.0, null, '', [], new DictValue(), 'a'].map((v) => call('bool', [v]))).toEqual([
-      true, false, false, false, false, false, false, true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
     ]);
   });
 
@@ -199,9 +224,20 @@ describe('conversions', () => {
 
   it('dict copies dicts, takes pairs and adds keyword arguments', () => {
     const d = call('dict', [dictOf({ a: 1n })], { b: 2n }) as DictValue;
-    expect([...d.entries]).toEqual([['a', 1n], ['b', 2n]]);
-    const pairs = call('dict', [[['x', 1n], ['y', 2n]]]) as DictValue;
-    expect([...pairs.entries]).toEqual([['x', 1n], ['y', 2n]]);
+    expect([...d.entries]).toEqual([
+      ['a', 1n],
+      ['b', 2n],
+    ]);
+    const pairs = call('dict', [
+      [
+        ['x', 1n],
+        ['y', 2n],
+      ],
+    ]) as DictValue;
+    expect([...pairs.entries]).toEqual([
+      ['x', 1n],
+      ['y', 2n],
+    ]);
     expect((call('dict') as DictValue).size).toBe(0);
     const plain = call('dict', [schemaInstance('P', '__main__', { n: 1n })]) as DictValue;
     expect(plain.schema).toBeUndefined();
@@ -225,7 +261,14 @@ describe('sequences', () => {
   it('sorted orders numbers and strs, optionally reversed', () => {
     expect(call('sorted', [[5n, 2n, 3n, 1n, 4n]])).toEqual([1n, 2n, 3n, 4n, 5n]);
     expect(call('sorted', [[5n, 0n, 6n, 1n, 2n, 7n, 3n, 4n]], { reverse: true })).toEqual([
-      7n, 6n, 5n, 4n, 3n, 2n, 1n, 0n,
+      7n,
+      6n,
+      5n,
+      4n,
+      3n,
+      2n,
+      1n,
+      0n,
     ]);
     expect(call('sorted', [[2.5, 1n, 2n]])).toEqual([1n, 2n, 2.5]);
     expect(call('sorted', ['bca'])).toEqual(['a', 'b', 'c']);
@@ -264,9 +307,29 @@ describe('sequences', () => {
   });
 
   it('zip stops at the shortest argument', () => {
-    expect(call('zip', [[0n, 1n, 2n], [3n, 4n, 5n]])).toEqual([[0n, 3n], [1n, 4n], [2n, 5n]]);
-    expect(call('zip', [[0n, 1n], [3n, 4n, 5n]])).toEqual([[0n, 3n], [1n, 4n]]);
-    expect(call('zip', ['ab', [1n, 2n, 3n]])).toEqual([['a', 1n], ['b', 2n]]);
+    expect(
+      call('zip', [
+        [0n, 1n, 2n],
+        [3n, 4n, 5n],
+      ]),
+    ).toEqual([
+      [0n, 3n],
+      [1n, 4n],
+      [2n, 5n],
+    ]);
+    expect(
+      call('zip', [
+        [0n, 1n],
+        [3n, 4n, 5n],
+      ]),
+    ).toEqual([
+      [0n, 3n],
+      [1n, 4n],
+    ]);
+    expect(call('zip', ['ab', [1n, 2n, 3n]])).toEqual([
+      ['a', 1n],
+      ['b', 2n],
+    ]);
     expect(call('zip')).toEqual([]);
   });
 

@@ -111,7 +111,15 @@ function invalidIntLiteral(s: string, base: number): never {
 
 /** Quantity suffixes int() accepts on decimal strings: SI powers of 1000, or of 1024 with `i`. */
 const UNIT_EXPONENTS: ReadonlyMap<string, number> = new Map([
-  ['n', -3], ['u', -2], ['m', -1], ['k', 1], ['K', 1], ['M', 2], ['G', 3], ['T', 4], ['P', 5],
+  ['n', -3],
+  ['u', -2],
+  ['m', -1],
+  ['k', 1],
+  ['K', 1],
+  ['M', 2],
+  ['G', 3],
+  ['T', 4],
+  ['P', 5],
 ]);
 
 function splitQuantity(s: string): { digits: string; unit: string } {

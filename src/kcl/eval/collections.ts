@@ -8,7 +8,20 @@ import { withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { Scope } from './scope.js';
 import { widenedTypeText } from './types.js';
-import { DictValue, isDict, isInt, isList, isNoneOrUndefined, isNumber, isStr, toStr, truthy, typeName, type EntryOp, type Value } from './values.js';
+import {
+  DictValue,
+  isDict,
+  isInt,
+  isList,
+  isNoneOrUndefined,
+  isNumber,
+  isStr,
+  toStr,
+  truthy,
+  typeName,
+  type EntryOp,
+  type Value,
+} from './values.js';
 
 export function evalList(ev: Evaluator, items: A.ListItem[], env: Env, out: Value[] = []): Value[] {
   for (const item of items) {
@@ -25,7 +38,11 @@ export function evalList(ev: Evaluator, items: A.ListItem[], env: Env, out: Valu
 }
 
 /** The body of the first `if`/`elif` whose condition holds, else the `else` body. */
-function chooseBranch<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(ev: Evaluator, node: N, env: Env): T[] | undefined {
+function chooseBranch<T, N extends { cond: A.Expr; body: T[]; orelse?: T[] | N }>(
+  ev: Evaluator,
+  node: N,
+  env: Env,
+): T[] | undefined {
   let n: N | T[] | undefined = node;
   while (n && !Array.isArray(n)) {
     if (truthy(ev.evalExpr(n.cond, env))) return n.body;
@@ -43,7 +60,10 @@ function unpack(v: Value): Value[] {
 
 export function evalConfig(ev: Evaluator, node: A.ConfigExpr, outer: Env, out = new DictValue()): DictValue {
   // later values may read keys the config has already set: `{name = "a", label = name}`
-  const env = ev.options.configKeysInScope === false ? outer : withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
+  const env =
+    ev.options.configKeysInScope === false
+      ? outer
+      : withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
   for (const item of node.items) {
     if (item.type === 'ConfigIfEntry') {
       const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);
@@ -69,7 +89,10 @@ function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env,
     insertAtIndex(ev, out, entry.key, value, entry.op, env);
     return;
   }
-  const path = keyIsExpr || isLoopVariable(entry.key, env) ? [keyText(ev.evalExpr(entry.key, env), entry.key, env)] : keyPath(ev, entry.key, env);
+  const path =
+    keyIsExpr || isLoopVariable(entry.key, env)
+      ? [keyText(ev.evalExpr(entry.key, env), entry.key, env)]
+      : keyPath(ev, entry.key, env);
   insertPath(out, path, value, entry.op);
 }
 
@@ -104,7 +127,11 @@ function keyPath(ev: Evaluator, key: A.Expr, env: Env): string[] {
 function keyText(v: Value, key: A.Expr, env: Env): string {
   if (isStr(v)) return v;
   if (isNumber(v) || typeof v === 'boolean') return toStr(v);
-  throw kclError('IllegalAttributeError', `A attribute must be string type, got '${widenedTypeText(v)}'`, { file: env.file, line: key.line, column: key.column });
+  throw kclError('IllegalAttributeError', `A attribute must be string type, got '${widenedTypeText(v)}'`, {
+    file: env.file,
+    line: key.line,
+    column: key.column,
+  });
 }
 
 /** Inside a comprehension a bare key naming a loop variable means its value, as in kcl. */

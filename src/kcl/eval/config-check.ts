@@ -36,7 +36,12 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
       if (!path) continue;
       const [head, ...rest] = path;
       if (!known.has(head.name)) {
-        if (!open) problems.push({ kind: 'CompileError', message: `Cannot add member '${head.name}' to schema '${def.name}'${didYouMean(head.name, known)}`, position: at(file, head.loc) });
+        if (!open)
+          problems.push({
+            kind: 'CompileError',
+            message: `Cannot add member '${head.name}' to schema '${def.name}'${didYouMean(head.name, known)}`,
+            position: at(file, head.loc),
+          });
         continue;
       }
       const decl = attrs.get(head.name);
@@ -53,7 +58,14 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
 }
 
 /** Follows a dotted key into schema-typed attributes, then checks the value written there. */
-function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lookupKeyPath> & object, entry: A.ConfigEntry, env: TypeEnv, file: string): void {
+function checkValue(
+  decl: AttrDecl,
+  type: A.TypeNode,
+  rest: ReturnType<typeof lookupKeyPath> & object,
+  entry: A.ConfigEntry,
+  env: TypeEnv,
+  file: string,
+): void {
   const resolved = type.type === 'NamedType' ? env.resolveType(type.name) : undefined;
   const def = resolved && 'kind' in resolved && resolved.kind === 'schemaType' ? (resolved as SchemaDef) : undefined;
   if (rest.length > 0 && def) {
@@ -61,7 +73,11 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
     const inner = allAttrs(def).get(next.name);
     if (!inner) {
       if (indexSignature(def) || attributeNames(def).has(next.name)) return;
-      throw kclError('CompileError', `Cannot add member '${next.name}' to schema '${def.name}'${didYouMean(next.name, attributeNames(def))}`, at(file, next.loc));
+      throw kclError(
+        'CompileError',
+        `Cannot add member '${next.name}' to schema '${def.name}'${didYouMean(next.name, attributeNames(def))}`,
+        at(file, next.loc),
+      );
     }
     if (inner.type) checkValue(inner, inner.type, more, entry, env, file);
     return;
@@ -70,7 +86,11 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
   if (members) {
     const next = rest[0];
     if (members.some((m) => indexSignature(m) || attributeNames(m).has(next.name))) return;
-    throw kclError('CompileError', `Cannot add member '${next.name}' to 'schemas [${members.map((m) => JSON.stringify(m.name)).join(', ')}]'`, at(file, next.loc));
+    throw kclError(
+      'CompileError',
+      `Cannot add member '${next.name}' to 'schemas [${members.map((m) => JSON.stringify(m.name)).join(', ')}]'`,
+      at(file, next.loc),
+    );
   }
   if (entry.op === '+=') return;
   if (def && rest.length === 0 && entry.value.type === 'ConfigExpr') {
@@ -81,7 +101,9 @@ function checkValue(decl: AttrDecl, type: A.TypeNode, rest: ReturnType<typeof lo
   if (given && !fitsSchema(type, given, env)) {
     const expected = declaredTypeText(type, env);
     throw kclError('TypeError', `expected ${expected}, got ${given.name}`, at(file, entry.key ?? entry), {
-      related: [{ position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${given.name}` }],
+      related: [
+        { position: decl.at, message: `variable is defined here, its type is ${expected}, but got ${given.name}` },
+      ],
     });
   }
   if (isPlain(type, env)) throwAll(literalMismatches(type, entry, rest, decl.at, env, file));
@@ -98,7 +120,14 @@ function unionSchemas(type: Extract<A.TypeNode, { type: 'UnionType' }>, env: Typ
  * dict type, kcl first reports each of its entries that does not fit the value type, the
  * innermost first, each pointing at the attribute's declaration with the type expected there.
  */
-function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart[], declaredAt: Position, env: TypeEnv, file: string): Diagnostic[] {
+function literalMismatches(
+  type: A.TypeNode,
+  entry: A.ConfigEntry,
+  rest: KeyPart[],
+  declaredAt: Position,
+  env: TypeEnv,
+  file: string,
+): Diagnostic[] {
   let value = literalValueOf(entry.value);
   if (value === undefined) return [];
   for (let i = rest.length - 1; i >= 0; i--) value = new DictValue([[rest[i].name, value]]);
@@ -110,7 +139,8 @@ function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart
   }
   const inner: Diagnostic[] = [];
   if (rest.length === 0 && type.type === 'DictType' && type.value && entry.value.type === 'ConfigExpr') {
-    for (const i of entry.value.items) if (i.type === 'ConfigEntry' && i.key) inner.push(...literalMismatches(type.value, i, [], declaredAt, env, file));
+    for (const i of entry.value.items)
+      if (i.type === 'ConfigEntry' && i.key) inner.push(...literalMismatches(type.value, i, [], declaredAt, env, file));
   }
   const got = valueTypeText(value);
   const expected = typeText(type);
@@ -129,7 +159,13 @@ function literalMismatches(type: A.TypeNode, entry: A.ConfigEntry, rest: KeyPart
  * A literal argument of a lambda call that does not fit its parameter's type, as kcl's checker
  * reports it before running: at the argument, with the parameter's declaration beside it.
  */
-export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEnv, file: string, paramFile: string): Diagnostic | undefined {
+export function literalArgumentMismatch(
+  param: A.Param,
+  arg: A.Expr,
+  env: TypeEnv,
+  file: string,
+  paramFile: string,
+): Diagnostic | undefined {
   if (!param.annotation) return undefined;
   const literal = literalValueOf(arg);
   if (literal === undefined || !isPlain(param.annotation, env)) return undefined;
@@ -145,7 +181,12 @@ export function literalArgumentMismatch(param: A.Param, arg: A.Expr, env: TypeEn
     kind: 'TypeError',
     message: `expected ${expected}, got ${got}`,
     position: at(file, arg),
-    related: [{ position: at(paramFile, param.loc), message: `variable is defined here, its type is ${expected}, but got ${got}` }],
+    related: [
+      {
+        position: at(paramFile, param.loc),
+        message: `variable is defined here, its type is ${expected}, but got ${got}`,
+      },
+    ],
   };
 }
 
@@ -168,7 +209,9 @@ function isPlain(t: A.TypeNode, env: TypeEnv): boolean {
   switch (t.type) {
     case 'NamedType': {
       const r = env.resolveType(t.name);
-      return r === undefined ? ['int', 'float', 'str', 'bool', 'list', 'dict', 'any'].includes(t.name.join('.')) : !('kind' in r) && isPlain(r, env);
+      return r === undefined
+        ? ['int', 'float', 'str', 'bool', 'list', 'dict', 'any'].includes(t.name.join('.'))
+        : !('kind' in r) && isPlain(r, env);
     }
     case 'ListType':
       return !t.element || isPlain(t.element, env);
@@ -203,8 +246,13 @@ function literalValueOf(e: A.Expr): Value | undefined {
     case 'ConfigExpr': {
       const d = new DictValue();
       for (const i of e.items) {
-        if (i.type !== 'ConfigEntry' || !i.key || i.op !== ':' ) return undefined;
-        const k = i.key.type === 'StringLit' && !i.key.parts ? i.key.value : i.key.type === 'Identifier' && i.key.names.length === 1 ? i.key.names[0] : undefined;
+        if (i.type !== 'ConfigEntry' || !i.key || i.op !== ':') return undefined;
+        const k =
+          i.key.type === 'StringLit' && !i.key.parts
+            ? i.key.value
+            : i.key.type === 'Identifier' && i.key.names.length === 1
+              ? i.key.names[0]
+              : undefined;
         const v = literalValueOf(i.value);
         if (k === undefined || v === undefined) return undefined;
         d.set(k, v);
@@ -297,5 +345,6 @@ export function declaredTypeText(type: A.TypeNode, env: TypeEnv): string {
 /** `x: T = S {...}`: kcl's checker refuses an instance of a schema that is not (derived from) T. */
 export function checkWrittenInstance(type: A.TypeNode, value: A.Expr, env: TypeEnv, place: Position): void {
   const given = schemaWritten(value, env);
-  if (given && !fitsSchema(type, given, env)) throw kclError('TypeError', `expected ${declaredTypeText(type, env)}, got ${given.name}`, place);
+  if (given && !fitsSchema(type, given, env))
+    throw kclError('TypeError', `expected ${declaredTypeText(type, env)}, got ${given.name}`, place);
 }

@@ -60,7 +60,13 @@ export function configOf(d: DictValue): DictValue {
 }
 
 /** Writes one entry into a config under construction, combining it with what is there. */
-export function mergeEntry(target: DictValue, key: string, value: Value, op: EntryOp, options: UnionOptions = {}): void {
+export function mergeEntry(
+  target: DictValue,
+  key: string,
+  value: Value,
+  op: EntryOp,
+  options: UnionOptions = {},
+): void {
   const existing = target.get(key);
   if (existing === undefined) {
     target.set(key, value, op);

@@ -13,13 +13,30 @@ import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from
 import { configOf, union } from './config.js';
 import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
-import { checkConfigKeys, checkWrittenInstance, declaredTypeText, fitsSchema, literalArgumentMismatch, literalCastProblem, schemaWritten } from './config-check.js';
+import {
+  checkConfigKeys,
+  checkWrittenInstance,
+  declaredTypeText,
+  fitsSchema,
+  literalArgumentMismatch,
+  literalCastProblem,
+  schemaWritten,
+} from './config-check.js';
 import { completeProvisional, defineSchema, instantiate } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope, type SchemaParts } from './scope.js';
 import { stringMethod } from './string-methods.js';
-import { convert, convertToSchema, inferType, isSchemaDef, typeText, valueTypeText, widenedTypeText, type TypeEnv } from './types.js';
+import {
+  convert,
+  convertToSchema,
+  inferType,
+  isSchemaDef,
+  typeText,
+  valueTypeText,
+  widenedTypeText,
+  type TypeEnv,
+} from './types.js';
 import { schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
@@ -151,7 +168,8 @@ export class Evaluator {
         const value = this.evalExpr(stmt.value, env);
         for (const t of stmt.targets) this.assign(t, value, env);
         const written = env.scope.kind === 'module' ? schemaWritten(stmt.value, this.typeEnv(env)) : undefined;
-        if (written) for (const t of stmt.targets) if (t.path.length === 0) env.module.instanceTypes.set(t.name, written);
+        if (written)
+          for (const t of stmt.targets) if (t.path.length === 0) env.module.instanceTypes.set(t.name, written);
         // a lambda returns the value of its last statement, an assignment included
         if (env.frame) env.frame.last = value;
         return;
@@ -160,12 +178,22 @@ export class Evaluator {
         const schema = env.scope.schemaScope();
         if (schema) {
           // a declaration without a value keeps what a parent schema gave the attribute
-          if (stmt.value) schema.attrs!.assignAttr(stmt.name, this.evalExpr(stmt.value, env), stmt.op === '|=' ? 'union' : 'set');
+          if (stmt.value)
+            schema.attrs!.assignAttr(stmt.name, this.evalExpr(stmt.value, env), stmt.op === '|=' ? 'union' : 'set');
           return;
         }
         if (!stmt.value) return;
-        checkWrittenInstance(stmt.annotation, stmt.value, this.typeEnv(env), { file: env.file, line: stmt.nameLoc.line, column: stmt.nameLoc.column });
-        this.assign({ name: stmt.name, path: [], loc: stmt.nameLoc }, this.evalExpr(stmt.value, env), env, stmt.annotation);
+        checkWrittenInstance(stmt.annotation, stmt.value, this.typeEnv(env), {
+          file: env.file,
+          line: stmt.nameLoc.line,
+          column: stmt.nameLoc.column,
+        });
+        this.assign(
+          { name: stmt.name, path: [], loc: stmt.nameLoc },
+          this.evalExpr(stmt.value, env),
+          env,
+          stmt.annotation,
+        );
         return;
       }
       case 'AugAssign': {
@@ -222,7 +250,10 @@ export class Evaluator {
       }
       case 'IndexSignature':
       case 'Mixin':
-        throw kclError('InvalidSyntax', `${stmt.type === 'Mixin' ? 'mixin' : 'an index signature'} is only allowed in a schema body`);
+        throw kclError(
+          'InvalidSyntax',
+          `${stmt.type === 'Mixin' ? 'mixin' : 'an index signature'} is only allowed in a schema body`,
+        );
     }
   }
 
@@ -233,7 +264,8 @@ export class Evaluator {
     const prior = env.module.unified.get(name);
     const merged = prior ? { ...parts, config: union(prior.config, parts.config) as DictValue } : parts;
     env.module.unified.set(name, merged);
-    if (!env.module.morePending(name)) env.scope.vars.set(name, instantiate(this, merged.def, merged.call, merged.config, env));
+    if (!env.module.morePending(name))
+      env.scope.vars.set(name, instantiate(this, merged.def, merged.call, merged.config, env));
   }
 
   private unifyGlobal(name: string, value: A.SchemaExpr, env: Env): void {
@@ -244,7 +276,8 @@ export class Evaluator {
     let v = env.scope.lookup(t.name);
     if (v === undefined) throw kclError('EvaluationError', `name '${t.name}' is not defined`);
     for (const p of t.path) {
-      if ('attr' in p && isNoneOrUndefined(v)) throw kclError('EvaluationError', `invalid value '${typeName(v)}' to load attribute '${p.attr}'`);
+      if ('attr' in p && isNoneOrUndefined(v))
+        throw kclError('EvaluationError', `invalid value '${typeName(v)}' to load attribute '${p.attr}'`);
       v = 'attr' in p ? this.select(v, p.attr, false) : this.subscript(v, this.evalExpr(p.index, env));
     }
     return v;
@@ -270,12 +303,24 @@ export class Evaluator {
   assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
     let v = value;
     // a path under an imported module changes the module, which is as immutable as any global
-    if (t.path.length > 0 && env.scope.kind === 'module' && isModule(env.scope.vars.get(t.name))) this.refuseChange(t, env, augmented);
+    if (t.path.length > 0 && env.scope.kind === 'module' && isModule(env.scope.vars.get(t.name)))
+      this.refuseChange(t, env, augmented);
     if (t.path.length > 0) {
       const current = this.lookupTarget({ ...t, path: [] }, env);
-      v = isSchemaInstance(current) && t.path.every((p) => 'attr' in p)
-        ? this.reinstantiate(current, merged(current, nestedConfig(t.path.map((p) => (p as { attr: string }).attr), value)), env)
-        : this.setPath(deepCopy(current), t.path, value, env);
+      v =
+        isSchemaInstance(current) && t.path.every((p) => 'attr' in p)
+          ? this.reinstantiate(
+              current,
+              merged(
+                current,
+                nestedConfig(
+                  t.path.map((p) => (p as { attr: string }).attr),
+                  value,
+                ),
+              ),
+              env,
+            )
+          : this.setPath(deepCopy(current), t.path, value, env);
     }
     const scope = env.scope;
     const schema = scope.schemaScope();
@@ -296,8 +341,14 @@ export class Evaluator {
     const first = env.module.declaredAt.get(t.name);
     // kcl words it differently for `a += 1` and for `a = 2`
     const [message, declared] = augmented
-      ? [`Immutable variable '${t.name}' is modified during compiling`, `The variable '${t.name}' is declared here firstly`]
-      : [`Can not change the value of '${t.name}', because it was declared immutable`, `The variable '${t.name}' is declared here`];
+      ? [
+          `Immutable variable '${t.name}' is modified during compiling`,
+          `The variable '${t.name}' is declared here firstly`,
+        ]
+      : [
+          `Can not change the value of '${t.name}', because it was declared immutable`,
+          `The variable '${t.name}' is declared here`,
+        ];
     throw kclError('ImmutableError', message, undefined, {
       related: first ? [{ position: first, message: declared }] : [],
       note: `change the variable name to '_${t.name}' to make it mutable`,
@@ -323,11 +374,15 @@ export class Evaluator {
       } else if (isList(cur) && isInt(key)) {
         const idx = Number(key < 0n ? BigInt(cur.length) + key : key);
         // kcl's words, which are those of the Rust runtime under it
-        if (idx < 0 || idx >= cur.length) throw kclError('EvaluationError', `index out of bounds: the len is ${cur.length} but the index is ${key}`);
+        if (idx < 0 || idx >= cur.length)
+          throw kclError('EvaluationError', `index out of bounds: the len is ${cur.length} but the index is ${key}`);
         if (last) cur[idx] = value;
         else cur = cur[idx];
       } else if ('attr' in p) {
-        throw kclError('EvaluationError', `failed to update the dict. An iterable of key-value pairs was expected, but got ${typeName(cur)}. Check if the syntax for updating the dictionary with the attribute '${p.attr}' is correct`);
+        throw kclError(
+          'EvaluationError',
+          `failed to update the dict. An iterable of key-value pairs was expected, but got ${typeName(cur)}. Check if the syntax for updating the dictionary with the attribute '${p.attr}' is correct`,
+        );
       } else {
         throw kclError('TypeError', `'${typeName(cur)}' object does not support item assignment`);
       }
@@ -430,9 +485,14 @@ export class Evaluator {
   }
 
   /** The schema, arguments and config of `S(args) {config}`, not yet instantiated. */
-  private schemaParts(e: A.SchemaExpr, env: Env, target?: Value): { def: SchemaDef; call: CallArgs; config: DictValue } {
+  private schemaParts(
+    e: A.SchemaExpr,
+    env: Env,
+    target?: Value,
+  ): { def: SchemaDef; call: CallArgs; config: DictValue } {
     const def = target ?? this.evalExpr(e.name, env);
-    if (!isSchemaType(def)) throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
+    if (!isSchemaType(def))
+      throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
     this.checkSchemaArgs(def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
@@ -511,7 +571,13 @@ export class Evaluator {
     if (!e.isSlice) {
       const index = this.evalExpr(e.index!, env);
       // `?[i]` also forgives an index past the end
-      if (e.optional && (isList(v) || isStr(v)) && isInt(index) && (index >= BigInt(v.length) || index < -BigInt(v.length))) return null;
+      if (
+        e.optional &&
+        (isList(v) || isStr(v)) &&
+        isInt(index) &&
+        (index >= BigInt(v.length) || index < -BigInt(v.length))
+      )
+        return null;
       return this.subscript(v, index);
     }
     const bound = (x: A.Expr | undefined) => {
@@ -526,10 +592,12 @@ export class Evaluator {
 
   subscript(v: Value, index: Value): Value {
     if (isList(v) || isStr(v)) {
-      if (!isInt(index) && typeof index !== 'boolean') throw kclError('TypeError', `${typeName(v)} indices must be integers, not ${typeName(index)}`);
+      if (!isInt(index) && typeof index !== 'boolean')
+        throw kclError('TypeError', `${typeName(v)} indices must be integers, not ${typeName(index)}`);
       const n = Number(index);
       const i = n < 0 ? v.length + n : n;
-      if (i < 0 || i >= v.length) throw kclError('IndexError', `${isStr(v) ? 'string' : 'list'} index out of range: ${n}`);
+      if (i < 0 || i >= v.length)
+        throw kclError('IndexError', `${isStr(v) ? 'string' : 'list'} index out of range: ${n}`);
       return v[i];
     }
     if (isDict(v)) return v.get(isStr(index) ? index : toStr(index)) ?? UNDEFINED;
@@ -596,7 +664,11 @@ export class Evaluator {
     for (const [param, arg] of paramPairs(params, args, keywords)) {
       const given = param?.annotation ? this.argSchema(arg, env) : undefined;
       if (given && param?.annotation && !fitsSchema(param.annotation, given, calleeEnv)) {
-        throw kclError('TypeError', `expected ${declaredTypeText(param.annotation, calleeEnv)}, got ${given.name}`, { file: env.file, line: arg.line, column: arg.column });
+        throw kclError('TypeError', `expected ${declaredTypeText(param.annotation, calleeEnv)}, got ${given.name}`, {
+          file: env.file,
+          line: arg.line,
+          column: arg.column,
+        });
       }
     }
   }
@@ -663,7 +735,12 @@ export class Evaluator {
     try {
       return convert(v, type, this.typeEnv(env));
     } catch (e) {
-      if (e instanceof KclError && e.diagnostic.kind === 'TypeError' && type && e.diagnostic.message.startsWith('expected ')) {
+      if (
+        e instanceof KclError &&
+        e.diagnostic.kind === 'TypeError' &&
+        type &&
+        e.diagnostic.message.startsWith('expected ')
+      ) {
         throw kclError('EvaluationError', `expect ${typeText(type)}, got ${widenedTypeText(v)}`);
       }
       throw e;
@@ -673,7 +750,10 @@ export class Evaluator {
   /** Binds call arguments to parameters, with defaults and type checks. */
   bindParams(params: A.Param[], call: CallArgs, scope: Scope, env: Env, what: string): void {
     if (call.args.length > params.length) {
-      throw kclError('TypeError', `${what} takes ${params.length} positional argument${params.length === 1 ? '' : 's'} but ${call.args.length} were given`);
+      throw kclError(
+        'TypeError',
+        `${what} takes ${params.length} positional argument${params.length === 1 ? '' : 's'} but ${call.args.length} were given`,
+      );
     }
     const names = new Set(params.map((p) => p.name));
     for (const k of call.kwargs.keys()) {
@@ -761,7 +841,10 @@ function reworded(err: unknown, op: string, leftNode: A.Expr, left: Value, right
     if (op === '+' && isList(left) && isNoneOrUndefined(right)) {
       return kclError('EvaluationError', `can only concatenate list (not "${typeName(right)}") to list`);
     }
-    return kclError('EvaluationError', `unsupported operand type(s) for ${op}: '${widenedTypeText(left)}' and '${widenedTypeText(right)}'`);
+    return kclError(
+      'EvaluationError',
+      `unsupported operand type(s) for ${op}: '${widenedTypeText(left)}' and '${widenedTypeText(right)}'`,
+    );
   }
   err.diagnostic.message = `unsupported operand type(s) for ${op}: '${operandType(leftNode, left)}' and '${operandType(rightNode, right)}'`;
   return err;
@@ -795,7 +878,11 @@ function locate(e: unknown, file: string, node: A.Loc): unknown {
     e.diagnostic.position = { file, line: node.line, column: lineOnly ? 1 : node.column, lineOnly };
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return kclError('RecursionError', 'maximum recursion depth exceeded', { file, line: node.line, column: node.column });
+    return kclError('RecursionError', 'maximum recursion depth exceeded', {
+      file,
+      line: node.line,
+      column: node.column,
+    });
   }
   return e;
 }

@@ -43,12 +43,12 @@ function asNumber(v: Value): bigint | number | undefined {
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 function pyMod(a: bigint, b: bigint): bigint {
   const r = a % b;
-  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+  return r !== 0n && r < 0n !== b < 0n ? r + b : r;
 }
 
 function zeroDivision(): never {
@@ -58,34 +58,47 @@ function zeroDivision(): never {
 function arith(op: BinaryOp, a: bigint | number, b: bigint | number): Value {
   if (typeof a === 'bigint' && typeof b === 'bigint') {
     switch (op) {
-      case '+': return checkInt(a + b);
-      case '-': return checkInt(a - b);
-      case '*': return checkInt(a * b);
+      case '+':
+        return checkInt(a + b);
+      case '-':
+        return checkInt(a - b);
+      case '*':
+        return checkInt(a * b);
       case '/':
         if (b === 0n) throw kclError('ZeroDivisionError', 'float division by zero');
         return Number(a) / Number(b);
-      case '//': return b === 0n ? zeroDivision() : floorDiv(a, b);
-      case '%': return b === 0n ? zeroDivision() : pyMod(a, b);
+      case '//':
+        return b === 0n ? zeroDivision() : floorDiv(a, b);
+      case '%':
+        return b === 0n ? zeroDivision() : pyMod(a, b);
       case '**':
         if (b < 0n) return Math.pow(Number(a), Number(b));
         // any base other than 0 and ±1 leaves the 64-bit range long before such an exponent
-        if (b > 64n && a !== 0n && a !== 1n && a !== -1n) throw kclError('IntOverflow', `${a} ** ${b}: A 64 bit integer overflow`);
+        if (b > 64n && a !== 0n && a !== 1n && a !== -1n)
+          throw kclError('IntOverflow', `${a} ** ${b}: A 64 bit integer overflow`);
         return checkInt(a ** b);
       case '<<':
         if (b > 64n) throw kclError('IntOverflow', `${a} << ${b}: A 64 bit integer overflow`);
         return checkInt(a << b);
-      case '>>': return a >> b;
-      case '&': return a & b;
-      case '|': return a | b;
-      case '^': return a ^ b;
+      case '>>':
+        return a >> b;
+      case '&':
+        return a & b;
+      case '|':
+        return a | b;
+      case '^':
+        return a ^ b;
     }
   }
   const x = toFloat(a);
   const y = toFloat(b);
   switch (op) {
-    case '+': return x + y;
-    case '-': return x - y;
-    case '*': return x * y;
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
     case '/':
       if (y === 0) throw kclError('ZeroDivisionError', 'float division by zero');
       return x / y;
@@ -95,9 +108,10 @@ function arith(op: BinaryOp, a: bigint | number, b: bigint | number): Value {
     case '%': {
       if (y === 0) throw kclError('ZeroDivisionError', 'float modulo');
       const r = x % y;
-      return r !== 0 && (r < 0) !== (y < 0) ? r + y : r;
+      return r !== 0 && r < 0 !== y < 0 ? r + y : r;
     }
-    case '**': return Math.pow(x, y);
+    case '**':
+      return Math.pow(x, y);
   }
   throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
@@ -134,20 +148,31 @@ export function binary(op: BinaryOp, a: Value, b: Value): Value {
 
 export function compare(op: BinaryOp, a: Value, b: Value): boolean {
   switch (op) {
-    case '==': return equals(a, b);
-    case '!=': return !equals(a, b);
-    case 'is': return identical(a, b);
-    case 'is not': return !identical(a, b);
-    case 'in': return contains(b, a);
-    case 'not in': return !contains(b, a);
+    case '==':
+      return equals(a, b);
+    case '!=':
+      return !equals(a, b);
+    case 'is':
+      return identical(a, b);
+    case 'is not':
+      return !identical(a, b);
+    case 'in':
+      return contains(b, a);
+    case 'not in':
+      return !contains(b, a);
   }
-  if (isList(a) || isList(b)) throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+  if (isList(a) || isList(b))
+    throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
   const c = order(a, b, op);
   switch (op) {
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c >= 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
   }
 }
 
@@ -180,7 +205,8 @@ export function order(a: Value, b: Value, op: string = '<'): number {
 
 export function contains(container: Value, item: Value): boolean {
   if (isStr(container)) {
-    if (!isStr(item)) throw kclError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`);
+    if (!isStr(item))
+      throw kclError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`);
     return container.includes(item);
   }
   if (isList(container)) return container.some((x) => equals(x, item));

@@ -19,7 +19,20 @@ import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
 import { convert, typeText, widenedTypeText } from './types.js';
-import { deepCopy, DictValue, isDict, isList, isNoneOrUndefined, isSchemaType, isStr, toStr, truthy, UNDEFINED, type CallArgs, type Value } from './values.js';
+import {
+  deepCopy,
+  DictValue,
+  isDict,
+  isList,
+  isNoneOrUndefined,
+  isSchemaType,
+  isStr,
+  toStr,
+  truthy,
+  UNDEFINED,
+  type CallArgs,
+  type Value,
+} from './values.js';
 
 // ---------------------------------------------------------------- definition
 
@@ -45,7 +58,10 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
   const parentId = node.type === 'Schema' ? node.parent : node.parents[0];
   const parent = parentId ? resolveSchema(ev, parentId, env, 'parent schema') : undefined;
   if (parent && parent.isRule !== (node.type === 'Rule')) {
-    throw kclError('IllegalInheritError', `invalid schema inherit object type, expect ${node.type === 'Rule' ? 'rule' : 'schema'}, got '${parent.name}'`);
+    throw kclError(
+      'IllegalInheritError',
+      `invalid schema inherit object type, expect ${node.type === 'Rule' ? 'rule' : 'schema'}, got '${parent.name}'`,
+    );
   }
   const mixins = node.type === 'Schema' ? node.mixins.map((m) => resolveSchema(ev, m, env, 'mixin')) : [];
   const attrs = new Map<string, AttrDecl>();
@@ -77,12 +93,19 @@ function checkOverrides(def: SchemaDef): void {
       throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`, own.at);
     }
     if (base?.type && own.type && base.type.type !== 'AnyType' && typeText(base.type) !== typeText(own.type)) {
-      throw kclError('TypeError', `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`, own.at);
+      throw kclError(
+        'TypeError',
+        `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`,
+        own.at,
+      );
     }
   }
   const sig = indexSignature(def);
   if (sig?.keyName && allAttrs(def).has(sig.keyName)) {
-    throw kclError('EvaluationError', `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`);
+    throw kclError(
+      'EvaluationError',
+      `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`,
+    );
   }
   if (!sig || sig.valueType.type === 'AnyType') return;
   const allowed = typeText(sig.valueType);
@@ -91,7 +114,10 @@ function checkOverrides(def: SchemaDef): void {
     const own = typeText(attr.type);
     const members = sig.valueType.type === 'UnionType' ? sig.valueType.members.map(typeText) : [allowed];
     if (own !== allowed && !members.includes(own)) {
-      throw kclError('EvaluationError', `the type '${own}' of schema attribute '${name}' does not meet the index signature definition [${typeText(sig.keyType)}]: ${allowed}`);
+      throw kclError(
+        'EvaluationError',
+        `the type '${own}' of schema attribute '${name}' does not meet the index signature definition [${typeText(sig.keyType)}]: ${allowed}`,
+      );
     }
   }
 }
@@ -115,7 +141,6 @@ function checkDecorators(ev: Evaluator, decorators: A.Decorator[], what: string,
     throw kclError('EvaluationError', message);
   }
 }
-
 
 class SchemaFrame implements AttributeSource {
   private readonly values = new Map<string, Value>();
@@ -193,8 +218,17 @@ class SchemaFrame implements AttributeSource {
       } catch (e) {
         // literal values were checked before running (config-check.ts); a computed value that
         // does not fit is kcl's runtime error, reported at the attribute's declaration
-        if (e instanceof KclError && e.diagnostic.kind === 'TypeError' && !e.diagnostic.position && e.diagnostic.message.startsWith('expected ')) {
-          throw kclError('EvaluationError', `expect ${typeText(decl.type)}, got ${widenedTypeText(v)}`, { ...decl.at, column: 1, lineOnly: true });
+        if (
+          e instanceof KclError &&
+          e.diagnostic.kind === 'TypeError' &&
+          !e.diagnostic.position &&
+          e.diagnostic.message.startsWith('expected ')
+        ) {
+          throw kclError('EvaluationError', `expect ${typeText(decl.type)}, got ${widenedTypeText(v)}`, {
+            ...decl.at,
+            column: 1,
+            lineOnly: true,
+          });
         }
         throw e;
       }
@@ -247,7 +281,10 @@ class SchemaFrame implements AttributeSource {
         if (this.values.has(key)) continue;
         const declared = this.attrs.has(key) || key === SETTINGS_ATTR;
         if (!declared && !sig && !this.def.isRule) {
-          throw kclError('EvaluationError', `Cannot add member '${key}' to schema '${this.def.name}'${didYouMean(key, this.attrs.keys())}`);
+          throw kclError(
+            'EvaluationError',
+            `Cannot add member '${key}' to schema '${this.def.name}'${didYouMean(key, this.attrs.keys())}`,
+          );
         }
         if (sig && !declared) {
           convert(key, sig.keyType, this.ev.typeEnv(this.site));
@@ -286,7 +323,10 @@ class SchemaFrame implements AttributeSource {
       if (decl.optional || name.startsWith('_')) continue;
       const v = this.lookupName(name);
       if (v === undefined || isNoneOrUndefined(v)) {
-        throw kclError('EvaluationError', `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`);
+        throw kclError(
+          'EvaluationError',
+          `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`,
+        );
       }
     }
     this.runChecks();
@@ -296,7 +336,8 @@ class SchemaFrame implements AttributeSource {
     const envs = this.envs;
     const owners: SchemaDef[] = [];
     const addRuleParents = (d: SchemaDef) => {
-      if (d.node.type === 'Rule') for (const p of d.node.parents.slice(1)) owners.push(resolveSchema(this.ev, p, envs.get(d)!, 'rule'));
+      if (d.node.type === 'Rule')
+        for (const p of d.node.parents.slice(1)) owners.push(resolveSchema(this.ev, p, envs.get(d)!, 'rule'));
     };
     for (const owner of chainOf(this.def)) {
       owners.push(owner, ...owner.mixins);
@@ -307,7 +348,8 @@ class SchemaFrame implements AttributeSource {
     const extraKeys = keyName ? [...this.values.keys()].filter((k) => !this.attrs.has(k)) : [];
     for (const owner of owners) {
       const base = envs.get(owner) ?? this.site;
-      const envsForKeys = keyName && extraKeys.length > 0 ? extraKeys.map((k) => this.withKey(base, keyName, k)) : [base];
+      const envsForKeys =
+        keyName && extraKeys.length > 0 ? extraKeys.map((k) => this.withKey(base, keyName, k)) : [base];
       for (const env of envsForKeys) for (const check of owner.node.checks) this.runCheck(owner, check, env);
     }
   }
@@ -323,7 +365,12 @@ class SchemaFrame implements AttributeSource {
     if (truthy(this.ev.evalExpr(check.test, env))) return;
     const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
     throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-      related: [{ position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true }, message: `Check failed on the condition${message ? `: ${message}` : ''}` }],
+      related: [
+        {
+          position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true },
+          message: `Check failed on the condition${message ? `: ${message}` : ''}`,
+        },
+      ],
     });
   }
 }

@@ -17,9 +17,35 @@ describe('stringMethod', () => {
   it('knows exactly the str methods of kcl', () => {
     expect(stringMethodNames().sort()).toEqual(
       [
-        'capitalize', 'chars', 'count', 'endswith', 'find', 'format', 'index', 'isalnum', 'isalpha', 'isdigit',
-        'islower', 'isspace', 'istitle', 'isupper', 'join', 'lower', 'lstrip', 'removeprefix', 'removesuffix',
-        'replace', 'rfind', 'rindex', 'rsplit', 'rstrip', 'split', 'splitlines', 'startswith', 'strip', 'title',
+        'capitalize',
+        'chars',
+        'count',
+        'endswith',
+        'find',
+        'format',
+        'index',
+        'isalnum',
+        'isalpha',
+        'isdigit',
+        'islower',
+        'isspace',
+        'istitle',
+        'isupper',
+        'join',
+        'lower',
+        'lstrip',
+        'removeprefix',
+        'removesuffix',
+        'replace',
+        'rfind',
+        'rindex',
+        'rsplit',
+        'rstrip',
+        'split',
+        'splitlines',
+        'startswith',
+        'strip',
+        'title',
         'upper',
       ].sort(),
     );
@@ -215,9 +241,7 @@ describe('format', () => {
   });
 
   it('looks into lists and dicts', () => {
-    expect(f('0{0[0]}, 1{0[1]}, Hello{1[Hello]}', [['0', '1'], dictOf({ Hello: 'World' })])).toBe(
-      '00, 11, HelloWorld',
-    );
+    expect(f('0{0[0]}, 1{0[1]}, Hello{1[Hello]}', [['0', '1'], dictOf({ Hello: 'World' })])).toBe('00, 11, HelloWorld');
     expect(f('{p.name}', [], { p: dictOf({ name: 'Bob' }) })).toBe('Bob');
   });
 

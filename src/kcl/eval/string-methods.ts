@@ -202,7 +202,14 @@ function replace(s: string, call: CallArgs): string {
   if (old === '') {
     const cps = Array.from(s);
     const n = Math.min(count, cps.length + 1);
-    return cps.slice(0, n).map((c) => rep + c).join('') + (n > cps.length ? rep : '') + cps.slice(n).join('');
+    return (
+      cps
+        .slice(0, n)
+        .map((c) => rep + c)
+        .join('') +
+      (n > cps.length ? rep : '') +
+      cps.slice(n).join('')
+    );
   }
   let out = '';
   let from = 0;
@@ -302,7 +309,9 @@ function splitlines(s: string, keepends: boolean): string[] {
 
 /** kcl's join renders non-str items with str() rather than rejecting them as Python does. */
 function join(s: string, call: CallArgs): string {
-  return iterate(requiredArg(call, 0, 'iter')).map(toStr).join(s);
+  return iterate(requiredArg(call, 0, 'iter'))
+    .map(toStr)
+    .join(s);
 }
 
 // ---------------------------------------------------------------- format

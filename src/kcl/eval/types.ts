@@ -37,7 +37,17 @@ export interface TypeEnv {
 
 /** `number_multiplier` and `units.NumberMultiplier` both name the type of `1Ki`; kcl needs no
  * `import units` for the latter. */
-const BASIC = new Set(['int', 'float', 'str', 'bool', 'list', 'dict', 'any', 'number_multiplier', 'units.NumberMultiplier']);
+const BASIC = new Set([
+  'int',
+  'float',
+  'str',
+  'bool',
+  'list',
+  'dict',
+  'any',
+  'number_multiplier',
+  'units.NumberMultiplier',
+]);
 
 export function typeText(t: TypeNode): string {
   switch (t.type) {

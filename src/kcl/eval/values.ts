@@ -70,8 +70,17 @@ export class DictValue {
 
 /** Multipliers of the unit suffixes (kcl's units::u64_unit_value and f64_unit_value). */
 const UNIT_FACTORS: Readonly<Record<string, bigint>> = {
-  k: 1000n, K: 1000n, M: 1000n ** 2n, G: 1000n ** 3n, T: 1000n ** 4n, P: 1000n ** 5n,
-  Ki: 1024n, Mi: 1024n ** 2n, Gi: 1024n ** 3n, Ti: 1024n ** 4n, Pi: 1024n ** 5n,
+  k: 1000n,
+  K: 1000n,
+  M: 1000n ** 2n,
+  G: 1000n ** 3n,
+  T: 1000n ** 4n,
+  P: 1000n ** 5n,
+  Ki: 1024n,
+  Mi: 1024n ** 2n,
+  Gi: 1024n ** 3n,
+  Ti: 1024n ** 4n,
+  Pi: 1024n ** 5n,
 };
 const FRACTION_FACTORS: Readonly<Record<string, number>> = { n: 1e-9, u: 1e-6, m: 1e-3 };
 
@@ -91,7 +100,8 @@ export class UnitValue {
     readonly raw: bigint,
     readonly suffix: string,
   ) {
-    this.value = suffix in FRACTION_FACTORS ? Number(raw) * FRACTION_FACTORS[suffix] : Number(raw * UNIT_FACTORS[suffix]);
+    this.value =
+      suffix in FRACTION_FACTORS ? Number(raw) * FRACTION_FACTORS[suffix] : Number(raw * UNIT_FACTORS[suffix]);
   }
 
   /** The real value as an exact integer (fractional suffixes count as 1, as in kcl's int()). */
@@ -177,7 +187,8 @@ export const isStr = (v: Value | undefined): v is string => typeof v === 'string
 export const isList = (v: Value | undefined): v is Value[] => Array.isArray(v);
 export const isDict = (v: Value | undefined): v is DictValue => v instanceof DictValue;
 export const isUnit = (v: Value | undefined): v is UnitValue => v instanceof UnitValue;
-export const isSchemaInstance = (v: Value | undefined): v is DictValue => v instanceof DictValue && v.schema !== undefined;
+export const isSchemaInstance = (v: Value | undefined): v is DictValue =>
+  v instanceof DictValue && v.schema !== undefined;
 export const isFunction = (v: Value | undefined): v is FunctionValue =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v && v.kind === 'function';
 export const isSchemaType = (v: Value | undefined): v is SchemaTypeValue =>

@@ -46,7 +46,10 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
         const specPath = path(scale.specReplicasPath);
         const statusPath = path(scale.statusReplicasPath);
         const selector = path(scale.labelSelectorPath);
-        if (specPath && statusPath) t.scalePaths = selector ? { spec: specPath, status: statusPath, selector } : { spec: specPath, status: statusPath };
+        if (specPath && statusPath)
+          t.scalePaths = selector
+            ? { spec: specPath, status: statusPath, selector }
+            : { spec: specPath, status: statusPath };
       }
       return t;
     });
@@ -54,7 +57,8 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
 
 /** Keeps the registry in step with the stored CRDs; a CRD's removal takes its objects along. */
 export function followCrds(ctx: ApiContext): () => void {
-  for (const crd of ctx.store.list('apiextensions.k8s.io/customresourcedefinitions')) ctx.resources.defineCustom(crd.metadata.name ?? '', typesOfCrd(crd));
+  for (const crd of ctx.store.list('apiextensions.k8s.io/customresourcedefinitions'))
+    ctx.resources.defineCustom(crd.metadata.name ?? '', typesOfCrd(crd));
   return ctx.store.subscribe((e: StoreEvent) => {
     if (e.resource !== 'apiextensions.k8s.io/customresourcedefinitions') return;
     const name = e.object.metadata.name ?? '';
@@ -65,6 +69,7 @@ export function followCrds(ctx: ApiContext): () => void {
     const types = typesOfCrd(e.object);
     ctx.resources.removeCustom(name);
     const key = types[0] ? resourceKey(types[0]) : undefined;
-    if (key) for (const o of ctx.store.list(key)) ctx.store.remove(key, o.metadata.namespace ?? '', o.metadata.name ?? '');
+    if (key)
+      for (const o of ctx.store.list(key)) ctx.store.remove(key, o.metadata.namespace ?? '', o.metadata.name ?? '');
   });
 }

@@ -48,7 +48,12 @@ function defaultPodSpec(spec: JsonMap, pod: boolean): void {
     if (Array.isArray(cs)) for (const c of cs) if (isMap(c)) defaultContainer(c);
   }
   if (!pod) return;
-  const sa = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : typeof spec.serviceAccount === 'string' ? spec.serviceAccount : 'default';
+  const sa =
+    typeof spec.serviceAccountName === 'string'
+      ? spec.serviceAccountName
+      : typeof spec.serviceAccount === 'string'
+        ? spec.serviceAccount
+        : 'default';
   spec.serviceAccountName = sa;
   spec.serviceAccount = sa;
   setDefault(spec, 'enableServiceLinks', true);

@@ -33,10 +33,15 @@ export function deleteOptionsFrom(query: URLSearchParams, body: unknown, base: W
     opts.gracePeriodSeconds = Math.max(0, n);
   }
   const orphan = b.orphanDependents ?? query.get('orphanDependents') ?? undefined;
-  const policy = b.propagationPolicy ?? query.get('propagationPolicy') ?? (orphan === true || orphan === 'true' ? 'Orphan' : undefined);
+  const policy =
+    b.propagationPolicy ??
+    query.get('propagationPolicy') ??
+    (orphan === true || orphan === 'true' ? 'Orphan' : undefined);
   if (policy !== undefined && policy !== null) {
     if (policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-      throw badRequest(`propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
+      throw badRequest(
+        `propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`,
+      );
     }
     opts.propagationPolicy = policy;
   }
@@ -77,7 +82,14 @@ function deletedAnswer(r: ResourceType, o: KubeObject): KubeObject | Status {
 }
 
 /** Marks an object as being deleted, adding finalizers; it stays until they are gone. */
-function markDeleting(ctx: ApiContext, r: ResourceType, o: KubeObject, finalizers: string[], grace: number, opts: WriteOptions): KubeObject {
+function markDeleting(
+  ctx: ApiContext,
+  r: ResourceType,
+  o: KubeObject,
+  finalizers: string[],
+  grace: number,
+  opts: WriteOptions,
+): KubeObject {
   const next = clone(o);
   const have = o.metadata.finalizers ?? [];
   next.metadata.finalizers = [...have, ...finalizers.filter((f) => !have.includes(f))];
@@ -86,19 +98,32 @@ function markDeleting(ctx: ApiContext, r: ResourceType, o: KubeObject, finalizer
   return commitUpdate(ctx, r, o, next, { manager: opts.manager, dryRun: opts.dryRun, deletion });
 }
 
-export function deleteObject(ctx: ApiContext, r: ResourceType, namespace: string, name: string, opts: DeleteOptions): KubeObject | Status {
+export function deleteObject(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  opts: DeleteOptions,
+): KubeObject | Status {
   const key = resourceKey(r);
   const ns = r.namespaced ? namespace : '';
   const o = ctx.store.get(key, ns, name);
   if (!o) throw notFound(subjectOf(r, name));
   const pre = opts.preconditions;
   if (pre?.uid !== undefined && pre.uid !== o.metadata.uid) {
-    throw conflict(subjectOf(r, name), `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+    throw conflict(
+      subjectOf(r, name),
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`,
+    );
   }
   if (pre?.resourceVersion !== undefined && pre.resourceVersion !== o.metadata.resourceVersion) {
-    throw conflict(subjectOf(r, name), `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
+    throw conflict(
+      subjectOf(r, name),
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`,
+    );
   }
-  if (r.kind === 'Namespace' && UNDELETABLE_NAMESPACES.has(name)) throw forbidden(subjectOf(r, name), 'this namespace may not be deleted');
+  if (r.kind === 'Namespace' && UNDELETABLE_NAMESPACES.has(name))
+    throw forbidden(subjectOf(r, name), 'this namespace may not be deleted');
 
   const policy = opts.propagationPolicy ?? (r.group === 'batch' && r.kind === 'Job' ? 'Orphan' : 'Background');
   if (o.metadata.deletionTimestamp !== undefined) {
@@ -110,7 +135,9 @@ export function deleteObject(ctx: ApiContext, r: ResourceType, namespace: string
 
   if (r.kind === 'Pod') {
     const spec = isMap(o.spec) ? o.spec : {};
-    const grace = opts.gracePeriodSeconds ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
+    const grace =
+      opts.gracePeriodSeconds ??
+      (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
     const scheduled = typeof spec.nodeName === 'string' && spec.nodeName !== '';
     if (grace > 0 && scheduled && !isTerminal(o)) {
       return served(r, markDeleting(ctx, r, o, policy === 'Foreground' ? ['foregroundDeletion'] : [], grace, opts));

@@ -24,12 +24,24 @@ const SUBRESOURCES: Record<SubresourceName, SubresourceInfo> = {
 };
 
 function resourceEntries(r: ResourceType): JsonMap[] {
-  const main: JsonMap = { name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: VERBS };
+  const main: JsonMap = {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: VERBS,
+  };
   if (r.shortNames.length > 0) main.shortNames = r.shortNames;
   if (r.categories.length > 0) main.categories = r.categories;
   const subs = r.subresources.map((s) => {
     const info = SUBRESOURCES[s];
-    const e: JsonMap = { name: `${r.plural}/${s}`, singularName: '', namespaced: r.namespaced, kind: info.kind ?? r.kind, verbs: info.verbs };
+    const e: JsonMap = {
+      name: `${r.plural}/${s}`,
+      singularName: '',
+      namespaced: r.namespaced,
+      kind: info.kind ?? r.kind,
+      verbs: info.verbs,
+    };
     if (info.group !== undefined) {
       e.group = info.group;
       e.version = info.version;
@@ -40,7 +52,11 @@ function resourceEntries(r: ResourceType): JsonMap[] {
 }
 
 export function apiVersions(serverAddress: string): JsonMap {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function groupEntry(name: string, versions: string[]): JsonMap {
@@ -80,7 +96,11 @@ function aggregatedResource(r: ResourceType): JsonMap {
   if (r.subresources.length > 0) {
     e.subresources = r.subresources.map((s) => {
       const info = SUBRESOURCES[s];
-      return { subresource: s, responseKind: { group: info.group ?? r.group, version: info.version ?? r.version, kind: info.kind ?? r.kind }, verbs: info.verbs };
+      return {
+        subresource: s,
+        responseKind: { group: info.group ?? r.group, version: info.version ?? r.version, kind: info.kind ?? r.kind },
+        verbs: info.verbs,
+      };
     });
   }
   return e;
@@ -94,7 +114,11 @@ export function aggregatedDiscovery(reg: ResourceRegistry, core: boolean, versio
     .filter(([g]) => (g === '') === core)
     .map(([g, vs]) => ({
       metadata: core ? { creationTimestamp: null } : { name: g, creationTimestamp: null },
-      versions: vs.map((v) => ({ version: v, resources: reg.inGroupVersion(g, v).map(aggregatedResource), freshness: 'Current' })),
+      versions: vs.map((v) => ({
+        version: v,
+        resources: reg.inGroupVersion(g, v).map(aggregatedResource),
+        freshness: 'Current',
+      })),
     }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }

@@ -55,7 +55,15 @@ export class ApiError extends Error {
 
   toStatus(): Status {
     const metadata = this.continueToken === undefined ? {} : { continue: this.continueToken };
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    const s: Status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata,
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
     if (this.details !== undefined) s.details = this.details;
     return s;
   }
@@ -78,11 +86,24 @@ export function notFound(s: Subject): ApiError {
 }
 
 export function alreadyExists(s: Subject): ApiError {
-  return new ApiError(409, 'AlreadyExists', `${qualified(s.resource, s.group)} "${s.name}" already exists`, subjectDetails(s));
+  return new ApiError(
+    409,
+    'AlreadyExists',
+    `${qualified(s.resource, s.group)} "${s.name}" already exists`,
+    subjectDetails(s),
+  );
 }
 
-export function conflict(s: Subject, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(s.resource, s.group)} "${s.name}": ${why}`, subjectDetails(s));
+export function conflict(
+  s: Subject,
+  why = 'the object has been modified; please apply your changes to the latest version and try again',
+): ApiError {
+  return new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualified(s.resource, s.group)} "${s.name}": ${why}`,
+    subjectDetails(s),
+  );
 }
 
 export function badRequest(message: string): ApiError {
@@ -98,7 +119,12 @@ export function methodNotAllowed(): ApiError {
 }
 
 export function unsupportedMediaType(accepted: readonly string[]): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`, {});
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    {},
+  );
 }
 
 export function unauthorized(): ApiError {
@@ -115,8 +141,17 @@ export function internalError(why: string): ApiError {
   return new ApiError(500, 'InternalError', `Internal error occurred: ${why}`, { causes: [{ message: why }] });
 }
 
-export function tooManyRequests(retryAfterSeconds: number, message = 'Too many requests, please try again later.'): ApiError {
-  return new ApiError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+export function tooManyRequests(
+  retryAfterSeconds: number,
+  message = 'Too many requests, please try again later.',
+): ApiError {
+  return new ApiError(
+    429,
+    'TooManyRequests',
+    message,
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }
 
 export function expired(message: string, continueToken?: string): ApiError {
@@ -136,7 +171,13 @@ export function requestTooLarge(limit: number): ApiError {
 
 /** One invalid field; `invalid` gathers several into the 422 a real server sends. */
 export interface FieldError {
-  type: 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong';
+  type:
+    | 'FieldValueInvalid'
+    | 'FieldValueRequired'
+    | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
+    | 'FieldValueDuplicate'
+    | 'FieldValueTooLong';
   field: string;
   detail: string;
   value?: unknown;
@@ -153,8 +194,9 @@ const TYPE_TEXT: Record<FieldError['type'], string> = {
 
 function fieldErrorText(e: FieldError): string {
   const head = TYPE_TEXT[e.type];
-  if (e.value === undefined || e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden') return e.detail === '' ? head : `${head}: ${e.detail}`;
-  const shown = typeof e.value === 'string' ? JSON.stringify(e.value) : JSON.stringify(e.value) ?? String(e.value);
+  if (e.value === undefined || e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden')
+    return e.detail === '' ? head : `${head}: ${e.detail}`;
+  const shown = typeof e.value === 'string' ? JSON.stringify(e.value) : (JSON.stringify(e.value) ?? String(e.value));
   return e.detail === '' ? `${head}: ${shown}` : `${head}: ${shown}: ${e.detail}`;
 }
 
@@ -165,7 +207,12 @@ export function invalid(kind: string, group: string, name: string, errors: reado
   if (group !== '') details.group = group;
   details.kind = kind;
   details.causes = errors.map((e) => ({ reason: e.type, message: fieldErrorText(e), field: e.field }));
-  return new ApiError(422, 'Invalid', `${kind}${group === '' ? '' : `.${group}`} "${name}" is invalid: ${list}`, details);
+  return new ApiError(
+    422,
+    'Invalid',
+    `${kind}${group === '' ? '' : `.${group}`} "${name}" is invalid: ${list}`,
+    details,
+  );
 }
 
 export function successStatus(details?: StatusDetails): Status {

@@ -38,7 +38,8 @@ function allocateService(o: KubeObject, addresses: AddressAllocator, old: KubeOb
   const spec = ensureMap(o, ['spec']);
   const oldSpec = old && isMap(old.spec) ? old.spec : undefined;
   if (spec.type === 'ExternalName') return;
-  if ((spec.clusterIP === undefined || spec.clusterIP === '') && oldSpec && typeof oldSpec.clusterIP === 'string') spec.clusterIP = oldSpec.clusterIP;
+  if ((spec.clusterIP === undefined || spec.clusterIP === '') && oldSpec && typeof oldSpec.clusterIP === 'string')
+    spec.clusterIP = oldSpec.clusterIP;
   if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = addresses.clusterIp();
   else if (!old) addresses.reserve(String(spec.clusterIP), []);
   spec.clusterIPs = [spec.clusterIP];
@@ -55,9 +56,18 @@ function acceptCrd(o: KubeObject, now: string): void {
   const spec = isMap(o.spec) ? o.spec : {};
   const versions = Array.isArray(spec.versions) ? spec.versions.filter(isMap) : [];
   const storage = versions.find((v) => v.storage === true)?.name;
-  const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', reason, message, lastTransitionTime: now });
+  const cond = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'True',
+    reason,
+    message,
+    lastTransitionTime: now,
+  });
   o.status = {
-    conditions: [cond('NamesAccepted', 'NoConflicts', 'no conflicts found'), cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted')],
+    conditions: [
+      cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+      cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+    ],
     acceptedNames: getPath(o, ['spec', 'names']) ?? {},
     storedVersions: storage === undefined ? [] : [storage],
   };

@@ -49,9 +49,14 @@ export function keyProblems(key: string): string[] {
   const prefix = slash < 0 ? '' : key.slice(0, slash);
   const name = slash < 0 ? key : key.slice(slash + 1);
   const out: string[] = [];
-  if (slash >= 0 && (prefix === '' || nameProblems(prefix, 'subdomain').length > 0)) out.push('prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character');
+  if (slash >= 0 && (prefix === '' || nameProblems(prefix, 'subdomain').length > 0))
+    out.push(
+      "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    );
   if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
-    out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+    out.push(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    );
   }
   return out;
 }
@@ -60,5 +65,7 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 export function labelValueProblems(v: string): string[] {
   if (v.length <= 63 && LABEL_VALUE.test(v)) return [];
-  return ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"];
+  return [
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+  ];
 }

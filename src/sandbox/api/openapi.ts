@@ -14,7 +14,11 @@ function gvPath(group: string, version: string): string {
   return group === '' ? `api/${version}` : `apis/${group}/${version}`;
 }
 
-const QUERY = ['dryRun', 'fieldManager', 'fieldValidation', 'force', 'pretty'].map((name) => ({ name, in: 'query', schema: { type: name === 'force' ? 'boolean' : 'string' } }));
+const QUERY = ['dryRun', 'fieldManager', 'fieldValidation', 'force', 'pretty'].map((name) => ({
+  name,
+  in: 'query',
+  schema: { type: name === 'force' ? 'boolean' : 'string' },
+}));
 
 function patchOperation(r: ResourceType): JsonMap {
   const body = { schema: { type: 'object' } };
@@ -23,7 +27,13 @@ function patchOperation(r: ResourceType): JsonMap {
     'x-kubernetes-action': 'patch',
     'x-kubernetes-group-version-kind': { group: r.group, version: r.version, kind: r.kind },
     parameters: QUERY,
-    requestBody: { content: { 'application/json-patch+json': body, 'application/merge-patch+json': body, 'application/apply-patch+yaml': body } },
+    requestBody: {
+      content: {
+        'application/json-patch+json': body,
+        'application/merge-patch+json': body,
+        'application/apply-patch+yaml': body,
+      },
+    },
     responses: { '200': { description: 'OK' } },
   };
 }
@@ -46,7 +56,11 @@ export function openApiIndex(reg: ResourceRegistry): JsonMap {
   const paths: JsonMap = {};
   for (const [g, vs] of reg.groupVersions()) {
     for (const v of vs) {
-      const hash = createHash('sha256').update(JSON.stringify(openApiGroupVersion(reg, g, v))).digest('hex').slice(0, 32).toUpperCase();
+      const hash = createHash('sha256')
+        .update(JSON.stringify(openApiGroupVersion(reg, g, v)))
+        .digest('hex')
+        .slice(0, 32)
+        .toUpperCase();
       paths[gvPath(g, v)] = { serverRelativeURL: `/openapi/v3/${gvPath(g, v)}?hash=${hash}` };
     }
   }

@@ -33,7 +33,9 @@ export function patchTypeOf(contentType: string | undefined, custom: boolean): P
   const t = CONTENT_TYPES[base];
   // custom resources have no patch metadata, so the server refuses strategic merge for them
   if (t === undefined || (custom && t === 'strategic')) {
-    const accepted = Object.keys(CONTENT_TYPES).filter((k) => !k.endsWith('cbor') && !(custom && k.includes('strategic')));
+    const accepted = Object.keys(CONTENT_TYPES).filter(
+      (k) => !k.endsWith('cbor') && !(custom && k.includes('strategic')),
+    );
     throw unsupportedMediaType(accepted);
   }
   return t;
@@ -74,14 +76,18 @@ function applyPatch(type: Exclude<PatchType, 'apply'>, target: KubeObject, body:
 
 /** A patched object must still be an object of the same identity, with fields of the right types. */
 function asPatched(r: ResourceType, old: KubeObject, v: unknown): KubeObject {
-  if (!isMap(v) || !isMap(v.metadata)) throw badRequest('the patch removed the object\'s metadata');
+  if (!isMap(v) || !isMap(v.metadata)) throw badRequest("the patch removed the object's metadata");
   checkShape(r, v);
   const o = dropNulls(v) as KubeObject;
   if (o.metadata.name !== old.metadata.name) {
-    throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${old.metadata.name ?? ''})`);
+    throw badRequest(
+      `the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${old.metadata.name ?? ''})`,
+    );
   }
   if (o.apiVersion !== old.apiVersion || o.kind !== old.kind) {
-    throw badRequest(`the API version or kind of the object (${String(o.apiVersion)}, ${String(o.kind)}) may not change from ${apiVersionOf(r)}, ${r.kind}`);
+    throw badRequest(
+      `the API version or kind of the object (${String(o.apiVersion)}, ${String(o.kind)}) may not change from ${apiVersionOf(r)}, ${r.kind}`,
+    );
   }
   return o;
 }
@@ -91,31 +97,61 @@ export interface PatchResult {
   created: boolean;
 }
 
-export function patchObject(ctx: ApiContext, r: ResourceType, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions): PatchResult {
+export function patchObject(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  type: PatchType,
+  body: unknown,
+  opts: PatchOptions,
+): PatchResult {
   if (type === 'apply') return apply(ctx, r, namespace, name, body, opts);
-  if (opts.force) throw invalid('PatchOptions', 'meta.k8s.io', '', [{ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' }]);
+  if (opts.force)
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' },
+    ]);
   const ns = r.namespaced ? namespace : '';
   const old = ctx.store.get(resourceKey(r), ns, name);
   if (!old) throw notFound(subjectOf(r, name));
   const patched = asPatched(r, old, applyPatch(type, old, body, r.kind));
   const scope = opts.subresource === 'status' ? 'status' : 'main';
-  const object = commitUpdate(ctx, r, old, patched, { manager: opts.manager, dryRun: opts.dryRun, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+  const object = commitUpdate(ctx, r, old, patched, {
+    manager: opts.manager,
+    dryRun: opts.dryRun,
+    scope,
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
+  });
   return { object, created: false };
 }
 
-function apply(ctx: ApiContext, r: ResourceType, namespace: string, name: string, body: unknown, opts: PatchOptions): PatchResult {
+function apply(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  body: unknown,
+  opts: PatchOptions,
+): PatchResult {
   if (!opts.fieldManager) {
-    throw invalid('PatchOptions', 'meta.k8s.io', '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' },
+    ]);
   }
   const config = requireMap(body, 'an apply configuration');
   checkShape(r, config);
   const meta = isMap(config.metadata) ? config.metadata : {};
-  if (config.apiVersion === undefined || config.apiVersion === '') throw badRequest('invalid object type: /, Kind=: apiVersion must be set');
-  if (config.kind === undefined || config.kind === '') throw badRequest(`invalid object type: ${String(config.apiVersion)}, Kind=: kind must be set`);
+  if (config.apiVersion === undefined || config.apiVersion === '')
+    throw badRequest('invalid object type: /, Kind=: apiVersion must be set');
+  if (config.kind === undefined || config.kind === '')
+    throw badRequest(`invalid object type: ${String(config.apiVersion)}, Kind=: kind must be set`);
   if (config.apiVersion !== apiVersionOf(r) || config.kind !== r.kind) {
-    throw badRequest(`the API version in the data (${String(config.apiVersion)}) does not match the expected API version (${apiVersionOf(r)})`);
+    throw badRequest(
+      `the API version in the data (${String(config.apiVersion)}) does not match the expected API version (${apiVersionOf(r)})`,
+    );
   }
-  if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
+  if (meta.name !== undefined && meta.name !== name)
+    throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
   const ns = r.namespaced ? namespace : '';
   if (r.namespaced && meta.namespace !== undefined && meta.namespace !== ns) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -136,7 +172,11 @@ function apply(ctx: ApiContext, r: ResourceType, namespace: string, name: string
   });
   const object = result.object as KubeObject;
   if (!live) {
-    const created = commitCreate(ctx, r, clone(object), { manager: opts.fieldManager, dryRun: opts.dryRun, managedFields: result.managedFields });
+    const created = commitCreate(ctx, r, clone(object), {
+      manager: opts.fieldManager,
+      dryRun: opts.dryRun,
+      managedFields: result.managedFields,
+    });
     return { object: created, created: true };
   }
   const wantRv = meta.resourceVersion;

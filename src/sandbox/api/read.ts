@@ -68,10 +68,17 @@ function keyOf(o: KubeObject): string {
 }
 
 /** The objects of a collection that pass the query's selectors, unpaged. */
-export function selectObjects(ctx: ApiContext, r: ResourceType, namespace: string | undefined, q: Pick<ListQuery, 'labelSelector' | 'fieldSelector'>): KubeObject[] {
+export function selectObjects(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string | undefined,
+  q: Pick<ListQuery, 'labelSelector' | 'fieldSelector'>,
+): KubeObject[] {
   const labels = parseLabelSelector(q.labelSelector);
   const fields = parseFieldSelector(q.fieldSelector, r.kind);
-  return ctx.store.list(resourceKey(r), r.namespaced ? namespace : undefined).filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
+  return ctx.store
+    .list(resourceKey(r), r.namespaced ? namespace : undefined)
+    .filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
 }
 
 export function listObjects(ctx: ApiContext, r: ResourceType, namespace: string | undefined, q: ListQuery): ObjectList {
@@ -92,7 +99,8 @@ export function listObjects(ctx: ApiContext, r: ResourceType, namespace: string 
     rv = token.rv;
   }
   const limit = q.limit === undefined || q.limit === '' ? 0 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${q.limit}": must be a non-negative integer`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`limit: Invalid value: "${q.limit}": must be a non-negative integer`);
   const metadata: ObjectList['metadata'] = { resourceVersion: String(rv) };
   if (limit > 0 && items.length > limit) {
     const remaining = items.length - limit;

@@ -76,7 +76,14 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
     { kind: 'Event', short: ['ev'] },
     { kind: 'Namespace', namespaced: false, short: ['ns'], sub: ['status', 'finalize'], returnsObject: true },
     { kind: 'Node', namespaced: false, short: ['no'], sub: ['status'], returnsObject: true },
-    { kind: 'Pod', short: ['po'], all: true, sub: ['status', 'eviction', 'log'], generation: true, returnsObject: true },
+    {
+      kind: 'Pod',
+      short: ['po'],
+      all: true,
+      sub: ['status', 'eviction', 'log'],
+      generation: true,
+      returnsObject: true,
+    },
     { kind: 'Secret' },
     { kind: 'ServiceAccount', short: ['sa'], returnsObject: true },
     { kind: 'Service', short: ['svc'], all: true, sub: ['status'] },
@@ -95,8 +102,12 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
   ...group('policy', 'v1', [{ kind: 'PodDisruptionBudget', short: ['pdb'], sub: ['status'], generation: true }]),
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease' }]),
   ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice' }]),
-  ...group('networking.k8s.io', 'v1', [{ kind: 'Ingress', plural: 'ingresses', short: ['ing'], sub: ['status'], generation: true }]),
-  ...group('autoscaling', 'v2', [{ kind: 'HorizontalPodAutoscaler', short: ['hpa'], sub: ['status'], generation: true }]),
+  ...group('networking.k8s.io', 'v1', [
+    { kind: 'Ingress', plural: 'ingresses', short: ['ing'], sub: ['status'], generation: true },
+  ]),
+  ...group('autoscaling', 'v2', [
+    { kind: 'HorizontalPodAutoscaler', short: ['hpa'], sub: ['status'], generation: true },
+  ]),
   ...group('rbac.authorization.k8s.io', 'v1', [
     { kind: 'ClusterRole', namespaced: false },
     { kind: 'ClusterRoleBinding', namespaced: false },
@@ -104,7 +115,14 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
     { kind: 'RoleBinding' },
   ]),
   ...group('apiextensions.k8s.io', 'v1', [
-    { kind: 'CustomResourceDefinition', namespaced: false, short: ['crd', 'crds'], sub: ['status'], generation: true, returnsObject: true },
+    {
+      kind: 'CustomResourceDefinition',
+      namespaced: false,
+      short: ['crd', 'crds'],
+      sub: ['status'],
+      generation: true,
+      returnsObject: true,
+    },
   ]),
 ];
 

@@ -25,7 +25,8 @@ const BUILTIN: ScalePaths = { spec: ['spec', 'replicas'], status: ['status', 're
 export function selectorString(sel: unknown): string {
   if (!isMap(sel)) return '';
   const parts: string[] = [];
-  if (isMap(sel.matchLabels)) for (const [k, v] of Object.entries(sel.matchLabels).sort()) parts.push(`${k}=${String(v)}`);
+  if (isMap(sel.matchLabels))
+    for (const [k, v] of Object.entries(sel.matchLabels).sort()) parts.push(`${k}=${String(v)}`);
   if (Array.isArray(sel.matchExpressions)) {
     for (const e of sel.matchExpressions) {
       if (!isMap(e)) continue;
@@ -41,11 +42,22 @@ export function selectorString(sel: unknown): string {
 
 function scaleOf(o: KubeObject, paths: ScalePaths): JsonMap {
   const selector = paths.selector ? getPath(o, paths.selector) : selectorString(getPath(o, ['spec', 'selector']));
-  const meta: JsonMap = { name: o.metadata.name, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp };
+  const meta: JsonMap = {
+    name: o.metadata.name,
+    uid: o.metadata.uid,
+    resourceVersion: o.metadata.resourceVersion,
+    creationTimestamp: o.metadata.creationTimestamp,
+  };
   if (o.metadata.namespace) meta.namespace = o.metadata.namespace;
   const status: JsonMap = { replicas: getPath(o, paths.status) ?? 0 };
   if (typeof selector === 'string' && selector !== '') status.selector = selector;
-  return { kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: meta, spec: { replicas: getPath(o, paths.spec) ?? 0 }, status };
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: meta,
+    spec: { replicas: getPath(o, paths.spec) ?? 0 },
+    status,
+  };
 }
 
 function stored(ctx: ApiContext, r: ResourceType, namespace: string, name: string): KubeObject {
@@ -54,18 +66,34 @@ function stored(ctx: ApiContext, r: ResourceType, namespace: string, name: strin
   return o;
 }
 
-export function getScale(ctx: ApiContext, r: ResourceType, namespace: string, name: string, paths: ScalePaths = BUILTIN): JsonMap {
+export function getScale(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  paths: ScalePaths = BUILTIN,
+): JsonMap {
   return scaleOf(stored(ctx, r, namespace, name), paths);
 }
 
-function writeReplicas(ctx: ApiContext, r: ResourceType, o: KubeObject, scale: unknown, paths: ScalePaths, opts: WriteOptions): JsonMap {
+function writeReplicas(
+  ctx: ApiContext,
+  r: ResourceType,
+  o: KubeObject,
+  scale: unknown,
+  paths: ScalePaths,
+  opts: WriteOptions,
+): JsonMap {
   if (!isMap(scale)) throw badRequest('the body must be a Scale object');
   const replicas = getPath(scale, ['spec', 'replicas']);
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-    throw badRequest(`spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a non-negative integer`);
+    throw badRequest(
+      `spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be a non-negative integer`,
+    );
   }
   const rv = getPath(scale, ['metadata', 'resourceVersion']);
-  if (typeof rv === 'string' && rv !== '' && rv !== o.metadata.resourceVersion) throw conflict(subjectOf(r, o.metadata.name ?? ''));
+  if (typeof rv === 'string' && rv !== '' && rv !== o.metadata.resourceVersion)
+    throw conflict(subjectOf(r, o.metadata.name ?? ''));
   const next = clone(o);
   let cur: JsonMap = next;
   for (const k of paths.spec.slice(0, -1)) {
@@ -76,12 +104,29 @@ function writeReplicas(ctx: ApiContext, r: ResourceType, o: KubeObject, scale: u
   return scaleOf(commitUpdate(ctx, r, o, next, { ...opts, subresource: 'scale' }), paths);
 }
 
-export function updateScale(ctx: ApiContext, r: ResourceType, namespace: string, name: string, body: unknown, opts: WriteOptions, paths: ScalePaths = BUILTIN): JsonMap {
+export function updateScale(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  body: unknown,
+  opts: WriteOptions,
+  paths: ScalePaths = BUILTIN,
+): JsonMap {
   const o = stored(ctx, r, namespace, name);
   return writeReplicas(ctx, r, o, body, paths, opts);
 }
 
-export function patchScale(ctx: ApiContext, r: ResourceType, namespace: string, name: string, type: PatchType, text: string, opts: WriteOptions, paths: ScalePaths = BUILTIN): JsonMap {
+export function patchScale(
+  ctx: ApiContext,
+  r: ResourceType,
+  namespace: string,
+  name: string,
+  type: PatchType,
+  text: string,
+  opts: WriteOptions,
+  paths: ScalePaths = BUILTIN,
+): JsonMap {
   const o = stored(ctx, r, namespace, name);
   const body = decodePatch(type, text);
   const current = scaleOf(o, paths);

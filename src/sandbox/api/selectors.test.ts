@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors.js';
 import type { KubeObject } from './object.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, selectorFromObject } from './selectors.js';
+import {
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  selectorFromObject,
+} from './selectors.js';
 
 const labels = { app: 'web', tier: 'front', track: 'stable' };
 
@@ -40,7 +46,13 @@ describe('label selectors', () => {
   });
 
   it('reads matchLabels and matchExpressions; no selector matches nothing, an empty one everything', () => {
-    const sel = selectorFromObject({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'track', operator: 'NotIn', values: ['canary'] }, { key: 'tier', operator: 'Exists' }] });
+    const sel = selectorFromObject({
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'track', operator: 'NotIn', values: ['canary'] },
+        { key: 'tier', operator: 'Exists' },
+      ],
+    });
     expect(matchesLabels(sel!, labels)).toBe(true);
     expect(matchesLabels(sel!, { app: 'web', track: 'canary', tier: 'x' })).toBe(false);
     expect(selectorFromObject(undefined)).toBeUndefined();
@@ -49,7 +61,13 @@ describe('label selectors', () => {
 });
 
 describe('field selectors', () => {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } } as KubeObject;
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'ns' },
+    spec: { nodeName: 'n1' },
+    status: { phase: 'Running' },
+  } as KubeObject;
 
   it('selects on the fields each kind offers', () => {
     expect(matchesFields(parseFieldSelector('spec.nodeName=n1,status.phase!=Pending', 'Pod'), pod)).toBe(true);
@@ -57,7 +75,7 @@ describe('field selectors', () => {
     expect(matchesFields(parseFieldSelector('metadata.namespace=ns', 'ConfigMap'), pod)).toBe(true);
   });
 
-  it('refuses a field the kind does not offer, with the server\'s message', () => {
+  it("refuses a field the kind does not offer, with the server's message", () => {
     try {
       parseFieldSelector('spec.nodeName=n1', 'Deployment');
       expect.unreachable();

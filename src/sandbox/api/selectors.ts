@@ -7,22 +7,27 @@ import { badRequest } from './errors.js';
 import { getPath, isMap } from '../json.js';
 import type { KubeObject } from './object.js';
 
-export type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!' };
+export type Requirement = { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!' };
 
 export type LabelSelector = readonly Requirement[];
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function checkKey(key: string, text: string): string {
-  if (!KEY.test(key) || key.length > 317) throw badRequest(`unable to parse requirement: invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (in selector "${text}")`);
+  if (!KEY.test(key) || key.length > 317)
+    throw badRequest(
+      `unable to parse requirement: invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (in selector "${text}")`,
+    );
   return key;
 }
 
 function checkValue(v: string, text: string): string {
-  if (!VALUE.test(v) || v.length > 63) throw badRequest(`unable to parse requirement: invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (in selector "${text}")`);
+  if (!VALUE.test(v) || v.length > 63)
+    throw badRequest(
+      `unable to parse requirement: invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (in selector "${text}")`,
+    );
   return v;
 }
 
@@ -48,7 +53,8 @@ export function parseLabelSelector(text: string | undefined): LabelSelector {
   if (text === undefined || text.trim() === '') return [];
   const reqs: Requirement[] = [];
   for (const term of splitTerms(text)) {
-    if (term === '') throw badRequest(`unable to parse requirement: found '', expected: identifier (in selector "${text}")`);
+    if (term === '')
+      throw badRequest(`unable to parse requirement: found '', expected: identifier (in selector "${text}")`);
     let m = /^!\s*(\S+)$/.exec(term);
     if (m) {
       reqs.push({ key: checkKey(m[1]!, text), op: '!' });
@@ -69,7 +75,9 @@ export function parseLabelSelector(text: string | undefined): LabelSelector {
       reqs.push({ key: checkKey(term, text), op: 'exists' });
       continue;
     }
-    throw badRequest(`unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt (in selector "${text}")`);
+    throw badRequest(
+      `unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt (in selector "${text}")`,
+    );
   }
   return reqs;
 }
@@ -143,8 +151,29 @@ export type FieldSelector = readonly FieldRequirement[];
 
 /** The fields each kind may be selected on, beyond metadata.name and metadata.namespace. */
 const EXTRA_FIELDS: Record<string, readonly string[]> = {
-  Pod: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
-  Event: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  Pod: [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
+  Event: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
   Secret: ['type'],
   Namespace: ['status.phase'],
   Node: ['spec.unschedulable'],
@@ -171,7 +200,8 @@ function fieldValue(obj: KubeObject, field: string): string {
   if (field === 'source') return String(getPath(obj, ['source', 'component']) ?? '');
   if (field === 'status.successful') return String(getPath(obj, ['status', 'succeeded']) ?? '0');
   const v = getPath(obj, field.split('.'));
-  if (v === undefined || v === null) return field === 'spec.unschedulable' || field === 'spec.hostNetwork' ? 'false' : '';
+  if (v === undefined || v === null)
+    return field === 'spec.unschedulable' || field === 'spec.hostNetwork' ? 'false' : '';
   return String(v);
 }
 

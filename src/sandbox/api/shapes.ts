@@ -30,7 +30,16 @@ const OBJECT_META = s('ObjectMeta', {
   labels: strings,
   annotations: strings,
   finalizers: stringList,
-  ownerReferences: { list: s('OwnerReference', { apiVersion: 'string', kind: 'string', name: 'string', uid: 'string', controller: 'bool', blockOwnerDeletion: 'bool' }) },
+  ownerReferences: {
+    list: s('OwnerReference', {
+      apiVersion: 'string',
+      kind: 'string',
+      name: 'string',
+      uid: 'string',
+      controller: 'bool',
+      blockOwnerDeletion: 'bool',
+    }),
+  },
 });
 
 const SELECTOR = s('LabelSelector', {
@@ -56,7 +65,15 @@ const POD_SPEC = s('PodSpec', {
   hostname: 'string',
   subdomain: 'string',
   terminationGracePeriodSeconds: 'int64',
-  tolerations: { list: s('Toleration', { key: 'string', operator: 'string', value: 'string', effect: 'string', tolerationSeconds: 'int64' }) },
+  tolerations: {
+    list: s('Toleration', {
+      key: 'string',
+      operator: 'string',
+      value: 'string',
+      effect: 'string',
+      tolerationSeconds: 'int64',
+    }),
+  },
   readinessGates: { list: s('PodReadinessGate', { conditionType: 'string' }) },
 });
 
@@ -78,7 +95,13 @@ const JOB_SPEC = s('JobSpec', {
 const KINDS: Record<string, Record<string, Shape>> = {
   Pod: {
     spec: POD_SPEC,
-    status: s('PodStatus', { phase: 'string', podIP: 'string', hostIP: 'string', conditions: CONDITIONS, containerStatuses: { list: s('ContainerStatus', { name: 'string', ready: 'bool', restartCount: 'int32' }) } }),
+    status: s('PodStatus', {
+      phase: 'string',
+      podIP: 'string',
+      hostIP: 'string',
+      conditions: CONDITIONS,
+      containerStatuses: { list: s('ContainerStatus', { name: 'string', ready: 'bool', restartCount: 'int32' }) },
+    }),
   },
   Deployment: {
     spec: s('DeploymentSpec', {
@@ -91,9 +114,17 @@ const KINDS: Record<string, Record<string, Shape>> = {
       progressDeadlineSeconds: 'int32',
       paused: 'bool',
     }),
-    status: s('DeploymentStatus', { replicas: 'int32', updatedReplicas: 'int32', readyReplicas: 'int32', availableReplicas: 'int32', conditions: CONDITIONS }),
+    status: s('DeploymentStatus', {
+      replicas: 'int32',
+      updatedReplicas: 'int32',
+      readyReplicas: 'int32',
+      availableReplicas: 'int32',
+      conditions: CONDITIONS,
+    }),
   },
-  ReplicaSet: { spec: s('ReplicaSetSpec', { replicas: 'int32', selector: SELECTOR, template: TEMPLATE, minReadySeconds: 'int32' }) },
+  ReplicaSet: {
+    spec: s('ReplicaSetSpec', { replicas: 'int32', selector: SELECTOR, template: TEMPLATE, minReadySeconds: 'int32' }),
+  },
   StatefulSet: {
     spec: s('StatefulSetSpec', {
       replicas: 'int32',
@@ -116,24 +147,65 @@ const KINDS: Record<string, Record<string, Shape>> = {
     }),
   },
   Job: { spec: JOB_SPEC },
-  CronJob: { spec: s('CronJobSpec', { schedule: 'string', suspend: 'bool', jobTemplate: s('JobTemplateSpec', { metadata: OBJECT_META, spec: JOB_SPEC }) }) },
+  CronJob: {
+    spec: s('CronJobSpec', {
+      schedule: 'string',
+      suspend: 'bool',
+      jobTemplate: s('JobTemplateSpec', { metadata: OBJECT_META, spec: JOB_SPEC }),
+    }),
+  },
   Service: {
     spec: s('ServiceSpec', {
       type: 'string',
       clusterIP: 'string',
       selector: strings,
-      ports: { list: s('ServicePort', { name: 'string', port: 'int32', targetPort: 'intOrString', protocol: 'string', nodePort: 'int32' }) },
+      ports: {
+        list: s('ServicePort', {
+          name: 'string',
+          port: 'int32',
+          targetPort: 'intOrString',
+          protocol: 'string',
+          nodePort: 'int32',
+        }),
+      },
     }),
   },
-  Node: { spec: s('NodeSpec', { unschedulable: 'bool', podCIDR: 'string', taints: { list: s('Taint', { key: 'string', value: 'string', effect: 'string' }) } }) },
+  Node: {
+    spec: s('NodeSpec', {
+      unschedulable: 'bool',
+      podCIDR: 'string',
+      taints: { list: s('Taint', { key: 'string', value: 'string', effect: 'string' }) },
+    }),
+  },
   Namespace: { spec: s('NamespaceSpec', { finalizers: stringList }) },
-  PodDisruptionBudget: { spec: s('PodDisruptionBudgetSpec', { minAvailable: 'intOrString', maxUnavailable: 'intOrString', selector: SELECTOR, unhealthyPodEvictionPolicy: 'string' }) },
+  PodDisruptionBudget: {
+    spec: s('PodDisruptionBudgetSpec', {
+      minAvailable: 'intOrString',
+      maxUnavailable: 'intOrString',
+      selector: SELECTOR,
+      unhealthyPodEvictionPolicy: 'string',
+    }),
+  },
   ConfigMap: { data: strings, binaryData: strings, immutable: 'bool' },
   Secret: { data: strings, stringData: strings, type: 'string', immutable: 'bool' },
-  Lease: { spec: s('LeaseSpec', { holderIdentity: 'string', leaseDurationSeconds: 'int32', acquireTime: 'string', renewTime: 'string', leaseTransitions: 'int32' }) },
+  Lease: {
+    spec: s('LeaseSpec', {
+      holderIdentity: 'string',
+      leaseDurationSeconds: 'int32',
+      acquireTime: 'string',
+      renewTime: 'string',
+      leaseTransitions: 'int32',
+    }),
+  },
 };
 
-const GO_TYPE: Record<Scalar, string> = { string: 'string', int32: 'int32', int64: 'int64', bool: 'bool', intOrString: 'intstr.IntOrString' };
+const GO_TYPE: Record<Scalar, string> = {
+  string: 'string',
+  int32: 'int32',
+  int64: 'int64',
+  bool: 'bool',
+  intOrString: 'intstr.IntOrString',
+};
 
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -185,7 +257,9 @@ function check(v: unknown, shape: Shape, struct: string, path: string): void {
   }
   if ('map' in shape) {
     if (!isMap(v)) fail();
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== null && !scalarFits(shape.map, x)) throw new ShapeError(jsonType(x), struct, `${path}.${k}`, GO_TYPE[shape.map]);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      if (x !== null && !scalarFits(shape.map, x))
+        throw new ShapeError(jsonType(x), struct, `${path}.${k}`, GO_TYPE[shape.map]);
     return;
   }
   if ('list' in shape) {
@@ -194,7 +268,8 @@ function check(v: unknown, shape: Shape, struct: string, path: string): void {
     return;
   }
   if (!isMap(v)) fail();
-  for (const [k, fieldShape] of Object.entries(shape.fields)) check((v as Record<string, unknown>)[k], fieldShape, shape.struct, `${path}.${k}`);
+  for (const [k, fieldShape] of Object.entries(shape.fields))
+    check((v as Record<string, unknown>)[k], fieldShape, shape.struct, `${path}.${k}`);
 }
 
 /** Throws the API server's 400 when a field the sandbox reads has the wrong JSON type. */
@@ -204,13 +279,16 @@ export function checkShape(r: ResourceType, o: Record<string, unknown>): void {
     const fields = KINDS[r.kind] ?? {};
     for (const [k, shape] of Object.entries(fields)) check(o[k], shape, r.kind, k);
   } catch (e) {
-    if (e instanceof ShapeError) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${e.message}`);
+    if (e instanceof ShapeError)
+      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${e.message}`);
     throw e;
   }
   if (r.kind === 'Secret' && isMap(o.data)) {
     for (const [k, v] of Object.entries(o.data)) {
       if (typeof v === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(v.replace(/\s/g, ''))) {
-        throw badRequest(`Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte ${firstBadByte(v)} (key ${k})`);
+        throw badRequest(
+          `Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte ${firstBadByte(v)} (key ${k})`,
+        );
       }
     }
   }

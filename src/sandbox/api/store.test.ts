@@ -3,7 +3,11 @@ import type { KubeObject } from './object.js';
 import { Store } from './store.js';
 
 function cm(name: string, owner?: string): KubeObject {
-  const o: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', uid: `uid-${name}` } };
+  const o: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'ns', uid: `uid-${name}` },
+  };
   if (owner) o.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid: `uid-${owner}` }];
   return o;
 }
@@ -25,7 +29,10 @@ describe('the store', () => {
   it('replays events after a resourceVersion, and says when they have left the history', () => {
     const store = new Store(3, 100);
     for (const n of ['a', 'b', 'c', 'd', 'e']) store.create('/configmaps', cm(n));
-    expect(store.eventsAfter(103)!).toEqual([expect.objectContaining({ rv: 104 }), expect.objectContaining({ rv: 105 })]);
+    expect(store.eventsAfter(103)!).toEqual([
+      expect.objectContaining({ rv: 104 }),
+      expect.objectContaining({ rv: 105 }),
+    ]);
     expect(store.eventsAfter(101)).toBe('expired');
     store.compact();
     expect(store.eventsAfter(104)).toBe('expired');
@@ -38,7 +45,12 @@ describe('the store', () => {
     store.create('/configmaps', cm('z', 'owner'));
     store.create('/configmaps', cm('y', 'owner'));
     expect(store.list('/configmaps').map((o) => o.metadata.name)).toEqual(['owner', 'y', 'z']);
-    expect(store.dependents('uid-owner').map((d) => d.object.metadata.name).sort()).toEqual(['y', 'z']);
+    expect(
+      store
+        .dependents('uid-owner')
+        .map((d) => d.object.metadata.name)
+        .sort(),
+    ).toEqual(['y', 'z']);
     store.remove('/configmaps', 'ns', 'y');
     expect(store.dependents('uid-owner').map((d) => d.object.metadata.name)).toEqual(['z']);
   });

@@ -23,12 +23,15 @@ function validateMeta(o: KubeObject, r: ResourceType, errs: FieldError[]): void 
   if (name === undefined || name === '') {
     errs.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });
   } else {
-    for (const p of nameProblems(name, nameRule(r.kind))) errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail: p });
+    for (const p of nameProblems(name, nameRule(r.kind)))
+      errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail: p });
   }
-  if (r.namespaced && !o.metadata.namespace) errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
+  if (r.namespaced && !o.metadata.namespace)
+    errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
   validateLabels(o.metadata.labels, 'metadata.labels', errs);
   for (const k of Object.keys(o.metadata.annotations ?? {})) {
-    for (const p of keyProblems(k)) errs.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: k, detail: p });
+    for (const p of keyProblems(k))
+      errs.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: k, detail: p });
   }
 }
 
@@ -57,11 +60,13 @@ function validateContainers(spec: unknown, field: string, errs: FieldError[]): v
     const name = typeof c.name === 'string' ? c.name : '';
     if (name === '') errs.push({ type: 'FieldValueRequired', field: `${at}.name`, detail: '' });
     else {
-      for (const p of nameProblems(name, 'label')) errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: name, detail: p });
+      for (const p of nameProblems(name, 'label'))
+        errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: name, detail: p });
       if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: `${at}.name`, value: name, detail: '' });
       seen.add(name);
     }
-    if (typeof c.image !== 'string' || c.image.trim() === '') errs.push({ type: 'FieldValueRequired', field: `${at}.image`, detail: '' });
+    if (typeof c.image !== 'string' || c.image.trim() === '')
+      errs.push({ type: 'FieldValueRequired', field: `${at}.image`, detail: '' });
   });
 }
 
@@ -73,7 +78,12 @@ function validateTemplated(o: KubeObject, errs: FieldError[], templatePath: stri
   validateLabels(labels, `${tplField}.metadata.labels`, errs);
   validateContainers(getPath(tpl, ['spec']), `${tplField}.spec`, errs);
   if (typeof spec.replicas === 'number' && spec.replicas < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.replicas', value: spec.replicas, detail: 'must be greater than or equal to 0' });
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.replicas',
+      value: spec.replicas,
+      detail: 'must be greater than or equal to 0',
+    });
   }
   // Jobs get a selector from the server, and a CronJob's Jobs from the CronJob controller
   if (o.kind === 'Job' || o.kind === 'CronJob') return;
@@ -83,12 +93,22 @@ function validateTemplated(o: KubeObject, errs: FieldError[], templatePath: stri
     return;
   }
   if (sel.length === 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: spec.selector, detail: 'empty selector is invalid for deployment' });
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.selector',
+      value: spec.selector,
+      detail: 'empty selector is invalid for deployment',
+    });
     return;
   }
   const tplLabels = isMap(labels) ? (labels as Record<string, string>) : {};
   if (!matchesLabels(sel, tplLabels)) {
-    errs.push({ type: 'FieldValueInvalid', field: `${tplField}.metadata.labels`, value: tplLabels, detail: '`selector` does not match template `labels`' });
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: `${tplField}.metadata.labels`,
+      value: tplLabels,
+      detail: '`selector` does not match template `labels`',
+    });
   }
 }
 
@@ -102,20 +122,36 @@ function validateService(o: KubeObject, errs: FieldError[]): void {
     if (!isMap(p)) return;
     const port = p.port;
     if (typeof port !== 'number' || port < 1 || port > 65535 || !Number.isInteger(port)) {
-      errs.push({ type: 'FieldValueInvalid', field: `spec.ports[${i}].port`, value: port ?? 0, detail: 'must be between 1 and 65535, inclusive' });
+      errs.push({
+        type: 'FieldValueInvalid',
+        field: `spec.ports[${i}].port`,
+        value: port ?? 0,
+        detail: 'must be between 1 and 65535, inclusive',
+      });
     }
-    if (ports.length > 1 && (typeof p.name !== 'string' || p.name === '')) errs.push({ type: 'FieldValueRequired', field: `spec.ports[${i}].name`, detail: '' });
+    if (ports.length > 1 && (typeof p.name !== 'string' || p.name === ''))
+      errs.push({ type: 'FieldValueRequired', field: `spec.ports[${i}].name`, detail: '' });
   });
   const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
   if (typeof spec.type === 'string' && !types.includes(spec.type)) {
-    errs.push({ type: 'FieldValueNotSupported', field: 'spec.type', value: spec.type, detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}` });
+    errs.push({
+      type: 'FieldValueNotSupported',
+      field: 'spec.type',
+      value: spec.type,
+      detail: `supported values: ${types.map((t) => `"${t}"`).join(', ')}`,
+    });
   }
 }
 
 function validateJob(o: KubeObject, errs: FieldError[]): void {
   const rp = getPath(o, ['spec', 'template', 'spec', 'restartPolicy']);
   if (rp !== 'Never' && rp !== 'OnFailure') {
-    errs.push({ type: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', value: rp ?? '', detail: 'supported values: "OnFailure", "Never"' });
+    errs.push({
+      type: 'FieldValueNotSupported',
+      field: 'spec.template.spec.restartPolicy',
+      value: rp ?? '',
+      detail: 'supported values: "OnFailure", "Never"',
+    });
   }
 }
 
@@ -127,25 +163,49 @@ function immutableErrors(o: KubeObject, old: KubeObject | undefined, errs: Field
     case 'ReplicaSet':
     case 'StatefulSet':
     case 'DaemonSet':
-      if (!same(['spec', 'selector'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: getPath(o, ['spec', 'selector']), detail: 'field is immutable' });
+      if (!same(['spec', 'selector']))
+        errs.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.selector',
+          value: getPath(o, ['spec', 'selector']),
+          detail: 'field is immutable',
+        });
       break;
     case 'Job':
-      if (!same(['spec', 'selector'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', value: getPath(o, ['spec', 'selector']), detail: 'field is immutable' });
-      if (!same(['spec', 'template'])) errs.push({ type: 'FieldValueInvalid', field: 'spec.template', value: '', detail: 'field is immutable' });
+      if (!same(['spec', 'selector']))
+        errs.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.selector',
+          value: getPath(o, ['spec', 'selector']),
+          detail: 'field is immutable',
+        });
+      if (!same(['spec', 'template']))
+        errs.push({ type: 'FieldValueInvalid', field: 'spec.template', value: '', detail: 'field is immutable' });
       break;
     case 'Service': {
       const ip = getPath(old, ['spec', 'clusterIP']);
       if (ip !== undefined && ip !== '' && getPath(o, ['spec', 'clusterIP']) !== ip) {
-        errs.push({ type: 'FieldValueInvalid', field: 'spec.clusterIP', value: getPath(o, ['spec', 'clusterIP']) ?? '', detail: 'field is immutable' });
+        errs.push({
+          type: 'FieldValueInvalid',
+          field: 'spec.clusterIP',
+          value: getPath(o, ['spec', 'clusterIP']) ?? '',
+          detail: 'field is immutable',
+        });
       }
       break;
     }
     case 'ConfigMap':
     case 'Secret':
       if (old.immutable === true) {
-        if (o.immutable !== true) errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
+        if (o.immutable !== true)
+          errs.push({
+            type: 'FieldValueForbidden',
+            field: 'immutable',
+            detail: 'field is immutable when `immutable` is set',
+          });
         for (const f of ['data', 'binaryData']) {
-          if (!deepEqual(o[f] ?? {}, old[f] ?? {})) errs.push({ type: 'FieldValueForbidden', field: f, detail: 'field is immutable when `immutable` is set' });
+          if (!deepEqual(o[f] ?? {}, old[f] ?? {}))
+            errs.push({ type: 'FieldValueForbidden', field: f, detail: 'field is immutable when `immutable` is set' });
         }
       }
       break;
@@ -160,7 +220,12 @@ function validateSchedule(schedule: unknown, errs: FieldError[]): void {
   try {
     parseSchedule(schedule);
   } catch (e) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.schedule', value: schedule, detail: e instanceof Error ? e.message : String(e) });
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.schedule',
+      value: schedule,
+      detail: e instanceof Error ? e.message : String(e),
+    });
   }
 }
 
@@ -171,7 +236,8 @@ function validateSecretSize(o: KubeObject, errs: FieldError[]): void {
   if (!isMap(o.data)) return;
   let total = 0;
   for (const v of Object.values(o.data)) if (typeof v === 'string') total += Buffer.byteLength(v, 'base64');
-  if (total > MAX_SECRET_BYTES) errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_SECRET_BYTES} bytes` });
+  if (total > MAX_SECRET_BYTES)
+    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_SECRET_BYTES} bytes` });
 }
 
 const TEMPLATE_PATH: Record<string, string[]> = {
@@ -207,15 +273,20 @@ function podUpdateErrors(o: KubeObject, old: KubeObject, errs: FieldError[]): vo
     delete copy.activeDeadlineSeconds;
     delete copy.tolerations;
     delete copy.terminationGracePeriodSeconds;
-    copy.containers = Array.isArray(spec.containers) ? spec.containers.map((c) => (isMap(c) ? { ...c, image: '' } : c)) : [];
-    copy.initContainers = Array.isArray(spec.initContainers) ? spec.initContainers.map((c) => (isMap(c) ? { ...c, image: '' } : c)) : [];
+    copy.containers = Array.isArray(spec.containers)
+      ? spec.containers.map((c) => (isMap(c) ? { ...c, image: '' } : c))
+      : [];
+    copy.initContainers = Array.isArray(spec.initContainers)
+      ? spec.initContainers.map((c) => (isMap(c) ? { ...c, image: '' } : c))
+      : [];
     return copy;
   };
   if (!deepEqual(strip(o.spec), strip(old.spec))) {
     errs.push({
       type: 'FieldValueForbidden',
       field: 'spec',
-      detail: 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+      detail:
+        'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
     });
   }
 }

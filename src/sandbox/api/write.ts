@@ -40,10 +40,19 @@ export interface UpdateOptions extends CreateOptions {
  * client-side-apply ownership over to server-side apply); left out, or empty, they stay as
  * stored; `[{}]` clears them.
  */
-function givenManagedFields(given: unknown, stored: ManagedFieldsEntry[] | undefined): ManagedFieldsEntry[] | undefined {
+function givenManagedFields(
+  given: unknown,
+  stored: ManagedFieldsEntry[] | undefined,
+): ManagedFieldsEntry[] | undefined {
   if (!Array.isArray(given) || given.length === 0) return stored;
   if (given.length === 1 && isMap(given[0]) && Object.keys(given[0]).length === 0) return [];
-  const ok = given.every((e) => isMap(e) && typeof e.manager === 'string' && (e.operation === 'Apply' || e.operation === 'Update') && isMap(e.fieldsV1));
+  const ok = given.every(
+    (e) =>
+      isMap(e) &&
+      typeof e.manager === 'string' &&
+      (e.operation === 'Apply' || e.operation === 'Update') &&
+      isMap(e.fieldsV1),
+  );
   return ok ? (given as ManagedFieldsEntry[]) : stored;
 }
 
@@ -64,9 +73,11 @@ function checkNamespace(ctx: ApiContext, r: ResourceType, o: KubeObject): void {
   const nsObj = ctx.store.get('/namespaces', '', ns);
   if (!nsObj) throw notFound({ resource: 'namespaces', group: '', name: ns });
   if (nsObj.metadata.deletionTimestamp !== undefined) {
-    throw forbidden(subjectOf(r, o.metadata.name ?? ''), `unable to create new content in namespace ${ns} because it is being terminated`, [
-      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
-    ]);
+    throw forbidden(
+      subjectOf(r, o.metadata.name ?? ''),
+      `unable to create new content in namespace ${ns} because it is being terminated`,
+      [{ reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }],
+    );
   }
 }
 
@@ -94,7 +105,15 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
   const now = ctx.clock.now();
   const meta = o.metadata;
   if (!r.namespaced) delete meta.namespace;
-  for (const k of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields'] as const) delete meta[k];
+  for (const k of [
+    'uid',
+    'resourceVersion',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'selfLink',
+    'managedFields',
+  ] as const)
+    delete meta[k];
   meta.uid = randomUUID();
   meta.creationTimestamp = rfc3339(now);
   if (r.generation) meta.generation = 1;
@@ -105,9 +124,17 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
   checkNamespace(ctx, r, o);
   applyDefaults(o);
   throwIfInvalid(r, o);
-  if (ctx.store.get(resourceKey(r), meta.namespace ?? '', meta.name ?? '')) throw alreadyExists(subjectOf(r, meta.name ?? ''));
+  if (ctx.store.get(resourceKey(r), meta.namespace ?? '', meta.name ?? ''))
+    throw alreadyExists(subjectOf(r, meta.name ?? ''));
   prepareCreate(o, ctx.addresses, rfc3339(now));
-  const fields = opts.managedFields ?? recordUpdate(undefined, undefined, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: rfc3339(now), scope: 'main' });
+  const fields =
+    opts.managedFields ??
+    recordUpdate(undefined, undefined, o, r.kind, {
+      manager: opts.manager,
+      apiVersion: o.apiVersion,
+      time: rfc3339(now),
+      scope: 'main',
+    });
   if (fields.length > 0) meta.managedFields = fields;
   if (opts.dryRun) {
     const { ip, ports } = serviceAddresses(o);
@@ -123,7 +150,13 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
  * which nobody changes). What it may change depends on the scope (`main`: all but status;
  * `status`: status only).
  */
-export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, next: KubeObject, opts: UpdateOptions): KubeObject {
+export function commitUpdate(
+  ctx: ApiContext,
+  r: ResourceType,
+  old: KubeObject,
+  next: KubeObject,
+  opts: UpdateOptions,
+): KubeObject {
   const scope = opts.scope ?? 'main';
   const subject = subjectOf(r, old.metadata.name ?? '');
   const wantRv = next.metadata.resourceVersion;
@@ -156,7 +189,8 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
     meta.deletionGracePeriodSeconds = opts.deletion.graceSeconds;
     if (r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
   }
-  for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const) if (meta[k] === undefined) delete meta[k];
+  for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const)
+    if (meta[k] === undefined) delete meta[k];
   const baseFields = givenManagedFields(meta.managedFields, oldMeta.managedFields);
   meta.managedFields = oldMeta.managedFields;
   o.apiVersion = apiVersionOf(r);
@@ -164,7 +198,13 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   if (oldMeta.deletionTimestamp !== undefined) {
     const added = (meta.finalizers ?? []).filter((f) => !(oldMeta.finalizers ?? []).includes(f));
     if (added.length > 0) {
-      throw invalid(r.kind, r.group, subject.name, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` }]);
+      throw invalid(r.kind, r.group, subject.name, [
+        {
+          type: 'FieldValueForbidden',
+          field: 'metadata.finalizers',
+          detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        },
+      ]);
     }
   }
   if (scope === 'main') {
@@ -176,7 +216,13 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
   const now = rfc3339(ctx.clock.now());
   const fields =
     opts.managedFields ??
-    recordUpdate(baseFields, old, o, r.kind, { manager: opts.manager, apiVersion: o.apiVersion, time: now, scope, ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+    recordUpdate(baseFields, old, o, r.kind, {
+      manager: opts.manager,
+      apiVersion: o.apiVersion,
+      time: now,
+      scope,
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    });
   if (fields.length > 0) meta.managedFields = fields;
   else delete meta.managedFields;
   meta.resourceVersion = oldMeta.resourceVersion;
@@ -195,7 +241,8 @@ export function commitUpdate(ctx: ApiContext, r: ResourceType, old: KubeObject, 
  * controller to clear `spec.finalizers`.
  */
 function finishesOnLastFinalizer(o: KubeObject): boolean {
-  if (o.kind === 'Namespace') return !(isMap(o.spec) && Array.isArray(o.spec.finalizers) && o.spec.finalizers.length > 0);
+  if (o.kind === 'Namespace')
+    return !(isMap(o.spec) && Array.isArray(o.spec.finalizers) && o.spec.finalizers.length > 0);
   if (o.kind !== 'Pod') return true;
   const phase = isMap(o.status) ? o.status.phase : undefined;
   return (o.metadata.deletionGracePeriodSeconds ?? 0) === 0 || phase === 'Succeeded' || phase === 'Failed';

@@ -25,7 +25,11 @@ describe('a simulated container', () => {
   it('crash-loops with a back-off that doubles up to five minutes', () => {
     const crash: ContainerNature = { ...server, fault: 'crashloop' };
     const first = advance(newRun(0), 4000, crash, T);
-    expect(first.run).toMatchObject({ stage: 'backOff', restarts: 1, last: { exitCode: 1, reason: 'Error', startedAt: 1000, finishedAt: 4000 } });
+    expect(first.run).toMatchObject({
+      stage: 'backOff',
+      restarts: 1,
+      last: { exitCode: 1, reason: 'Error', startedAt: 1000, finishedAt: 4000 },
+    });
     expect(first.next).toBe(4000 + 10_000);
     expect(advance(newRun(0), 4000 + 10_000 + 3000, crash, T).run).toMatchObject({ stage: 'backOff', restarts: 2 });
     expect([1, 2, 3, 6, 10].map(backoffMs)).toEqual([10_000, 20_000, 40_000, 300_000, 300_000]);
@@ -33,7 +37,10 @@ describe('a simulated container', () => {
 
   it('exits for good under restartPolicy Never, and restarts a failure under OnFailure', () => {
     const job: ContainerNature = { fault: undefined, restartPolicy: 'Never', exitCode: 0 };
-    expect(advance(newRun(0), 3000, job, T).run).toMatchObject({ stage: 'exited', last: { exitCode: 0, reason: 'Completed' } });
+    expect(advance(newRun(0), 3000, job, T).run).toMatchObject({
+      stage: 'exited',
+      last: { exitCode: 0, reason: 'Completed' },
+    });
     const retry: ContainerNature = { fault: undefined, restartPolicy: 'OnFailure', exitCode: 1 };
     expect(advance(newRun(0), 3000, retry, T).run).toMatchObject({ stage: 'backOff', restarts: 1 });
   });

@@ -83,13 +83,19 @@ function step(run: ContainerRun, at: number, nature: ContainerNature): [Containe
   switch (run.stage) {
     case 'creating':
     case 'pullBackOff':
-      if (nature.fault === 'nopull') return [{ ...run, stage: 'pullError', since: at, pullAttempts: run.pullAttempts + 1 }, 'pullFailed'];
+      if (nature.fault === 'nopull')
+        return [{ ...run, stage: 'pullError', since: at, pullAttempts: run.pullAttempts + 1 }, 'pullFailed'];
       return [start(run, at), 'started'];
     case 'pullError':
       return [{ ...run, stage: 'pullBackOff', since: at }, 'pullBackOff'];
     case 'running': {
       const code = nature.fault === 'crashloop' ? 1 : nature.exitCode;
-      const last: Termination = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: run.startedAt ?? run.since, finishedAt: at };
+      const last: Termination = {
+        exitCode: code,
+        reason: code === 0 ? 'Completed' : 'Error',
+        startedAt: run.startedAt ?? run.since,
+        finishedAt: at,
+      };
       const restart = nature.restartPolicy === 'Always' || (nature.restartPolicy === 'OnFailure' && code !== 0);
       if (!restart) return [{ ...run, stage: 'exited', since: at, last }, 'exited'];
       return [{ ...run, stage: 'backOff', since: at, last, restarts: run.restarts + 1 }, 'backOff'];

@@ -10,7 +10,20 @@ import { condition, type Job } from './kinds.js';
 import type { KubeObject } from '../api/object.js';
 import type { Controller } from './manager.js';
 import { lastFiring, nextFiring, parseSchedule, type Schedule } from '../cron.js';
-import { allKeys, byObject, byOwner, controlledBy, create, get, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  controlledBy,
+  create,
+  get,
+  ownerRef,
+  remove,
+  typeOf,
+  wake,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
 
 const SCHEDULED_AT = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
@@ -22,7 +35,10 @@ interface CronJob extends KubeObject {
     startingDeadlineSeconds?: number;
     successfulJobsHistoryLimit?: number;
     failedJobsHistoryLimit?: number;
-    jobTemplate: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: JsonMap };
+    jobTemplate: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: JsonMap;
+    };
   };
   status?: { lastScheduleTime?: string; lastSuccessfulTime?: string; active?: unknown[] };
 }
@@ -62,7 +78,10 @@ export function cronJobController(ctx: ControllerContext): Controller {
 
       const since = parseTime(cj.status?.lastScheduleTime) ?? parseTime(cj.metadata.creationTimestamp) ?? now;
       const due = cj.spec.suspend ? undefined : lastFiring(schedule, since, now);
-      const late = due !== undefined && cj.spec.startingDeadlineSeconds !== undefined && now - due > cj.spec.startingDeadlineSeconds * 1000;
+      const late =
+        due !== undefined &&
+        cj.spec.startingDeadlineSeconds !== undefined &&
+        now - due > cj.spec.startingDeadlineSeconds * 1000;
       if (due !== undefined && !late) {
         const policy = cj.spec.concurrencyPolicy ?? 'Allow';
         if (policy === 'Replace') for (const j of active) remove(ctx, jobs, j, { propagationPolicy: 'Background' });
@@ -80,7 +99,13 @@ export function cronJobController(ctx: ControllerContext): Controller {
             spec: structuredClone(cj.spec.jobTemplate.spec),
           });
           if (made) {
-            ctx.events.record(cj, 'Normal', 'SuccessfulCreate', `Created job ${made.metadata.name ?? ''}`, 'cronjob-controller');
+            ctx.events.record(
+              cj,
+              'Normal',
+              'SuccessfulCreate',
+              `Created job ${made.metadata.name ?? ''}`,
+              'cronjob-controller',
+            );
             active = [...(policy === 'Replace' ? [] : active), made];
           }
         }
@@ -91,7 +116,14 @@ export function cronJobController(ctx: ControllerContext): Controller {
       const succeeded = owned.filter((j) => finished(j) === 'Complete');
       const lastSuccess = Math.max(...succeeded.map((j) => parseTime(j.status?.completionTime) ?? 0));
       if (lastSuccess > 0) status.lastSuccessfulTime = rfc3339(lastSuccess);
-      if (active.length > 0) status.active = active.map((j) => ({ kind: 'Job', apiVersion: 'batch/v1', name: j.metadata.name, namespace: j.metadata.namespace, uid: j.metadata.uid }));
+      if (active.length > 0)
+        status.active = active.map((j) => ({
+          kind: 'Job',
+          apiVersion: 'batch/v1',
+          name: j.metadata.name,
+          namespace: j.metadata.namespace,
+          uid: j.metadata.uid,
+        }));
       else delete status.active;
       writeStatus(ctx, cronjobs, cj, status);
       prune(owned, 'Complete', cj.spec.successfulJobsHistoryLimit ?? 3);
@@ -103,8 +135,11 @@ export function cronJobController(ctx: ControllerContext): Controller {
 
   /** Deletes the oldest finished Jobs beyond a history limit. */
   function prune(owned: Job[], outcome: 'Complete' | 'Failed', limit: number): void {
-    const done = owned.filter((j) => finished(j) === outcome).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-    for (const j of done.slice(0, Math.max(0, done.length - limit))) remove(ctx, jobs, j, { propagationPolicy: 'Background' });
+    const done = owned
+      .filter((j) => finished(j) === outcome)
+      .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+    for (const j of done.slice(0, Math.max(0, done.length - limit)))
+      remove(ctx, jobs, j, { propagationPolicy: 'Background' });
   }
 
   return c;

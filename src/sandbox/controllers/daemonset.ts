@@ -6,7 +6,19 @@
 import { isPodActive, isPodReady, type DaemonSet, type Node, type Pod, type Toleration } from './kinds.js';
 import type { Controller } from './manager.js';
 import { currentRevision, pruneRevisions, REVISION_HASH } from './revisions.js';
-import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  create,
+  get,
+  ownedPods,
+  ownerRef,
+  remove,
+  typeOf,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
 import { isPodAvailable, podFromTemplate, scaled } from './workload-util.js';
 
 /** What the DaemonSet controller adds to every pod it makes, so node trouble does not evict it. */
@@ -19,8 +31,17 @@ const DAEMON_TOLERATIONS: Toleration[] = [
   { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
 ];
 
-function tolerated(tolerations: readonly Toleration[], taint: { key: string; value?: string; effect: string }): boolean {
-  return tolerations.some((t) => (!t.effect || t.effect === taint.effect) && (t.operator === 'Exists' ? !t.key || t.key === taint.key : t.key === taint.key && (t.value ?? '') === (taint.value ?? '')));
+function tolerated(
+  tolerations: readonly Toleration[],
+  taint: { key: string; value?: string; effect: string },
+): boolean {
+  return tolerations.some(
+    (t) =>
+      (!t.effect || t.effect === taint.effect) &&
+      (t.operator === 'Exists'
+        ? !t.key || t.key === taint.key
+        : t.key === taint.key && (t.value ?? '') === (taint.value ?? '')),
+  );
 }
 
 /**
@@ -60,7 +81,9 @@ export function daemonSetController(ctx: ControllerContext): Controller {
         const n = p.spec.nodeName ?? nodeOfAffinity(p);
         byNode.set(n, [...(byNode.get(n) ?? []), p]);
       }
-      const nodes = (ctx.api.store.list('/nodes') as Node[]).filter((n) => fits(ds, n, byNode.has(n.metadata.name ?? '')));
+      const nodes = (ctx.api.store.list('/nodes') as Node[]).filter((n) =>
+        fits(ds, n, byNode.has(n.metadata.name ?? '')),
+      );
       const wanted = new Set(nodes.map((n) => n.metadata.name ?? ''));
       let misscheduled = 0;
       for (const [node, ps] of byNode) {
@@ -73,16 +96,34 @@ export function daemonSetController(ctx: ControllerContext): Controller {
       }
       for (const node of wanted) {
         if (byNode.has(node)) continue;
-        const pod = podFromTemplate(ds, ds.spec.template, { ref: ownerRef(ds), labels: { [REVISION_HASH]: hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) } });
+        const pod = podFromTemplate(ds, ds.spec.template, {
+          ref: ownerRef(ds),
+          labels: { [REVISION_HASH]: hash, 'pod-template-generation': String(ds.metadata.generation ?? 1) },
+        });
         const spec = pod.spec as Pod['spec'];
-        spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } };
-        spec.tolerations = [...(spec.tolerations ?? []), ...DAEMON_TOLERATIONS.filter((t) => !(spec.tolerations ?? []).some((x) => x.key === t.key && x.effect === t.effect))];
+        spec.affinity = {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+            },
+          },
+        };
+        spec.tolerations = [
+          ...(spec.tolerations ?? []),
+          ...DAEMON_TOLERATIONS.filter(
+            (t) => !(spec.tolerations ?? []).some((x) => x.key === t.key && x.effect === t.effect),
+          ),
+        ];
         create(ctx, pods, pod);
       }
       const current = owned.filter((p) => wanted.has(p.spec.nodeName ?? nodeOfAffinity(p)));
       if (ds.spec.updateStrategy.type === 'RollingUpdate') {
-        const maxUnavailable = Math.max(1, scaled(ds.spec.updateStrategy.rollingUpdate?.maxUnavailable ?? 1, wanted.size, true));
-        const unavailable = wanted.size - current.filter((p) => isPodAvailable(p, ds.spec.minReadySeconds ?? 0, now)).length;
+        const maxUnavailable = Math.max(
+          1,
+          scaled(ds.spec.updateStrategy.rollingUpdate?.maxUnavailable ?? 1, wanted.size, true),
+        );
+        const unavailable =
+          wanted.size - current.filter((p) => isPodAvailable(p, ds.spec.minReadySeconds ?? 0, now)).length;
         let budget = maxUnavailable - unavailable;
         for (const p of current) {
           if (budget <= 0) break;
@@ -112,6 +153,17 @@ export function daemonSetController(ctx: ControllerContext): Controller {
 
 /** The node a not-yet-scheduled DaemonSet pod is pinned to. */
 function nodeOfAffinity(p: Pod): string {
-  const a = p.spec.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchFields?: { values?: string[] }[] }[] } } } | undefined;
-  return a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0] ?? '';
+  const a = p.spec.affinity as
+    | {
+        nodeAffinity?: {
+          requiredDuringSchedulingIgnoredDuringExecution?: {
+            nodeSelectorTerms?: { matchFields?: { values?: string[] }[] }[];
+          };
+        };
+      }
+    | undefined;
+  return (
+    a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]
+      ?.values?.[0] ?? ''
+  );
 }

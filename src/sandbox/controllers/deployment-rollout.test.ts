@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ReplicaSet } from './kinds.js';
-import { calculateStatus, maxSurge, maxUnavailable, newReplicaSetSize, oldReplicaSetSizes, progress } from './deployment-rollout.js';
+import {
+  calculateStatus,
+  maxSurge,
+  maxUnavailable,
+  newReplicaSetSize,
+  oldReplicaSetSizes,
+  progress,
+} from './deployment-rollout.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 
-function deployment(replicas: number, surge: number | string, unavailable: number | string, status: Deployment['status'] = {}): Deployment {
+function deployment(
+  replicas: number,
+  surge: number | string,
+  unavailable: number | string,
+  status: Deployment['status'] = {},
+): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -69,21 +81,52 @@ describe('status and conditions', () => {
     const d = deployment(4, 1, 0);
     const s = calculateStatus(d, rs('web-new', 'b', 1, 1), [rs('web-old', 'a', 3, 3), rs('web-new', 'b', 1, 1)], NOW);
     expect(s).toMatchObject({ observedGeneration: 2, replicas: 4, updatedReplicas: 1, availableReplicas: 4 });
-    expect(s.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
-    const short = calculateStatus(d, rs('web-new', 'b', 1, 0), [rs('web-old', 'a', 3, 3), rs('web-new', 'b', 1, 0)], NOW);
-    expect(short.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable' });
+    expect(s.conditions?.find((c) => c.type === 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+    });
+    const short = calculateStatus(
+      d,
+      rs('web-new', 'b', 1, 0),
+      [rs('web-old', 'a', 3, 3), rs('web-new', 'b', 1, 0)],
+      NOW,
+    );
+    expect(short.conditions?.find((c) => c.type === 'Available')).toMatchObject({
+      status: 'False',
+      reason: 'MinimumReplicasUnavailable',
+    });
   });
 
   it('reports progress, completion, and the deadline passing with no progress', () => {
     const since = new Date(NOW - 601_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    const stale = deployment(2, 1, 0, { updatedReplicas: 1, replicas: 2, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', lastUpdateTime: since, lastTransitionTime: since }] });
+    const stale = deployment(2, 1, 0, {
+      updatedReplicas: 1,
+      replicas: 2,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'ReplicaSetUpdated',
+          lastUpdateTime: since,
+          lastTransitionTime: since,
+        },
+      ],
+    });
     const newRs = rs('web-new', 'b', 1, 0);
     const same = calculateStatus(stale, newRs, [rs('web-old', 'a', 1, 1), newRs], NOW);
     const timedOut = progress(stale, newRs, same, NOW).status.conditions?.find((c) => c.type === 'Progressing');
-    expect(timedOut).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-new" has timed out progressing.' });
+    expect(timedOut).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: 'ReplicaSet "web-new" has timed out progressing.',
+    });
 
     const moved = calculateStatus(stale, rs('web-new', 'b', 2, 2), [rs('web-new', 'b', 2, 2)], NOW);
-    expect(progress(stale, rs('web-new', 'b', 2, 2), moved, NOW).status.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+    expect(
+      progress(stale, rs('web-new', 'b', 2, 2), moved, NOW).status.conditions?.find((c) => c.type === 'Progressing'),
+    ).toMatchObject({
       status: 'True',
       reason: 'NewReplicaSetAvailable',
       message: 'ReplicaSet "web-new" has successfully progressed.',

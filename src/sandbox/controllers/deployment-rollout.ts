@@ -26,7 +26,8 @@ export function maxUnavailable(d: Deployment): number {
 }
 
 const specReplicas = (rss: readonly ReplicaSet[]) => rss.reduce((n, rs) => n + rs.spec.replicas, 0);
-const statusReplicas = (rss: readonly ReplicaSet[], f: 'replicas' | 'readyReplicas' | 'availableReplicas') => rss.reduce((n, rs) => n + (rs.status?.[f] ?? 0), 0);
+const statusReplicas = (rss: readonly ReplicaSet[], f: 'replicas' | 'readyReplicas' | 'availableReplicas') =>
+  rss.reduce((n, rs) => n + (rs.status?.[f] ?? 0), 0);
 
 /** The new ReplicaSet's size for this step of a rolling update. */
 export function newReplicaSetSize(d: Deployment, newRs: ReplicaSet | undefined, all: readonly ReplicaSet[]): number {
@@ -39,13 +40,19 @@ export function newReplicaSetSize(d: Deployment, newRs: ReplicaSet | undefined, 
   return current + Math.min(maxTotal - total, d.spec.replicas - current);
 }
 
-const byAge = (a: ReplicaSet, b: ReplicaSet) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+const byAge = (a: ReplicaSet, b: ReplicaSet) =>
+  (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+  (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
 
 /**
  * New sizes for old ReplicaSets this step: unhealthy replicas go first, then old ones oldest
  * first, never taking availability below `replicas − maxUnavailable`.
  */
-export function oldReplicaSetSizes(d: Deployment, newRs: ReplicaSet, old: readonly ReplicaSet[]): Map<ReplicaSet, number> {
+export function oldReplicaSetSizes(
+  d: Deployment,
+  newRs: ReplicaSet,
+  old: readonly ReplicaSet[],
+): Map<ReplicaSet, number> {
   const sizes = new Map<ReplicaSet, number>(old.map((rs) => [rs, rs.spec.replicas]));
   if (specReplicas(old) === 0) return sizes;
   const all = [...old, newRs];
@@ -89,12 +96,23 @@ export function setCondition(conds: Condition[], c: Condition): Condition[] {
   return [...conds.filter((x) => x.type !== c.type), next];
 }
 
-export function newCondition(type: string, status: Condition['status'], reason: string, message: string, now: number): Condition {
+export function newCondition(
+  type: string,
+  status: Condition['status'],
+  reason: string,
+  message: string,
+  now: number,
+): Condition {
   const t = rfc3339(now);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 
-export function calculateStatus(d: Deployment, newRs: ReplicaSet | undefined, all: readonly ReplicaSet[], now: number): DeploymentStatus {
+export function calculateStatus(
+  d: Deployment,
+  newRs: ReplicaSet | undefined,
+  all: readonly ReplicaSet[],
+  now: number,
+): DeploymentStatus {
   const available = statusReplicas(all, 'availableReplicas');
   const status: DeploymentStatus = {
     observedGeneration: d.metadata.generation ?? 1,
@@ -109,25 +127,52 @@ export function calculateStatus(d: Deployment, newRs: ReplicaSet | undefined, al
   const ok = available >= d.spec.replicas - maxUnavailable(d);
   const avail = ok
     ? newCondition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
-    : newCondition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now);
+    : newCondition(
+        'Available',
+        'False',
+        'MinimumReplicasUnavailable',
+        'Deployment does not have minimum availability.',
+        now,
+      );
   status.conditions = setCondition(status.conditions ?? [], avail);
-  return omitZeros(status, ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']);
+  return omitZeros(status, [
+    'replicas',
+    'updatedReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'unavailableReplicas',
+  ]);
 }
 
 function complete(d: Deployment, s: DeploymentStatus): boolean {
-  return s.updatedReplicas === d.spec.replicas && s.replicas === d.spec.replicas && s.availableReplicas === d.spec.replicas && (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 1);
+  return (
+    s.updatedReplicas === d.spec.replicas &&
+    s.replicas === d.spec.replicas &&
+    s.availableReplicas === d.spec.replicas &&
+    (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 1)
+  );
 }
 
 function progressed(old: Deployment['status'], s: DeploymentStatus): boolean {
   const o = old ?? {};
-  return (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) || (s.replicas ?? 0) < (o.replicas ?? 0) || (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) ||
+    (s.replicas ?? 0) < (o.replicas ?? 0) ||
+    (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0)
+  );
 }
 
 /**
  * The Progressing condition after this sync, and when the deadline would pass if nothing moves
  * (so the controller can look again then).
  */
-export function progress(d: Deployment, newRs: ReplicaSet | undefined, s: DeploymentStatus, now: number): { status: DeploymentStatus; deadlineAt?: number } {
+export function progress(
+  d: Deployment,
+  newRs: ReplicaSet | undefined,
+  s: DeploymentStatus,
+  now: number,
+): { status: DeploymentStatus; deadlineAt?: number } {
   const deadline = d.spec.progressDeadlineSeconds;
   if (deadline === undefined || deadline === null) {
     return { status: { ...s, conditions: (s.conditions ?? []).filter((c) => c.type !== 'Progressing') } };
@@ -137,7 +182,16 @@ export function progress(d: Deployment, newRs: ReplicaSet | undefined, s: Deploy
   if (s.replicas === s.updatedReplicas && current?.reason === 'NewReplicaSetAvailable') return { status: s };
   let conds = s.conditions ?? [];
   if (complete(d, s)) {
-    conds = setCondition(conds, newCondition('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, now));
+    conds = setCondition(
+      conds,
+      newCondition(
+        'Progressing',
+        'True',
+        'NewReplicaSetAvailable',
+        `ReplicaSet "${rsName}" has successfully progressed.`,
+        now,
+      ),
+    );
   } else if (progressed(d.status, s)) {
     const c = newCondition('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, now);
     if (current?.status === 'True') c.lastTransitionTime = current.lastTransitionTime ?? c.lastTransitionTime;
@@ -145,11 +199,23 @@ export function progress(d: Deployment, newRs: ReplicaSet | undefined, s: Deploy
   } else if (current && current.reason !== 'ProgressDeadlineExceeded') {
     const since = parseTime(current.lastUpdateTime) ?? now;
     const at = since + deadline * 1000;
-    if (at < now) conds = setCondition(conds, newCondition('Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, now));
+    if (at < now)
+      conds = setCondition(
+        conds,
+        newCondition(
+          'Progressing',
+          'False',
+          'ProgressDeadlineExceeded',
+          `ReplicaSet "${rsName}" has timed out progressing.`,
+          now,
+        ),
+      );
     else return { status: { ...s, conditions: conds }, deadlineAt: at + 1000 };
   }
   const after = condition(conds, 'Progressing');
   const stillRunning = after?.status === 'True' && after.reason !== 'NewReplicaSetAvailable';
   const deadlineAt = stillRunning ? (parseTime(after.lastUpdateTime) ?? now) + deadline * 1000 + 1000 : undefined;
-  return deadlineAt === undefined ? { status: { ...s, conditions: conds } } : { status: { ...s, conditions: conds }, deadlineAt };
+  return deadlineAt === undefined
+    ? { status: { ...s, conditions: conds } }
+    : { status: { ...s, conditions: conds }, deadlineAt };
 }

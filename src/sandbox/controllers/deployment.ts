@@ -8,8 +8,31 @@ import { clone } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { condition, type Deployment, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
-import { allKeys, byObject, byOwner, controlledBy, create, get, ownedPods, ownerRef, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
-import { calculateStatus, maxSurge, newCondition, newReplicaSetSize, oldReplicaSetSizes, progress, setCondition } from './deployment-rollout.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  controlledBy,
+  create,
+  get,
+  ownedPods,
+  ownerRef,
+  remove,
+  typeOf,
+  update,
+  wake,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
+import {
+  calculateStatus,
+  maxSurge,
+  newCondition,
+  newReplicaSetSize,
+  oldReplicaSetSizes,
+  progress,
+  setCondition,
+} from './deployment-rollout.js';
 import { POD_TEMPLATE_HASH, sameTemplate, templateHash } from './workload-util.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
@@ -30,12 +53,22 @@ export function deploymentController(ctx: ControllerContext): Controller {
     const next = clone(rs);
     next.spec.replicas = size;
     if (annotate) {
-      next.metadata.annotations = { ...next.metadata.annotations, [DESIRED]: String(d.spec.replicas), [MAX_REPLICAS]: String(d.spec.replicas + maxSurge(d)) };
+      next.metadata.annotations = {
+        ...next.metadata.annotations,
+        [DESIRED]: String(d.spec.replicas),
+        [MAX_REPLICAS]: String(d.spec.replicas + maxSurge(d)),
+      };
     }
     const written = update(ctx, replicasets, rs, next);
     if (rs.spec.replicas !== size) {
       const verb = size > rs.spec.replicas ? 'up' : 'down';
-      ctx.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${verb} replica set ${rs.metadata.name ?? ''} from ${rs.spec.replicas} to ${size}`, COMPONENT);
+      ctx.events.record(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${verb} replica set ${rs.metadata.name ?? ''} from ${rs.spec.replicas} to ${size}`,
+        COMPONENT,
+      );
     }
     return written;
   };
@@ -54,12 +87,24 @@ export function deploymentController(ctx: ControllerContext): Controller {
       const maxOld = Math.max(0, ...all.filter((rs) => rs !== newRs).map(revisionOf));
 
       if (d.spec.paused) {
-        conds = setCondition(conds, newCondition('Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused', now));
+        conds = setCondition(
+          conds,
+          newCondition('Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused', now),
+        );
       } else if (!newRs) {
         newRs = createNewReplicaSet(d, all, maxOld + 1);
         if (!newRs) return;
         all = [...all, newRs];
-        conds = setCondition(conds, newCondition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${newRs.metadata.name ?? ''}"`, now));
+        conds = setCondition(
+          conds,
+          newCondition(
+            'Progressing',
+            'True',
+            'NewReplicaSetCreated',
+            `Created new replica set "${newRs.metadata.name ?? ''}"`,
+            now,
+          ),
+        );
       } else {
         if (revisionOf(newRs) <= maxOld) {
           const next = clone(newRs);
@@ -68,7 +113,16 @@ export function deploymentController(ctx: ControllerContext): Controller {
           all = all.map((rs) => (rs.metadata.uid === newRs!.metadata.uid ? newRs! : rs));
         }
         if (!condition(conds, 'Progressing') && d.spec.progressDeadlineSeconds !== undefined) {
-          conds = setCondition(conds, newCondition('Progressing', 'True', 'FoundNewReplicaSet', `Found new replica set "${newRs.metadata.name ?? ''}"`, now));
+          conds = setCondition(
+            conds,
+            newCondition(
+              'Progressing',
+              'True',
+              'FoundNewReplicaSet',
+              `Found new replica set "${newRs.metadata.name ?? ''}"`,
+              now,
+            ),
+          );
         }
       }
       const revision = newRs ? String(revisionOf(newRs)) : d.metadata.annotations?.[REVISION];
@@ -83,7 +137,9 @@ export function deploymentController(ctx: ControllerContext): Controller {
         cleanupHistory(d, all, newRs);
       }
       const status = calculateStatus({ ...d, status: { ...d.status, conditions: conds } }, newRs, all, now);
-      const { status: withProgress, deadlineAt } = d.spec.paused ? { status, deadlineAt: undefined } : progress(d, newRs, status, now);
+      const { status: withProgress, deadlineAt } = d.spec.paused
+        ? { status, deadlineAt: undefined }
+        : progress(d, newRs, status, now);
       writeStatus(ctx, deployments, d, withProgress);
       if (deadlineAt !== undefined && deadlineAt > now) wake(ctx, c, key, deadlineAt - now);
     },
@@ -104,7 +160,11 @@ export function deploymentController(ctx: ControllerContext): Controller {
         name: `${d.metadata.name ?? ''}-${hash}`,
         namespace: d.metadata.namespace ?? '',
         labels: { ...d.spec.template.metadata?.labels, [POD_TEMPLATE_HASH]: hash },
-        annotations: { [REVISION]: String(revision), [DESIRED]: String(d.spec.replicas), [MAX_REPLICAS]: String(d.spec.replicas + maxSurge(d)) },
+        annotations: {
+          [REVISION]: String(revision),
+          [DESIRED]: String(d.spec.replicas),
+          [MAX_REPLICAS]: String(d.spec.replicas + maxSurge(d)),
+        },
         ownerReferences: [ownerRef(d)],
       },
       spec: { replicas: size, selector, template, minReadySeconds: d.spec.minReadySeconds ?? 0 },
@@ -116,7 +176,13 @@ export function deploymentController(ctx: ControllerContext): Controller {
       writeStatus(ctx, deployments, d, { ...d.status, collisionCount: collisions + 1 });
       return undefined;
     }
-    ctx.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${made.metadata.name ?? ''} from 0 to ${size}`, COMPONENT);
+    ctx.events.record(
+      d,
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled up replica set ${made.metadata.name ?? ''} from 0 to ${size}`,
+      COMPONENT,
+    );
     return made;
   }
 
@@ -125,8 +191,12 @@ export function deploymentController(ctx: ControllerContext): Controller {
     const old = all.filter((rs) => rs.metadata.uid !== newRs.metadata.uid);
     if (d.spec.strategy.type === 'Recreate') {
       const scaledOld = old.map((rs) => scale(d, rs, 0, false));
-      const oldPodsLeft = old.some((rs) => ownedPods(ctx, rs).some((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed'));
-      const nextNew = oldPodsLeft ? newRs : scale(d, newRs, d.spec.replicas, newRs.metadata.annotations?.[DESIRED] !== String(d.spec.replicas));
+      const oldPodsLeft = old.some((rs) =>
+        ownedPods(ctx, rs).some((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed'),
+      );
+      const nextNew = oldPodsLeft
+        ? newRs
+        : scale(d, newRs, d.spec.replicas, newRs.metadata.annotations?.[DESIRED] !== String(d.spec.replicas));
       return [...scaledOld, nextNew];
     }
     const size = newReplicaSetSize(d, newRs, all);
@@ -138,7 +208,10 @@ export function deploymentController(ctx: ControllerContext): Controller {
   /** Deletes old, empty ReplicaSets beyond the history limit, oldest revision first. */
   function cleanupHistory(d: Deployment, all: readonly ReplicaSet[], newRs: ReplicaSet | undefined): void {
     const idle = all
-      .filter((rs) => rs !== newRs && rs.spec.replicas === 0 && (rs.status?.replicas ?? 0) === 0 && !rs.metadata.deletionTimestamp)
+      .filter(
+        (rs) =>
+          rs !== newRs && rs.spec.replicas === 0 && (rs.status?.replicas ?? 0) === 0 && !rs.metadata.deletionTimestamp,
+      )
       .sort((a, b) => revisionOf(a) - revisionOf(b));
     const excess = idle.length - d.spec.revisionHistoryLimit;
     for (const rs of idle.slice(0, Math.max(0, excess))) remove(ctx, replicasets, rs);

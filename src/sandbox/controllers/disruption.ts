@@ -12,7 +12,12 @@ import type { Controller } from './manager.js';
 import { allKeys, byObject, get, keyOf, typeOf, writeStatus, type ControllerContext } from './runtime.js';
 import { scaled } from './workload-util.js';
 
-const SCALED_KINDS: Record<string, string> = { ReplicaSet: 'apps/replicasets', StatefulSet: 'apps/statefulsets', Deployment: 'apps/deployments', Job: 'batch/jobs' };
+const SCALED_KINDS: Record<string, string> = {
+  ReplicaSet: 'apps/replicasets',
+  StatefulSet: 'apps/statefulsets',
+  Deployment: 'apps/deployments',
+  Job: 'batch/jobs',
+};
 
 export function disruptionController(ctx: ControllerContext): Controller {
   const pdbs = typeOf(ctx, 'policy', 'poddisruptionbudgets');
@@ -23,9 +28,14 @@ export function disruptionController(ctx: ControllerContext): Controller {
     for (const p of pods) {
       const ref = p.metadata.ownerReferences?.find((r) => r.controller === true);
       if (!ref) return undefined;
-      let owner = SCALED_KINDS[ref.kind] ? ctx.api.store.get(SCALED_KINDS[ref.kind]!, p.metadata.namespace ?? '', ref.name) : undefined;
+      let owner = SCALED_KINDS[ref.kind]
+        ? ctx.api.store.get(SCALED_KINDS[ref.kind]!, p.metadata.namespace ?? '', ref.name)
+        : undefined;
       if (!owner) return undefined;
-      const up = owner.kind === 'ReplicaSet' ? owner.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'Deployment') : undefined;
+      const up =
+        owner.kind === 'ReplicaSet'
+          ? owner.metadata.ownerReferences?.find((r) => r.controller === true && r.kind === 'Deployment')
+          : undefined;
       if (up) owner = ctx.api.store.get('apps/deployments', p.metadata.namespace ?? '', up.name) ?? owner;
       const replicas = getPath(owner, ['spec', owner.kind === 'Job' ? 'parallelism' : 'replicas']);
       seen.set(owner.metadata.uid ?? '', typeof replicas === 'number' ? replicas : 1);
@@ -56,7 +66,12 @@ export function disruptionController(ctx: ControllerContext): Controller {
       const pdb = get<PodDisruptionBudget>(ctx, pdbs, key);
       if (!pdb || pdb.metadata.deletionTimestamp) return;
       const sel = selectorFromObject(pdb.spec.selector);
-      const pods = sel === undefined ? [] : (ctx.api.store.list('/pods', pdb.metadata.namespace ?? '') as Pod[]).filter((p) => isPodActive(p) && matchesLabels(sel, p.metadata.labels));
+      const pods =
+        sel === undefined
+          ? []
+          : (ctx.api.store.list('/pods', pdb.metadata.namespace ?? '') as Pod[]).filter(
+              (p) => isPodActive(p) && matchesLabels(sel, p.metadata.labels),
+            );
       const healthy = pods.filter(isPodReady).length;
       const { minAvailable, maxUnavailable } = pdb.spec;
       let expected = pods.length;
@@ -64,12 +79,21 @@ export function disruptionController(ctx: ControllerContext): Controller {
       if (typeof minAvailable === 'number') desired = minAvailable;
       else {
         expected = expectedFromControllers(pods) ?? pods.length;
-        desired = minAvailable !== undefined ? scaled(minAvailable, expected, true) : Math.max(0, expected - scaled(maxUnavailable, expected, true));
+        desired =
+          minAvailable !== undefined
+            ? scaled(minAvailable, expected, true)
+            : Math.max(0, expected - scaled(maxUnavailable, expected, true));
       }
       const allowed = Math.max(0, healthy - desired);
       const names = new Set(pods.map((p) => p.metadata.name ?? ''));
-      const disrupted = Object.fromEntries(Object.entries((pdb.status?.disruptedPods as Record<string, string> | undefined) ?? {}).filter(([n]) => names.has(n)));
-      const old = (pdb.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined)?.find((x) => x.type === 'DisruptionAllowed');
+      const disrupted = Object.fromEntries(
+        Object.entries((pdb.status?.disruptedPods as Record<string, string> | undefined) ?? {}).filter(([n]) =>
+          names.has(n),
+        ),
+      );
+      const old = (
+        pdb.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined
+      )?.find((x) => x.type === 'DisruptionAllowed');
       const condStatus = allowed > 0 ? 'True' : 'False';
       const status: Record<string, unknown> = {
         observedGeneration: pdb.metadata.generation ?? 1,

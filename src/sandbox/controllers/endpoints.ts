@@ -62,7 +62,12 @@ export function endpointsController(ctx: ControllerContext): Controller {
         const ns = e.object.metadata.namespace ?? '';
         const labels = [e.object.metadata.labels, e.old?.metadata.labels];
         return (ctx.api.store.list('/services', ns) as Service[])
-          .filter((s) => s.spec.selector && Object.keys(s.spec.selector).length > 0 && labels.some((l) => l !== undefined && matchesLabels(selectorFromMap(s.spec.selector!), l)))
+          .filter(
+            (s) =>
+              s.spec.selector &&
+              Object.keys(s.spec.selector).length > 0 &&
+              labels.some((l) => l !== undefined && matchesLabels(selectorFromMap(s.spec.selector!), l)),
+          )
           .map(keyOf);
       },
     },
@@ -77,7 +82,9 @@ export function endpointsController(ctx: ControllerContext): Controller {
         return;
       }
       const sel = selectorFromMap(svc.spec.selector);
-      const pods = (ctx.api.store.list('/pods', ns) as Pod[]).filter((p) => matchesLabels(sel, p.metadata.labels) && p.status?.podIP && !isPodTerminal(p));
+      const pods = (ctx.api.store.list('/pods', ns) as Pod[]).filter(
+        (p) => matchesLabels(sel, p.metadata.labels) && p.status?.podIP && !isPodTerminal(p),
+      );
       const live = pods.filter((p) => !p.metadata.deletionTimestamp);
       const ready = live.filter(isPodReady);
       const notReady = live.filter((p) => !isPodReady(p));
@@ -86,23 +93,42 @@ export function endpointsController(ctx: ControllerContext): Controller {
       if (ready.length > 0) subset.addresses = ready.map(address);
       if (notReady.length > 0) subset.notReadyAddresses = notReady.map(address);
       const labels = { ...svc.metadata.labels, 'endpoints.kubernetes.io/managed-by': 'endpoint-controller' };
-      const ep: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace: ns, labels }, subsets: live.length > 0 ? [subset] : [] };
+      const ep: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name, namespace: ns, labels },
+        subsets: live.length > 0 ? [subset] : [],
+      };
       if (live.length === 0) delete ep.subsets;
       upsert(endpoints, existingEp, ep, 'endpoint-controller');
 
       const slice: KubeObject = {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
-        metadata: { generateName: `${name}-`, namespace: ns, labels: { ...svc.metadata.labels, [SERVICE_NAME]: name, [MANAGED_BY]: SLICE_CONTROLLER }, ownerReferences: [ownerRef(svc)] },
+        metadata: {
+          generateName: `${name}-`,
+          namespace: ns,
+          labels: { ...svc.metadata.labels, [SERVICE_NAME]: name, [MANAGED_BY]: SLICE_CONTROLLER },
+          ownerReferences: [ownerRef(svc)],
+        },
         addressType: 'IPv4',
         endpoints: pods.map((p) => {
           const terminating = p.metadata.deletionTimestamp !== undefined;
           const isReady = isPodReady(p) && !terminating;
-          return { addresses: [p.status!.podIP!], conditions: { ready: isReady, serving: isPodReady(p), terminating }, nodeName: p.spec.nodeName ?? '', targetRef: targetRef(p) };
+          return {
+            addresses: [p.status!.podIP!],
+            conditions: { ready: isReady, serving: isPodReady(p), terminating },
+            nodeName: p.spec.nodeName ?? '',
+            targetRef: targetRef(p),
+          };
         }),
         ports: portsFor(svc, pods[0]),
       };
-      const existingSlice = ctx.api.store.list('discovery.k8s.io/endpointslices', ns).find((s) => s.metadata.labels?.[SERVICE_NAME] === name && s.metadata.labels?.[MANAGED_BY] === SLICE_CONTROLLER);
+      const existingSlice = ctx.api.store
+        .list('discovery.k8s.io/endpointslices', ns)
+        .find(
+          (s) => s.metadata.labels?.[SERVICE_NAME] === name && s.metadata.labels?.[MANAGED_BY] === SLICE_CONTROLLER,
+        );
       upsert(slices, existingSlice, slice, SLICE_CONTROLLER);
     },
   };

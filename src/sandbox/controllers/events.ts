@@ -30,13 +30,25 @@ export class EventRecorder {
     const existing = seen ? this.api.store.get('/events', seen.namespace, seen.name) : undefined;
     if (existing) {
       const count = typeof existing.count === 'number' ? existing.count : 1;
-      commitUpdate(this.api, events, existing, { ...existing, count: count + 1, lastTimestamp: rfc3339(now) }, { manager: component });
+      commitUpdate(
+        this.api,
+        events,
+        existing,
+        { ...existing, count: count + 1, lastTimestamp: rfc3339(now) },
+        { manager: component },
+      );
       return;
     }
     const name = `${about.metadata.name ?? 'object'}.${(now * 1000 + this.seq++).toString(16)}`;
     const source: Record<string, string> = { component };
     if (host) source.host = host;
-    const involved: Record<string, string> = { kind: about.kind, name: about.metadata.name ?? '', uid: about.metadata.uid ?? '', apiVersion: about.apiVersion, resourceVersion: about.metadata.resourceVersion ?? '' };
+    const involved: Record<string, string> = {
+      kind: about.kind,
+      name: about.metadata.name ?? '',
+      uid: about.metadata.uid ?? '',
+      apiVersion: about.apiVersion,
+      resourceVersion: about.metadata.resourceVersion ?? '',
+    };
     if (about.metadata.namespace) involved.namespace = about.metadata.namespace;
     try {
       commitCreate(

@@ -18,7 +18,8 @@ function keyFor(resource: string, o: KubeObject): string {
 }
 
 export function garbageCollector(ctx: ControllerContext): Controller {
-  const typeByKey = (resource: string): ResourceType | undefined => ctx.api.resources.all().find((r) => resourceKey(r) === resource);
+  const typeByKey = (resource: string): ResourceType | undefined =>
+    ctx.api.resources.all().find((r) => resourceKey(r) === resource);
 
   /** The owner an ownerReference names, if it exists with that uid. */
   const ownerOf = (dependent: KubeObject, ref: OwnerReference): KubeObject | undefined => {
@@ -64,9 +65,16 @@ export function garbageCollector(ctx: ControllerContext): Controller {
         const deps = ctx.api.store.dependents(o.metadata.uid ?? '');
         for (const d of deps) {
           const dr = typeByKey(d.resource);
-          if (dr && !d.object.metadata.deletionTimestamp) remove(ctx, dr, d.object, { propagationPolicy: 'Foreground' });
+          if (dr && !d.object.metadata.deletionTimestamp)
+            remove(ctx, dr, d.object, { propagationPolicy: 'Foreground' });
         }
-        const blocking = ctx.api.store.dependents(o.metadata.uid ?? '').some((d) => d.object.metadata.ownerReferences?.some((ref) => ref.uid === o.metadata.uid && ref.blockOwnerDeletion === true));
+        const blocking = ctx.api.store
+          .dependents(o.metadata.uid ?? '')
+          .some((d) =>
+            d.object.metadata.ownerReferences?.some(
+              (ref) => ref.uid === o.metadata.uid && ref.blockOwnerDeletion === true,
+            ),
+          );
         if (!blocking) {
           const next = clone(o);
           next.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND);

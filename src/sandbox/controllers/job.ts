@@ -7,7 +7,20 @@
 import { parseTime, rfc3339 } from '../time.js';
 import { condition, isPodReady, type Condition, type Job, type Pod } from './kinds.js';
 import type { Controller } from './manager.js';
-import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  create,
+  get,
+  ownedPods,
+  ownerRef,
+  remove,
+  typeOf,
+  wake,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
 import { podFromTemplate } from './workload-util.js';
 
 const COMPONENT = 'job-controller';
@@ -39,7 +52,9 @@ export function jobController(ctx: ControllerContext): Controller {
       if (finished) return expireFinished(job, now);
 
       const owned = ownedPods(ctx, job);
-      const active = owned.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && !p.metadata.deletionTimestamp);
+      const active = owned.filter(
+        (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && !p.metadata.deletionTimestamp,
+      );
       const succeeded = Math.max(status.succeeded ?? 0, owned.filter((p) => p.status?.phase === 'Succeeded').length);
       const failed = Math.max(status.failed ?? 0, owned.filter((p) => p.status?.phase === 'Failed').length);
       const completions = job.spec.completions;
@@ -48,11 +63,34 @@ export function jobController(ctx: ControllerContext): Controller {
       const started = parseTime(status.startTime);
 
       let verdict: { type: 'Complete' | 'Failed'; reason: string; message: string } | undefined;
-      if (completions !== undefined && succeeded >= completions) verdict = { type: 'Complete', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
-      else if (completions === undefined && succeeded > 0 && active.length === 0) verdict = { type: 'Complete', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
-      else if (failed > job.spec.backoffLimit) verdict = { type: 'Failed', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
-      else if (job.spec.activeDeadlineSeconds !== undefined && started !== undefined && now - started >= job.spec.activeDeadlineSeconds * 1000) {
-        verdict = { type: 'Failed', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+      if (completions !== undefined && succeeded >= completions)
+        verdict = {
+          type: 'Complete',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        };
+      else if (completions === undefined && succeeded > 0 && active.length === 0)
+        verdict = {
+          type: 'Complete',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        };
+      else if (failed > job.spec.backoffLimit)
+        verdict = {
+          type: 'Failed',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        };
+      else if (
+        job.spec.activeDeadlineSeconds !== undefined &&
+        started !== undefined &&
+        now - started >= job.spec.activeDeadlineSeconds * 1000
+      ) {
+        verdict = {
+          type: 'Failed',
+          reason: 'DeadlineExceeded',
+          message: 'Job was active longer than specified deadline',
+        };
       }
 
       if (verdict || suspended) for (const p of active) remove(ctx, pods, p);
@@ -62,11 +100,22 @@ export function jobController(ctx: ControllerContext): Controller {
         if (!condition(conds, interim)) conds.push(cond(interim, verdict.reason, verdict.message, t));
         conds.push(cond(verdict.type, verdict.reason, verdict.message, t));
         if (verdict.type === 'Complete') status.completionTime = t;
-        ctx.events.record(job, verdict.type === 'Complete' ? 'Normal' : 'Warning', verdict.type === 'Complete' ? 'Completed' : verdict.reason, verdict.type === 'Complete' ? 'Job completed' : verdict.message, COMPONENT);
+        ctx.events.record(
+          job,
+          verdict.type === 'Complete' ? 'Normal' : 'Warning',
+          verdict.type === 'Complete' ? 'Completed' : verdict.reason,
+          verdict.type === 'Complete' ? 'Job completed' : verdict.message,
+          COMPONENT,
+        );
       } else if (!suspended) {
         const remaining = completions === undefined ? job.spec.parallelism : completions - succeeded;
         const want = Math.max(0, Math.min(job.spec.parallelism, remaining) - active.length);
-        const lastFailure = Math.max(0, ...owned.filter((p) => p.status?.phase === 'Failed').map((p) => parseTime(p.status?.containerStatuses?.[0]?.state.terminated?.finishedAt) ?? 0));
+        const lastFailure = Math.max(
+          0,
+          ...owned
+            .filter((p) => p.status?.phase === 'Failed')
+            .map((p) => parseTime(p.status?.containerStatuses?.[0]?.state.terminated?.finishedAt) ?? 0),
+        );
         const readyAt = lastFailure + jobBackoffMs(failed);
         if (want > 0 && readyAt > now) wake(ctx, c, key, readyAt - now);
         else {
@@ -76,11 +125,15 @@ export function jobController(ctx: ControllerContext): Controller {
             ctx.events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${made.metadata.name ?? ''}`, COMPONENT);
           }
         }
-        if (job.spec.activeDeadlineSeconds !== undefined && started !== undefined) wake(ctx, c, key, started + job.spec.activeDeadlineSeconds * 1000 - now);
+        if (job.spec.activeDeadlineSeconds !== undefined && started !== undefined)
+          wake(ctx, c, key, started + job.spec.activeDeadlineSeconds * 1000 - now);
       }
-      if (suspended && !condition(conds, 'Suspended')) conds.push(cond('Suspended', 'JobSuspended', 'Job suspended', t));
+      if (suspended && !condition(conds, 'Suspended'))
+        conds.push(cond('Suspended', 'JobSuspended', 'Job suspended', t));
       const live = ownedPods(ctx, job);
-      const stillActive = live.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && !p.metadata.deletionTimestamp);
+      const stillActive = live.filter(
+        (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && !p.metadata.deletionTimestamp,
+      );
       const next: Job['status'] = {
         ...status,
         active: stillActive.length,
@@ -101,7 +154,10 @@ export function jobController(ctx: ControllerContext): Controller {
   function expireFinished(job: Job, now: number): void {
     const ttl = job.spec.ttlSecondsAfterFinished;
     if (ttl === undefined) return;
-    const doneAt = parseTime(job.status?.conditions?.find((x) => x.type === 'Complete' || x.type === 'Failed')?.lastTransitionTime) ?? now;
+    const doneAt =
+      parseTime(
+        job.status?.conditions?.find((x) => x.type === 'Complete' || x.type === 'Failed')?.lastTransitionTime,
+      ) ?? now;
     const at = doneAt + ttl * 1000;
     if (at <= now) remove(ctx, jobs, job, { propagationPolicy: 'Background' });
     else wake(ctx, c, `${job.metadata.namespace ?? ''}/${job.metadata.name ?? ''}`, at - now);

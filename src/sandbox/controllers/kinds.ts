@@ -59,7 +59,14 @@ export interface PodSpec {
 export interface ContainerState {
   waiting?: { reason: string; message?: string };
   running?: { startedAt: string };
-  terminated?: { exitCode: number; reason: string; message?: string; startedAt?: string; finishedAt: string; containerID?: string };
+  terminated?: {
+    exitCode: number;
+    reason: string;
+    message?: string;
+    startedAt?: string;
+    finishedAt: string;
+    containerID?: string;
+  };
 }
 
 export interface ContainerStatus {
@@ -205,12 +212,21 @@ export interface Service extends KubeObject {
 }
 
 export interface Node extends KubeObject {
-  spec: { unschedulable?: boolean; taints?: { key: string; value?: string; effect: string; timeAdded?: string }[]; podCIDR?: string };
+  spec: {
+    unschedulable?: boolean;
+    taints?: { key: string; value?: string; effect: string; timeAdded?: string }[];
+    podCIDR?: string;
+  };
   status?: { conditions?: Condition[]; addresses?: { type: string; address: string }[] };
 }
 
 export interface PodDisruptionBudget extends KubeObject {
-  spec: { minAvailable?: number | string; maxUnavailable?: number | string; selector?: LabelSelectorSpec; unhealthyPodEvictionPolicy?: string };
+  spec: {
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    selector?: LabelSelectorSpec;
+    unhealthyPodEvictionPolicy?: string;
+  };
   status?: Record<string, unknown>;
 }
 

@@ -35,7 +35,8 @@ function tagOf(image: string): string {
 function runFromStatus(pod: Pod, name: string, now: number): ContainerRun {
   const s = pod.status?.containerStatuses?.find((c) => c.name === name);
   const started = s?.state.running?.startedAt;
-  if (started) return { stage: 'running', since: now, startedAt: Date.parse(started), restarts: s.restartCount, pullAttempts: 0 };
+  if (started)
+    return { stage: 'running', since: now, startedAt: Date.parse(started), restarts: s.restartCount, pullAttempts: 0 };
   return { ...newRun(now), restarts: s?.restartCount ?? 0 };
 }
 
@@ -60,26 +61,48 @@ export function kubeletController(ctx: ControllerContext): Controller {
   const podIp = (pod: Pod, node: Node): string => {
     if (pod.status?.podIP) return pod.status.podIP;
     const base = (node.spec.podCIDR ?? '10.244.0.0/24').split('/')[0]!.split('.').slice(0, 3).join('.');
-    for (let i = 2; i < 255; i++) if (!ctx.pods.ipInUse(node.metadata.name ?? '', `${base}.${i}`)) return `${base}.${i}`;
+    for (let i = 2; i < 255; i++)
+      if (!ctx.pods.ipInUse(node.metadata.name ?? '', `${base}.${i}`)) return `${base}.${i}`;
     return `${base}.254`;
   };
 
   const record = (pod: Pod, c: Container, what: Happening, host: string) => {
     switch (what) {
       case 'started':
-        ctx.events.record(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`, KUBELET, host);
+        ctx.events.record(
+          pod,
+          'Normal',
+          'Pulled',
+          `Container image "${c.image}" already present on machine`,
+          KUBELET,
+          host,
+        );
         ctx.events.record(pod, 'Normal', 'Created', `Created container: ${c.name}`, KUBELET, host);
         ctx.events.record(pod, 'Normal', 'Started', `Started container ${c.name}`, KUBELET, host);
         break;
       case 'pullFailed':
-        ctx.events.record(pod, 'Warning', 'Failed', `Failed to pull image "${c.image}": rpc error: code = NotFound desc = not found`, KUBELET, host);
+        ctx.events.record(
+          pod,
+          'Warning',
+          'Failed',
+          `Failed to pull image "${c.image}": rpc error: code = NotFound desc = not found`,
+          KUBELET,
+          host,
+        );
         ctx.events.record(pod, 'Warning', 'Failed', 'Error: ErrImagePull', KUBELET, host);
         break;
       case 'pullBackOff':
         ctx.events.record(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`, KUBELET, host);
         break;
       case 'backOff':
-        ctx.events.record(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`, KUBELET, host);
+        ctx.events.record(
+          pod,
+          'Warning',
+          'BackOff',
+          `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`,
+          KUBELET,
+          host,
+        );
         break;
       default:
         break;
@@ -114,7 +137,15 @@ export function kubeletController(ctx: ControllerContext): Controller {
       if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
 
       const fresh = pod.status?.startTime === undefined;
-      if (fresh) ctx.events.record(pod, 'Normal', 'Pulling', `Pulling image "${pod.spec.containers[0]?.image ?? ''}"`, KUBELET, nodeName);
+      if (fresh)
+        ctx.events.record(
+          pod,
+          'Normal',
+          'Pulling',
+          `Pulling image "${pod.spec.containers[0]?.image ?? ''}"`,
+          KUBELET,
+          nodeName,
+        );
       let next = Infinity;
       let initDone = true;
       const statuses = pod.spec.containers.map((ctr) => {
@@ -126,21 +157,42 @@ export function kubeletController(ctx: ControllerContext): Controller {
         if (moved.run.stage === 'creating') initDone = false;
         const fault = nature(pod, ctr).fault;
         const readyAt = (moved.run.startedAt ?? now) + readinessDelay(pod, ctr);
-        const ready = moved.run.stage === 'running' && fault !== 'neverready' && fault !== 'crashloop' && now >= readyAt;
+        const ready =
+          moved.run.stage === 'running' && fault !== 'neverready' && fault !== 'crashloop' && now >= readyAt;
         if (moved.run.stage === 'running' && !ready && fault === undefined) next = Math.min(next, readyAt);
         return containerStatus(pod, ctr.name, ctr.image, moved.run, ready);
       });
       // init containers are taken to finish as the pod's sandbox comes up
       const initStatuses = (pod.spec.initContainers ?? []).map((ic) => {
-        const run = initDone ? { ...newRun(now), stage: 'exited' as const, startedAt: now, last: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } } : newRun(now);
+        const run = initDone
+          ? {
+              ...newRun(now),
+              stage: 'exited' as const,
+              startedAt: now,
+              last: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now },
+            }
+          : newRun(now);
         const s = containerStatus(pod, ic.name, ic.image, run, false);
         const prev = pod.status?.initContainerStatuses?.find((x) => x.name === ic.name);
         return prev?.state.terminated && initDone ? prev : s;
       });
       const gates = pod.spec.readinessGates ?? [];
-      const gatesPass = gates.every((g) => pod.status?.conditions?.some((x) => x.type === g.conditionType && x.status === 'True'));
+      const gatesPass = gates.every((g) =>
+        pod.status?.conditions?.some((x) => x.type === g.conditionType && x.status === 'True'),
+      );
       const hostIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
-      const status = podStatus(pod, { hostIP, podIP: podIp(pod, node), startTime: pod.status?.startTime ?? rfc3339(now), statuses, initStatuses, gatesPass }, now);
+      const status = podStatus(
+        pod,
+        {
+          hostIP,
+          podIP: podIp(pod, node),
+          startTime: pod.status?.startTime ?? rfc3339(now),
+          statuses,
+          initStatuses,
+          gatesPass,
+        },
+        now,
+      );
       writeStatus(ctx, pods, pod, status, KUBELET);
       if (next !== Infinity) wake(ctx, c, key, next - now);
     },
@@ -151,12 +203,16 @@ export function kubeletController(ctx: ControllerContext): Controller {
     const key = keyOf(pod);
     if (mem.stoppingSince === undefined) {
       mem.stoppingSince = now;
-      for (const ctr of pod.spec.containers) ctx.events.record(pod, 'Normal', 'Killing', `Stopping container ${ctr.name}`, KUBELET, pod.spec.nodeName);
+      for (const ctr of pod.spec.containers)
+        ctx.events.record(pod, 'Normal', 'Killing', `Stopping container ${ctr.name}`, KUBELET, pod.spec.nodeName);
       const conds = (pod.status?.conditions ?? []).map((x) =>
-        (x.type === 'Ready' || x.type === 'ContainersReady') && x.status === 'True' ? { ...x, status: 'False' as const, reason: 'PodTerminating', lastTransitionTime: rfc3339(now) } : x,
+        (x.type === 'Ready' || x.type === 'ContainersReady') && x.status === 'True'
+          ? { ...x, status: 'False' as const, reason: 'PodTerminating', lastTransitionTime: rfc3339(now) }
+          : x,
       );
       const statuses = (pod.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false }));
-      if (isMap(pod.status)) writeStatus(ctx, pods, pod, { ...pod.status, conditions: conds, containerStatuses: statuses }, KUBELET);
+      if (isMap(pod.status))
+        writeStatus(ctx, pods, pod, { ...pod.status, conditions: conds, containerStatuses: statuses }, KUBELET);
     }
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const doneAt = mem.stoppingSince + Math.min(grace, ctx.timings.terminationMs);

@@ -114,7 +114,11 @@ export class ControllerManager {
         try {
           item.controller.reconcile(item.key);
         } catch (e) {
-          this.lastError = { controller: item.controller.name, key: item.key, message: e instanceof Error ? e.message : String(e) };
+          this.lastError = {
+            controller: item.controller.name,
+            key: item.key,
+            message: e instanceof Error ? e.message : String(e),
+          };
           this.enqueueAfter(item.controller, item.key, RETRY_MS);
         }
       }

@@ -11,7 +11,8 @@ import type { Controller } from './manager.js';
 import { create, remove, typeOf, update, type ControllerContext } from './runtime.js';
 
 /** A stand-in certificate: the sandbox speaks plain HTTP, but pods expect the file. */
-const ROOT_CA = '-----BEGIN CERTIFICATE-----\nkdeck sandbox: no TLS, this certificate is a placeholder\n-----END CERTIFICATE-----\n';
+const ROOT_CA =
+  '-----BEGIN CERTIFICATE-----\nkdeck sandbox: no TLS, this certificate is a placeholder\n-----END CERTIFICATE-----\n';
 
 export function namespaceController(ctx: ControllerContext): Controller {
   const namespaces = typeOf(ctx, '', 'namespaces');
@@ -29,13 +30,25 @@ export function namespaceController(ctx: ControllerContext): Controller {
 
   const ensureDefaults = (ns: string) => {
     if (!ctx.api.store.get('/serviceaccounts', ns, 'default')) {
-      create(ctx, serviceAccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } }, 'kube-controller-manager');
+      create(
+        ctx,
+        serviceAccounts,
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } },
+        'kube-controller-manager',
+      );
     }
     if (!ctx.api.store.get('/configmaps', ns, 'kube-root-ca.crt')) {
       const cm: KubeObject = {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name: 'kube-root-ca.crt', namespace: ns, annotations: { 'kubernetes.io/description': 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.' } },
+        metadata: {
+          name: 'kube-root-ca.crt',
+          namespace: ns,
+          annotations: {
+            'kubernetes.io/description':
+              'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.',
+          },
+        },
         data: { 'ca.crt': ROOT_CA },
       };
       create(ctx, configMaps, cm, 'kube-controller-manager');

@@ -24,7 +24,14 @@ export function nodeName(cluster: string, i: number): string {
 export function nodeObject(cluster: string, i: number, now: number): KubeObject {
   const name = nodeName(cluster, i);
   const t = rfc3339(now);
-  const cond = (type: string, status: 'True' | 'False', reason: string, message: string): Condition => ({ type, status, lastHeartbeatTime: t, lastTransitionTime: t, reason, message });
+  const cond = (type: string, status: 'True' | 'False', reason: string, message: string): Condition => ({
+    type,
+    status,
+    lastHeartbeatTime: t,
+    lastTransitionTime: t,
+    reason,
+    message,
+  });
   const resources = { cpu: '8', memory: '32Gi', pods: String(NODE_POD_CAPACITY), 'ephemeral-storage': '100Gi' };
   return {
     apiVersion: 'v1',
@@ -78,8 +85,20 @@ function readyCondition(ready: boolean, old: Condition | undefined, now: string)
   // no heartbeats: a node's status changes only when its readiness does
   if (old?.status === status) return old;
   const c: Condition = ready
-    ? { type: 'Ready', status, reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now }
-    : { type: 'Ready', status, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: old?.lastHeartbeatTime ?? now };
+    ? {
+        type: 'Ready',
+        status,
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+        lastHeartbeatTime: now,
+      }
+    : {
+        type: 'Ready',
+        status,
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+        lastHeartbeatTime: old?.lastHeartbeatTime ?? now,
+      };
   c.lastTransitionTime = now;
   return c;
 }
@@ -102,14 +121,25 @@ export function nodeLifecycleController(ctx: ControllerContext): Controller {
       const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE);
       if (down) {
         const since = node.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded ?? t;
-        taints.push({ key: UNREACHABLE, effect: 'NoSchedule', timeAdded: since }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: since });
+        taints.push(
+          { key: UNREACHABLE, effect: 'NoSchedule', timeAdded: since },
+          { key: UNREACHABLE, effect: 'NoExecute', timeAdded: since },
+        );
       }
       const next = clone(node);
       if (taints.length > 0) next.spec.taints = taints;
       else delete next.spec.taints;
       const written = update(ctx, nodes, node, next);
       writeStatus(ctx, nodes, written, { ...written.status, conditions: conds });
-      if (down) evictFromLostNode(ctx, c, key, name, parseTime(written.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded) ?? now, pods);
+      if (down)
+        evictFromLostNode(
+          ctx,
+          c,
+          key,
+          name,
+          parseTime(written.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded) ?? now,
+          pods,
+        );
     },
   };
   ctx.faults.onChange(() => {
@@ -119,7 +149,14 @@ export function nodeLifecycleController(ctx: ControllerContext): Controller {
 }
 
 /** Pods on a lost node turn not-ready at once and are deleted once they stop tolerating it. */
-function evictFromLostNode(ctx: ControllerContext, c: Controller, key: string, node: string, since: number, pods: ReturnType<typeof typeOf>): void {
+function evictFromLostNode(
+  ctx: ControllerContext,
+  c: Controller,
+  key: string,
+  node: string,
+  since: number,
+  pods: ReturnType<typeof typeOf>,
+): void {
   const now = ctx.api.clock.now();
   let nextWake = Infinity;
   for (const podKey of ctx.pods.podsOn(node)) {
@@ -128,10 +165,14 @@ function evictFromLostNode(ctx: ControllerContext, c: Controller, key: string, n
     const conds = pod.status?.conditions ?? [];
     if (conds.some((x) => x.type === 'Ready' && x.status === 'True')) {
       const t = rfc3339(now);
-      const next = conds.map((x) => (x.type === 'Ready' ? { ...x, status: 'False' as const, reason: 'NodeNotReady', lastTransitionTime: t } : x));
+      const next = conds.map((x) =>
+        x.type === 'Ready' ? { ...x, status: 'False' as const, reason: 'NodeNotReady', lastTransitionTime: t } : x,
+      );
       writeStatus(ctx, pods, pod, { ...pod.status, conditions: next }, 'node-controller');
     }
-    const tol = pod.spec.tolerations?.find((x) => x.key === UNREACHABLE && (x.effect === 'NoExecute' || x.effect === undefined));
+    const tol = pod.spec.tolerations?.find(
+      (x) => x.key === UNREACHABLE && (x.effect === 'NoExecute' || x.effect === undefined),
+    );
     const seconds = tol ? (tol.tolerationSeconds ?? Infinity) : 0;
     const due = since + seconds * 1000;
     if (due <= now) remove(ctx, pods, pod);

@@ -19,7 +19,15 @@ function imageId(image: string): string {
 }
 
 function terminated(t: NonNullable<ContainerRun['last']>, id: string): ContainerState {
-  return { terminated: { exitCode: t.exitCode, reason: t.reason, startedAt: rfc3339(t.startedAt), finishedAt: rfc3339(t.finishedAt), containerID: id } };
+  return {
+    terminated: {
+      exitCode: t.exitCode,
+      reason: t.reason,
+      startedAt: rfc3339(t.startedAt),
+      finishedAt: rfc3339(t.finishedAt),
+      containerID: id,
+    },
+  };
 }
 
 function stateOf(pod: Pod, name: string, image: string, run: ContainerRun): ContainerState {
@@ -28,19 +36,35 @@ function stateOf(pod: Pod, name: string, image: string, run: ContainerRun): Cont
     case 'creating':
       return { waiting: { reason: 'ContainerCreating' } };
     case 'pullError':
-      return { waiting: { reason: 'ErrImagePull', message: `rpc error: code = NotFound desc = failed to pull and unpack image "${image}": not found` } };
+      return {
+        waiting: {
+          reason: 'ErrImagePull',
+          message: `rpc error: code = NotFound desc = failed to pull and unpack image "${image}": not found`,
+        },
+      };
     case 'pullBackOff':
       return { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` } };
     case 'running':
       return { running: { startedAt: rfc3339(run.startedAt ?? run.since) } };
     case 'backOff':
-      return { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backoffMs(run.restarts) / 1000}s restarting failed container=${name} pod=${podName}` } };
+      return {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${backoffMs(run.restarts) / 1000}s restarting failed container=${name} pod=${podName}`,
+        },
+      };
     case 'exited':
       return terminated(run.last!, containerId(pod.metadata.uid ?? '', name, run.restarts));
   }
 }
 
-export function containerStatus(pod: Pod, name: string, image: string, run: ContainerRun, ready: boolean): ContainerStatus {
+export function containerStatus(
+  pod: Pod,
+  name: string,
+  image: string,
+  run: ContainerRun,
+  ready: boolean,
+): ContainerStatus {
   const started = run.stage === 'running';
   const everStarted = run.startedAt !== undefined;
   const s: ContainerStatus = {
@@ -51,14 +75,25 @@ export function containerStatus(pod: Pod, name: string, image: string, run: Cont
     started,
     restartCount: run.restarts,
     state: stateOf(pod, name, image, run),
-    lastState: run.stage !== 'exited' && run.last ? terminated(run.last, containerId(pod.metadata.uid ?? '', name, run.restarts - 1)) : {},
+    lastState:
+      run.stage !== 'exited' && run.last
+        ? terminated(run.last, containerId(pod.metadata.uid ?? '', name, run.restarts - 1))
+        : {},
   };
   if (everStarted) s.containerID = containerId(pod.metadata.uid ?? '', name, run.restarts);
   return s;
 }
 
 /** A condition that keeps its transition time while its status does not change. */
-function cond(old: readonly Condition[], type: string, status: Condition['status'], now: string, observedGeneration: number | undefined, reason?: string, message?: string): Condition {
+function cond(
+  old: readonly Condition[],
+  type: string,
+  status: Condition['status'],
+  now: string,
+  observedGeneration: number | undefined,
+  reason?: string,
+  message?: string,
+): Condition {
   const prev = old.find((c) => c.type === type);
   const c: Condition = { type, status };
   if (observedGeneration !== undefined) c.observedGeneration = observedGeneration;
@@ -94,11 +129,32 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
   const initialized = v.initStatuses.every((s) => s.state.terminated?.exitCode === 0);
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const notReady = (type: string) =>
-    terminal ? cond(old, type, 'False', t, gen, 'PodCompleted') : cond(old, type, 'False', t, gen, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
-  const readyCond = containersReady && v.gatesPass && !terminal ? cond(old, 'Ready', 'True', t, gen) : notReady('Ready');
+    terminal
+      ? cond(old, type, 'False', t, gen, 'PodCompleted')
+      : cond(
+          old,
+          type,
+          'False',
+          t,
+          gen,
+          'ContainersNotReady',
+          `containers with unready status: [${unready.join(' ')}]`,
+        );
+  const readyCond =
+    containersReady && v.gatesPass && !terminal ? cond(old, 'Ready', 'True', t, gen) : notReady('Ready');
   const conditions: Condition[] = [
     cond(old, 'PodReadyToStartContainers', terminal ? 'False' : 'True', t, gen),
-    initialized ? cond(old, 'Initialized', 'True', t, gen) : cond(old, 'Initialized', 'False', t, gen, 'ContainersNotInitialized', `containers with incomplete status: [${v.initStatuses.map((s) => s.name).join(' ')}]`),
+    initialized
+      ? cond(old, 'Initialized', 'True', t, gen)
+      : cond(
+          old,
+          'Initialized',
+          'False',
+          t,
+          gen,
+          'ContainersNotInitialized',
+          `containers with incomplete status: [${v.initStatuses.map((s) => s.name).join(' ')}]`,
+        ),
     readyCond,
     containersReady && !terminal ? cond(old, 'ContainersReady', 'True', t, gen) : notReady('ContainersReady'),
     old.find((c) => c.type === 'PodScheduled') ?? cond(old, 'PodScheduled', 'True', t, gen),

@@ -6,7 +6,20 @@
 import { omitZeros } from '../json.js';
 import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
-import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  create,
+  get,
+  ownedPods,
+  ownerRef,
+  remove,
+  typeOf,
+  wake,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
 import { availableAt, deletionRank, isPodAvailable, podFromTemplate } from './workload-util.js';
 
 /** At most this many pods are created or deleted in one pass, as the real controller's burst. */
@@ -30,14 +43,26 @@ export function replicaSetController(ctx: ControllerContext): Controller {
         for (let i = 0; i < Math.min(diff, BURST); i++) {
           const made = create<Pod>(ctx, pods, podFromTemplate(rs, rs.spec.template, { ref: ownerRef(rs) }));
           if (!made) break;
-          ctx.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${made.metadata.name ?? ''}`, 'replicaset-controller');
+          ctx.events.record(
+            rs,
+            'Normal',
+            'SuccessfulCreate',
+            `Created pod: ${made.metadata.name ?? ''}`,
+            'replicaset-controller',
+          );
           active.push(made);
         }
       } else if (diff < 0) {
         const doomed = [...active].sort(deletionRank).slice(0, Math.min(-diff, BURST));
         for (const p of doomed) {
           remove(ctx, pods, p);
-          ctx.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name ?? ''}`, 'replicaset-controller');
+          ctx.events.record(
+            rs,
+            'Normal',
+            'SuccessfulDelete',
+            `Deleted pod: ${p.metadata.name ?? ''}`,
+            'replicaset-controller',
+          );
         }
         const gone = new Set(doomed);
         active.splice(0, active.length, ...active.filter((p) => !gone.has(p)));
@@ -47,13 +72,25 @@ export function replicaSetController(ctx: ControllerContext): Controller {
       const status = {
         ...rs.status,
         replicas: active.length,
-        fullyLabeledReplicas: active.filter((p) => Object.entries(tplLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length,
+        fullyLabeledReplicas: active.filter((p) =>
+          Object.entries(tplLabels).every(([k, v]) => p.metadata.labels?.[k] === v),
+        ).length,
         readyReplicas: active.filter(isPodReady).length,
         availableReplicas: active.filter((p) => isPodAvailable(p, minReady, now)).length,
-        terminatingReplicas: owned.filter((p) => p.metadata.deletionTimestamp !== undefined && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length,
+        terminatingReplicas: owned.filter(
+          (p) =>
+            p.metadata.deletionTimestamp !== undefined &&
+            p.status?.phase !== 'Succeeded' &&
+            p.status?.phase !== 'Failed',
+        ).length,
         observedGeneration: rs.metadata.generation ?? 1,
       };
-      writeStatus(ctx, replicasets, rs, omitZeros(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas']));
+      writeStatus(
+        ctx,
+        replicasets,
+        rs,
+        omitZeros(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas']),
+      );
       // the next pod to pass minReadySeconds: those already past it must not hide it
       const soonest = Math.min(...active.map((p) => availableAt(p, minReady) ?? Infinity).filter((t) => t > now));
       if (soonest !== Infinity) wake(ctx, c, key, soonest - now);

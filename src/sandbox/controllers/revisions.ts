@@ -24,7 +24,12 @@ export function ownedRevisions(ctx: ControllerContext, owner: KubeObject): KubeO
 const revisionNumber = (r: KubeObject) => (typeof r.revision === 'number' ? r.revision : 0);
 
 /** The revision of the owner's current template, made (or renumbered as the newest) if needed. */
-export function currentRevision(ctx: ControllerContext, owner: KubeObject, template: PodTemplate, selectorLabels: Record<string, string>): Revision | undefined {
+export function currentRevision(
+  ctx: ControllerContext,
+  owner: KubeObject,
+  template: PodTemplate,
+  selectorLabels: Record<string, string>,
+): Revision | undefined {
   const revisions = typeOf(ctx, 'apps', 'controllerrevisions');
   const hash = templateHash(template);
   const name = `${owner.metadata.name ?? ''}-${hash}`;
@@ -41,7 +46,12 @@ export function currentRevision(ctx: ControllerContext, owner: KubeObject, templ
   const made = create(ctx, revisions, {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
-    metadata: { name, namespace: owner.metadata.namespace ?? '', labels: { ...selectorLabels, [REVISION_HASH]: hash }, ownerReferences: [ownerRef(owner)] },
+    metadata: {
+      name,
+      namespace: owner.metadata.namespace ?? '',
+      labels: { ...selectorLabels, [REVISION_HASH]: hash },
+      ownerReferences: [ownerRef(owner)],
+    },
     data: { spec: { template: { ...clone(template), $patch: 'replace' } } },
     revision: newest + 1,
   });
@@ -49,7 +59,12 @@ export function currentRevision(ctx: ControllerContext, owner: KubeObject, templ
 }
 
 /** Drops revisions beyond the history limit, oldest first, never one still in use. */
-export function pruneRevisions(ctx: ControllerContext, owner: KubeObject, limit: number, inUse: ReadonlySet<string>): void {
+export function pruneRevisions(
+  ctx: ControllerContext,
+  owner: KubeObject,
+  limit: number,
+  inUse: ReadonlySet<string>,
+): void {
   const revisions = typeOf(ctx, 'apps', 'controllerrevisions');
   const idle = ownedRevisions(ctx, owner)
     .filter((r) => !inUse.has(r.metadata.name ?? ''))

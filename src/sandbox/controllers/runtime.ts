@@ -29,7 +29,13 @@ export interface Timings {
   crashAfterMs: number;
 }
 
-export const DEFAULT_TIMINGS: Timings = { podStartMs: 300, readinessDelayMs: 1000, terminationMs: 500, jobRunMs: 1000, crashAfterMs: 1500 };
+export const DEFAULT_TIMINGS: Timings = {
+  podStartMs: 300,
+  readinessDelayMs: 1000,
+  terminationMs: 500,
+  jobRunMs: 1000,
+  crashAfterMs: 1500,
+};
 
 export interface ControllerContext {
   api: ApiContext;
@@ -69,7 +75,11 @@ export function get<T extends KubeObject>(ctx: ControllerContext, r: ResourceTyp
 export function controlledBy<T extends KubeObject>(ctx: ControllerContext, owner: KubeObject, resource: string): T[] {
   return ctx.api.store
     .dependents(owner.metadata.uid ?? '')
-    .filter((d) => d.resource === resource && d.object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid && r.controller === true))
+    .filter(
+      (d) =>
+        d.resource === resource &&
+        d.object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid && r.controller === true),
+    )
     .map((d) => d.object as T);
 }
 
@@ -79,11 +89,23 @@ export function ownedPods(ctx: ControllerContext, owner: KubeObject): Pod[] {
 }
 
 export function ownerRef(o: KubeObject): OwnerReference {
-  return { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', uid: o.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    name: o.metadata.name ?? '',
+    uid: o.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** Creates an object; undefined when the API refuses (a terminating namespace, a name taken). */
-export function create<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, o: KubeObject, manager = CONTROLLER_MANAGER): T | undefined {
+export function create<T extends KubeObject>(
+  ctx: ControllerContext,
+  r: ResourceType,
+  o: KubeObject,
+  manager = CONTROLLER_MANAGER,
+): T | undefined {
   try {
     return commitCreate(ctx.api, r, o, { manager }) as T;
   } catch (e) {
@@ -92,18 +114,38 @@ export function create<T extends KubeObject>(ctx: ControllerContext, r: Resource
   }
 }
 
-export function update<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, old: T, next: T, manager = CONTROLLER_MANAGER): T {
+export function update<T extends KubeObject>(
+  ctx: ControllerContext,
+  r: ResourceType,
+  old: T,
+  next: T,
+  manager = CONTROLLER_MANAGER,
+): T {
   return commitUpdate(ctx.api, r, old, next, { manager }) as T;
 }
 
 /** Writes an object's status through the status subresource (a no-op when nothing changed). */
-export function writeStatus<T extends KubeObject>(ctx: ControllerContext, r: ResourceType, old: T, status: unknown, manager = CONTROLLER_MANAGER): T {
+export function writeStatus<T extends KubeObject>(
+  ctx: ControllerContext,
+  r: ResourceType,
+  old: T,
+  status: unknown,
+  manager = CONTROLLER_MANAGER,
+): T {
   return commitUpdate(ctx.api, r, old, { ...old, status }, { manager, scope: 'status', subresource: 'status' }) as T;
 }
 
-export function remove(ctx: ControllerContext, r: ResourceType, o: KubeObject, opts: Partial<DeleteOptions> = {}): void {
+export function remove(
+  ctx: ControllerContext,
+  r: ResourceType,
+  o: KubeObject,
+  opts: Partial<DeleteOptions> = {},
+): void {
   try {
-    deleteObject(ctx.api, r, o.metadata.namespace ?? '', o.metadata.name ?? '', { manager: CONTROLLER_MANAGER, ...opts });
+    deleteObject(ctx.api, r, o.metadata.namespace ?? '', o.metadata.name ?? '', {
+      manager: CONTROLLER_MANAGER,
+      ...opts,
+    });
   } catch (e) {
     if (e instanceof ApiError && e.code === 404) return;
     throw e;

@@ -14,7 +14,10 @@ import { get, keyOf, typeOf, writeStatus, type ControllerContext } from './runti
 
 const SCHEDULER = 'default-scheduler';
 
-function tolerates(tolerations: readonly Toleration[] | undefined, taint: { key: string; value?: string; effect: string }): boolean {
+function tolerates(
+  tolerations: readonly Toleration[] | undefined,
+  taint: { key: string; value?: string; effect: string },
+): boolean {
   return (tolerations ?? []).some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.operator === 'Exists') return !t.key || t.key === taint.key;
@@ -50,15 +53,24 @@ function matchesTerm(term: unknown, node: Node): boolean {
 
 /** Why a node cannot take a pod, in the scheduler's words; undefined when it can. */
 function misfit(ctx: ControllerContext, pod: Pod, node: Node): string | undefined {
-  if (!isNodeReady(node)) return "node(s) had untolerated taint {node.kubernetes.io/not-ready: }";
+  if (!isNodeReady(node)) return 'node(s) had untolerated taint {node.kubernetes.io/not-ready: }';
   if (node.spec.unschedulable) return 'node(s) were unschedulable';
   for (const taint of node.spec.taints ?? []) {
-    if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerates(pod.spec.tolerations, taint)) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+    if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerates(pod.spec.tolerations, taint))
+      return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
   }
   const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {})) if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
-  const required = isMap(pod.spec.affinity) && isMap(pod.spec.affinity.nodeAffinity) ? pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution : undefined;
-  if (isMap(required) && Array.isArray(required.nodeSelectorTerms) && !required.nodeSelectorTerms.some((t) => matchesTerm(t, node))) {
+  for (const [k, v] of Object.entries(pod.spec.nodeSelector ?? {}))
+    if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
+  const required =
+    isMap(pod.spec.affinity) && isMap(pod.spec.affinity.nodeAffinity)
+      ? pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+      : undefined;
+  if (
+    isMap(required) &&
+    Array.isArray(required.nodeSelectorTerms) &&
+    !required.nodeSelectorTerms.some((t) => matchesTerm(t, node))
+  ) {
     return "node(s) didn't match Pod's node affinity/selector";
   }
   if (ctx.pods.activeOn(node.metadata.name ?? '') >= NODE_POD_CAPACITY) return 'Too many pods';
@@ -75,7 +87,11 @@ function unschedulableMessage(total: number, reasons: string[]): string {
 
 export function schedulerController(ctx: ControllerContext): Controller {
   const pods = typeOf(ctx, '', 'pods');
-  const pending = () => ctx.api.store.list('/pods').filter((p) => !(p as Pod).spec.nodeName && !p.metadata.deletionTimestamp).map(keyOf);
+  const pending = () =>
+    ctx.api.store
+      .list('/pods')
+      .filter((p) => !(p as Pod).spec.nodeName && !p.metadata.deletionTimestamp)
+      .map(keyOf);
   const c: Controller = {
     name: 'scheduler',
     follows: {
@@ -90,7 +106,9 @@ export function schedulerController(ctx: ControllerContext): Controller {
     reconcile(key) {
       const pod = get<Pod>(ctx, pods, key);
       if (!pod || pod.spec.nodeName || pod.metadata.deletionTimestamp) return;
-      const all = (ctx.api.store.list('/nodes') as Node[]).sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+      const all = (ctx.api.store.list('/nodes') as Node[]).sort((a, b) =>
+        (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
+      );
       const reasons: string[] = [];
       let best: { node: Node; load: number } | undefined;
       for (const n of all) {
@@ -104,11 +122,28 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       const now = rfc3339(ctx.api.clock.now());
       if (!best) {
-        const message = all.length === 0 ? 'no nodes available to schedule pods' : unschedulableMessage(all.length, reasons);
+        const message =
+          all.length === 0 ? 'no nodes available to schedule pods' : unschedulableMessage(all.length, reasons);
         const old = condition(pod.status?.conditions, 'PodScheduled');
         if (old?.message === message) return;
-        const cond: Condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: old?.status === 'False' ? (old.lastTransitionTime ?? now) : now };
-        writeStatus(ctx, pods, pod, { ...pod.status, conditions: [...(pod.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), cond] }, SCHEDULER);
+        const cond: Condition = {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message,
+          lastProbeTime: null,
+          lastTransitionTime: old?.status === 'False' ? (old.lastTransitionTime ?? now) : now,
+        };
+        writeStatus(
+          ctx,
+          pods,
+          pod,
+          {
+            ...pod.status,
+            conditions: [...(pod.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), cond],
+          },
+          SCHEDULER,
+        );
         ctx.events.record(pod, 'Warning', 'FailedScheduling', message, SCHEDULER);
         return;
       }
@@ -116,9 +151,29 @@ export function schedulerController(ctx: ControllerContext): Controller {
       const next = clone(pod);
       next.spec.nodeName = nodeName;
       const bound = commitUpdate(ctx.api, pods, pod, next, { manager: SCHEDULER, binding: true }) as Pod;
-      const scheduled: Condition = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now };
-      writeStatus(ctx, pods, bound, { ...bound.status, conditions: [...(bound.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), scheduled] }, SCHEDULER);
-      ctx.events.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} to ${nodeName}`, SCHEDULER);
+      const scheduled: Condition = {
+        type: 'PodScheduled',
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime: now,
+      };
+      writeStatus(
+        ctx,
+        pods,
+        bound,
+        {
+          ...bound.status,
+          conditions: [...(bound.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), scheduled],
+        },
+        SCHEDULER,
+      );
+      ctx.events.record(
+        pod,
+        'Normal',
+        'Scheduled',
+        `Successfully assigned ${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''} to ${nodeName}`,
+        SCHEDULER,
+      );
     },
   };
   return c;

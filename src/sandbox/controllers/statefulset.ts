@@ -8,7 +8,19 @@ import { getPath, isMap, omitZeros } from '../json.js';
 import { isPodActive, isPodReady, type Pod, type PodTemplate, type StatefulSet } from './kinds.js';
 import type { Controller } from './manager.js';
 import { currentRevision, ownedRevisions, pruneRevisions, REVISION_HASH } from './revisions.js';
-import { allKeys, byObject, byOwner, create, get, ownedPods, ownerRef, remove, typeOf, writeStatus, type ControllerContext } from './runtime.js';
+import {
+  allKeys,
+  byObject,
+  byOwner,
+  create,
+  get,
+  ownedPods,
+  ownerRef,
+  remove,
+  typeOf,
+  writeStatus,
+  type ControllerContext,
+} from './runtime.js';
 import { isPodAvailable } from './workload-util.js';
 
 function ordinalOf(sts: StatefulSet, p: Pod): number {
@@ -39,13 +51,29 @@ export function statefulSetController(ctx: ControllerContext): Controller {
       metadata: {
         name,
         namespace: sts.metadata.namespace ?? '',
-        labels: { ...template.metadata?.labels, [REVISION_HASH]: revision, 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(ordinal) },
+        labels: {
+          ...template.metadata?.labels,
+          [REVISION_HASH]: revision,
+          'statefulset.kubernetes.io/pod-name': name,
+          'apps.kubernetes.io/pod-index': String(ordinal),
+        },
         ownerReferences: [ownerRef(sts)],
       },
-      spec: { ...structuredClone(template.spec), hostname: name, ...(sts.spec.serviceName ? { subdomain: sts.spec.serviceName } : {}) },
+      spec: {
+        ...structuredClone(template.spec),
+        hostname: name,
+        ...(sts.spec.serviceName ? { subdomain: sts.spec.serviceName } : {}),
+      },
     };
     if (template.metadata?.annotations) pod.metadata.annotations = { ...template.metadata.annotations };
-    if (create(ctx, pods, pod)) ctx.events.record(sts, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${sts.metadata.name ?? ''} successful`, 'statefulset-controller');
+    if (create(ctx, pods, pod))
+      ctx.events.record(
+        sts,
+        'Normal',
+        'SuccessfulCreate',
+        `create Pod ${name} in StatefulSet ${sts.metadata.name ?? ''} successful`,
+        'statefulset-controller',
+      );
   };
 
   const c: Controller = {
@@ -65,7 +93,8 @@ export function statefulSetController(ctx: ControllerContext): Controller {
       const ordered = sts.spec.podManagementPolicy !== 'Parallel';
       const rolling = sts.spec.updateStrategy.type === 'RollingUpdate';
       const partition = rolling ? (sts.spec.updateStrategy.rollingUpdate?.partition ?? 0) : 0;
-      const healthy = (p: Pod | undefined) => p !== undefined && !p.metadata.deletionTimestamp && p.status?.phase === 'Running' && isPodReady(p);
+      const healthy = (p: Pod | undefined) =>
+        p !== undefined && !p.metadata.deletionTimestamp && p.status?.phase === 'Running' && isPodReady(p);
 
       let blocked = false;
       for (let i = 0; i < replicas; i++) {
@@ -86,7 +115,9 @@ export function statefulSetController(ctx: ControllerContext): Controller {
           break;
         }
       }
-      const condemned = owned.filter((p) => ordinalOf(sts, p) >= replicas || ordinalOf(sts, p) < 0).sort((a, b) => ordinalOf(sts, b) - ordinalOf(sts, a));
+      const condemned = owned
+        .filter((p) => ordinalOf(sts, p) >= replicas || ordinalOf(sts, p) < 0)
+        .sort((a, b) => ordinalOf(sts, b) - ordinalOf(sts, a));
       if (!blocked) {
         for (const p of condemned) {
           if (!p.metadata.deletionTimestamp) remove(ctx, pods, p);

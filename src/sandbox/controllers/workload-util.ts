@@ -54,7 +54,17 @@ export function scaled(v: number | string | undefined, total: number, roundUp: b
 }
 
 /** A new pod from a template, owned by `owner`. */
-export function podFromTemplate(owner: KubeObject, template: PodTemplate, extra: { name?: string; generateName?: string; labels?: Record<string, string>; annotations?: Record<string, string>; ref: OwnerReference }): KubeObject {
+export function podFromTemplate(
+  owner: KubeObject,
+  template: PodTemplate,
+  extra: {
+    name?: string;
+    generateName?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ref: OwnerReference;
+  },
+): KubeObject {
   const labels = { ...(template.metadata?.labels ?? {}), ...(extra.labels ?? {}) };
   const annotations = { ...(template.metadata?.annotations ?? {}), ...(extra.annotations ?? {}) };
   const metadata: KubeObject['metadata'] = { namespace: owner.metadata.namespace ?? '', ownerReferences: [extra.ref] };
@@ -85,5 +95,8 @@ export function deletionRank(a: Pod, b: Pod): number {
   const score = (p: Pod) => (!p.spec.nodeName ? 0 : p.status?.phase === 'Pending' ? 1 : !isPodReady(p) ? 2 : 3);
   const d = score(a) - score(b);
   if (d !== 0) return d;
-  return (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (b.metadata.name ?? '').localeCompare(a.metadata.name ?? '');
+  return (
+    (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
+    (b.metadata.name ?? '').localeCompare(a.metadata.name ?? '')
+  );
 }

@@ -30,7 +30,8 @@ export interface ResourceRequest {
   userAgent?: string;
 }
 
-export type Reply = { status: number; body: unknown; contentType?: string; headers?: Record<string, string> } | { watch: true };
+export type Reply =
+  { status: number; body: unknown; contentType?: string; headers?: Record<string, string> } | { watch: true };
 
 /** The manager of a write: `?fieldManager`, else the client's program name from User-Agent. */
 function managerOf(req: ResourceRequest): string {
@@ -44,7 +45,9 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
   const dry = req.query.getAll('dryRun');
   const bad = dry.find((d) => d !== 'All');
   if (bad !== undefined) {
-    throw invalid(verbOptions, 'meta.k8s.io', '', [{ type: 'FieldValueNotSupported', field: 'dryRun[0]', value: bad, detail: 'supported values: "All"' }]);
+    throw invalid(verbOptions, 'meta.k8s.io', '', [
+      { type: 'FieldValueNotSupported', field: 'dryRun[0]', value: bad, detail: 'supported values: "All"' },
+    ]);
   }
   const opts: WriteOptions = { manager: managerOf(req) };
   if (dry.length > 0) opts.dryRun = true;
@@ -59,19 +62,28 @@ function objectBody(req: ResourceRequest, r: ResourceType): KubeObject {
   const body = parseBody(req.body, req.contentType);
   if (!isMap(body)) {
     const what = Array.isArray(body) ? 'array' : body === undefined ? 'empty body' : typeof body;
-    throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw badRequest(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
   }
   const want = apiVersionOf(r);
   if (body.apiVersion === undefined || body.apiVersion === '') body.apiVersion = want;
   if (body.kind === undefined || body.kind === '') body.kind = r.kind;
-  if (body.apiVersion !== want) throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`);
-  if (body.kind !== r.kind) throw badRequest(`${String(body.kind)} in version "${r.version}" cannot be handled as a ${r.kind}: the kind of the body does not match the URL`);
+  if (body.apiVersion !== want)
+    throw badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`,
+    );
+  if (body.kind !== r.kind)
+    throw badRequest(
+      `${String(body.kind)} in version "${r.version}" cannot be handled as a ${r.kind}: the kind of the body does not match the URL`,
+    );
   checkShape(r, body);
   const o = dropNulls(body) as KubeObject;
   o.metadata ??= {};
   const ns = req.namespace ?? '';
   if (r.namespaced) {
-    if (o.metadata.namespace && o.metadata.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (o.metadata.namespace && o.metadata.namespace !== ns)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     o.metadata.namespace = ns;
   }
   if (req.name !== undefined && o.metadata.name !== undefined && o.metadata.name !== req.name) {
@@ -110,7 +122,13 @@ function get(ctx: ApiContext, req: ResourceRequest): Reply {
 }
 
 function queryOf(q: URLSearchParams) {
-  const out: { labelSelector?: string; fieldSelector?: string; limit?: string; continue?: string; resourceVersion?: string } = {};
+  const out: {
+    labelSelector?: string;
+    fieldSelector?: string;
+    limit?: string;
+    continue?: string;
+    resourceVersion?: string;
+  } = {};
   for (const k of ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion'] as const) {
     const v = q.get(k);
     if (v !== null) out[k] = v;
@@ -125,7 +143,17 @@ function post(ctx: ApiContext, req: ResourceRequest): Reply {
     return ok(served(r, commitCreate(ctx, r, o, writeOptions(req, 'CreateOptions'))), 201);
   }
   if (req.subresource === 'eviction') {
-    return ok(evictPod(ctx, r, req.namespace ?? '', req.name, parseBody(req.body, req.contentType), writeOptions(req, 'CreateOptions')), 201);
+    return ok(
+      evictPod(
+        ctx,
+        r,
+        req.namespace ?? '',
+        req.name,
+        parseBody(req.body, req.contentType),
+        writeOptions(req, 'CreateOptions'),
+      ),
+      201,
+    );
   }
   throw methodNotAllowed();
 }
@@ -134,7 +162,10 @@ function put(ctx: ApiContext, req: ResourceRequest): Reply {
   const r = req.resource;
   if (req.name === undefined) throw methodNotAllowed();
   const opts = writeOptions(req, 'UpdateOptions');
-  if (req.subresource === 'scale') return ok(updateScale(ctx, r, req.namespace ?? '', req.name, parseBody(req.body, req.contentType), opts, r.scalePaths));
+  if (req.subresource === 'scale')
+    return ok(
+      updateScale(ctx, r, req.namespace ?? '', req.name, parseBody(req.body, req.contentType), opts, r.scalePaths),
+    );
   const old = stored(ctx, r, req);
   const next = objectBody(req, r);
   if (req.subresource === 'finalize') {
@@ -146,7 +177,12 @@ function put(ctx: ApiContext, req: ResourceRequest): Reply {
   }
   if (req.subresource !== undefined && req.subresource !== 'status') throw methodNotAllowed();
   const scope = req.subresource === 'status' ? 'status' : 'main';
-  return ok(served(r, commitUpdate(ctx, r, old, next, { ...opts, scope, ...(req.subresource ? { subresource: req.subresource } : {}) })));
+  return ok(
+    served(
+      r,
+      commitUpdate(ctx, r, old, next, { ...opts, scope, ...(req.subresource ? { subresource: req.subresource } : {}) }),
+    ),
+  );
 }
 
 function patch(ctx: ApiContext, req: ResourceRequest): Reply {
@@ -154,16 +190,25 @@ function patch(ctx: ApiContext, req: ResourceRequest): Reply {
   if (req.name === undefined) throw methodNotAllowed();
   const type = patchTypeOf(req.contentType, r.crd !== undefined);
   const opts = writeOptions(req, 'PatchOptions');
-  if (req.subresource === 'scale') return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body.toString('utf8'), opts, r.scalePaths));
+  if (req.subresource === 'scale')
+    return ok(patchScale(ctx, r, req.namespace ?? '', req.name, type, req.body.toString('utf8'), opts, r.scalePaths));
   if (req.subresource !== undefined && req.subresource !== 'status') throw methodNotAllowed();
   const force = req.query.get('force');
   const fieldManager = req.query.get('fieldManager');
-  const result = patchObject(ctx, r, req.namespace ?? '', req.name, type, decodePatch(type, req.body.toString('utf8')), {
-    ...opts,
-    ...(fieldManager ? { fieldManager } : {}),
-    force: force === 'true' || force === '1',
-    ...(req.subresource === 'status' ? { subresource: 'status' as const } : {}),
-  });
+  const result = patchObject(
+    ctx,
+    r,
+    req.namespace ?? '',
+    req.name,
+    type,
+    decodePatch(type, req.body.toString('utf8')),
+    {
+      ...opts,
+      ...(fieldManager ? { fieldManager } : {}),
+      force: force === 'true' || force === '1',
+      ...(req.subresource === 'status' ? { subresource: 'status' as const } : {}),
+    },
+  );
   return ok(served(r, result.object), result.created ? 201 : 200);
 }
 
@@ -176,16 +221,30 @@ function del(ctx: ApiContext, req: ResourceRequest): Reply {
     const result = deleteObject(ctx, r, o.metadata.namespace ?? '', o.metadata.name ?? '', opts);
     return result.kind === 'Status' ? served(r, o) : result;
   });
-  return ok({ apiVersion: apiVersionOf(r), kind: `${r.kind}List`, metadata: { resourceVersion: String(ctx.store.resourceVersion) }, items: gone });
+  return ok({
+    apiVersion: apiVersionOf(r),
+    kind: `${r.kind}List`,
+    metadata: { resourceVersion: String(ctx.store.resourceVersion) },
+    items: gone,
+  });
 }
 
 /** The `Warning` headers the API server adds to some answers (kubectl prints them). */
 function warnings(req: ResourceRequest): string[] {
   const out: string[] = [];
   const r = req.resource;
-  if (r.group === '' && r.plural === 'endpoints') out.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
-  if (r.group === 'batch' && r.plural === 'jobs' && req.method === 'DELETE' && !req.query.has('propagationPolicy') && !req.body.toString('utf8').includes('propagationPolicy')) {
-    out.push('child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning');
+  if (r.group === '' && r.plural === 'endpoints')
+    out.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
+  if (
+    r.group === 'batch' &&
+    r.plural === 'jobs' &&
+    req.method === 'DELETE' &&
+    !req.query.has('propagationPolicy') &&
+    !req.body.toString('utf8').includes('propagationPolicy')
+  ) {
+    out.push(
+      'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
+    );
   }
   return out;
 }
@@ -199,7 +258,8 @@ export function handleResource(ctx: ApiContext, req: ResourceRequest): Reply {
 
 function verb(ctx: ApiContext, req: ResourceRequest): Reply {
   // a namespaced resource without a namespace in the path is only listed and watched
-  if (req.resource.namespaced && req.namespace === undefined && req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
+  if (req.resource.namespaced && req.namespace === undefined && req.method !== 'GET' && req.method !== 'HEAD')
+    throw methodNotAllowed();
   switch (req.method) {
     case 'GET':
     case 'HEAD':

@@ -11,7 +11,9 @@ export function podLog(pod: KubeObject, query: URLSearchParams): string {
   const name = query.get('container') ?? (containers.length === 1 ? String(containers[0]!.name) : undefined);
   if (name === undefined) {
     const names = containers.map((c) => String(c.name)).join(' ');
-    throw badRequest(`a container name must be specified for pod ${pod.metadata.name ?? ''}, choose one of: [${names}]`);
+    throw badRequest(
+      `a container name must be specified for pod ${pod.metadata.name ?? ''}, choose one of: [${names}]`,
+    );
   }
   const c = containers.find((x) => x.name === name);
   if (!c) throw badRequest(`container ${name} is not valid for pod ${pod.metadata.name ?? ''}`);
@@ -26,5 +28,8 @@ export function podLog(pod: KubeObject, query: URLSearchParams): string {
   }
   const tail = query.get('tailLines');
   const n = tail === null ? lines.length : Math.max(0, Number(tail));
-  return lines.slice(lines.length - n).map((l) => `${l}\n`).join('');
+  return lines
+    .slice(lines.length - n)
+    .map((l) => `${l}\n`)
+    .join('');
 }

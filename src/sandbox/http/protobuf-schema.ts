@@ -31,7 +31,14 @@ const META: Record<string, Message> = {
     13: ['ownerReferences', 'msg:OwnerReference', 'r'],
     14: ['finalizers', 'string', 'r'],
   },
-  OwnerReference: { 5: ['apiVersion', 'string'], 1: ['kind', 'string'], 3: ['name', 'string'], 4: ['uid', 'string'], 6: ['controller', 'bool', 'z'], 7: ['blockOwnerDeletion', 'bool', 'z'] },
+  OwnerReference: {
+    5: ['apiVersion', 'string'],
+    1: ['kind', 'string'],
+    3: ['name', 'string'],
+    4: ['uid', 'string'],
+    6: ['controller', 'bool', 'z'],
+    7: ['blockOwnerDeletion', 'bool', 'z'],
+  },
   LabelSelector: { 1: ['matchLabels', 'map:string'], 2: ['matchExpressions', 'msg:LabelSelectorRequirement', 'r'] },
   LabelSelectorRequirement: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['values', 'string', 'r'] },
 };
@@ -39,9 +46,24 @@ const META: Record<string, Message> = {
 const CORE: Record<string, Message> = {
   Namespace: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['spec', 'msg:NamespaceSpec'] },
   NamespaceSpec: { 1: ['finalizers', 'string', 'r'] },
-  ConfigMap: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['data', 'map:string'], 3: ['binaryData', 'map:bytes'], 4: ['immutable', 'bool', 'z'] },
-  Secret: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['data', 'map:bytes'], 3: ['type', 'string'], 4: ['stringData', 'map:string'], 5: ['immutable', 'bool', 'z'] },
-  ServiceAccount: { 1: ['metadata', 'msg:ObjectMeta'], 3: ['imagePullSecrets', 'msg:LocalObjectReference', 'r'], 4: ['automountServiceAccountToken', 'bool', 'z'] },
+  ConfigMap: {
+    1: ['metadata', 'msg:ObjectMeta'],
+    2: ['data', 'map:string'],
+    3: ['binaryData', 'map:bytes'],
+    4: ['immutable', 'bool', 'z'],
+  },
+  Secret: {
+    1: ['metadata', 'msg:ObjectMeta'],
+    2: ['data', 'map:bytes'],
+    3: ['type', 'string'],
+    4: ['stringData', 'map:string'],
+    5: ['immutable', 'bool', 'z'],
+  },
+  ServiceAccount: {
+    1: ['metadata', 'msg:ObjectMeta'],
+    3: ['imagePullSecrets', 'msg:LocalObjectReference', 'r'],
+    4: ['automountServiceAccountToken', 'bool', 'z'],
+  },
   LocalObjectReference: { 1: ['name', 'string'] },
   Service: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['spec', 'msg:ServiceSpec'] },
   ServiceSpec: {
@@ -54,7 +76,13 @@ const CORE: Record<string, Message> = {
     10: ['externalName', 'string'],
     18: ['clusterIPs', 'string', 'r'],
   },
-  ServicePort: { 1: ['name', 'string'], 2: ['protocol', 'string'], 3: ['port', 'int32'], 4: ['targetPort', 'intOrString'], 5: ['nodePort', 'int32'] },
+  ServicePort: {
+    1: ['name', 'string'],
+    2: ['protocol', 'string'],
+    3: ['port', 'int32'],
+    4: ['targetPort', 'intOrString'],
+    5: ['nodePort', 'int32'],
+  },
   PodTemplateSpec: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['spec', 'msg:PodSpec'] },
   PodSpec: {
     2: ['containers', 'msg:Container', 'r'],
@@ -82,7 +110,13 @@ const CORE: Record<string, Message> = {
   ContainerPort: { 1: ['name', 'string'], 3: ['containerPort', 'int32'], 4: ['protocol', 'string'] },
   EnvVar: { 1: ['name', 'string'], 2: ['value', 'string'] },
   ResourceRequirements: { 1: ['limits', 'map:quantity'], 2: ['requests', 'map:quantity'] },
-  Toleration: { 1: ['key', 'string'], 2: ['operator', 'string'], 3: ['value', 'string'], 4: ['effect', 'string'], 5: ['tolerationSeconds', 'int64', 'z'] },
+  Toleration: {
+    1: ['key', 'string'],
+    2: ['operator', 'string'],
+    3: ['value', 'string'],
+    4: ['effect', 'string'],
+    5: ['tolerationSeconds', 'int64', 'z'],
+  },
 };
 
 const WORKLOADS: Record<string, Message> = {
@@ -125,9 +159,19 @@ const WORKLOADS: Record<string, Message> = {
     8: ['timeZone', 'string'],
   },
   PodDisruptionBudget: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['spec', 'msg:PodDisruptionBudgetSpec'] },
-  PodDisruptionBudgetSpec: { 1: ['minAvailable', 'intOrString'], 2: ['selector', 'msg:LabelSelector'], 3: ['maxUnavailable', 'intOrString'], 4: ['unhealthyPodEvictionPolicy', 'string'] },
+  PodDisruptionBudgetSpec: {
+    1: ['minAvailable', 'intOrString'],
+    2: ['selector', 'msg:LabelSelector'],
+    3: ['maxUnavailable', 'intOrString'],
+    4: ['unhealthyPodEvictionPolicy', 'string'],
+  },
   Ingress: { 1: ['metadata', 'msg:ObjectMeta'], 2: ['spec', 'msg:IngressSpec'] },
-  IngressSpec: { 1: ['defaultBackend', 'msg:IngressBackend'], 2: ['tls', 'msg:IngressTLS', 'r'], 3: ['rules', 'msg:IngressRule', 'r'], 4: ['ingressClassName', 'string'] },
+  IngressSpec: {
+    1: ['defaultBackend', 'msg:IngressBackend'],
+    2: ['tls', 'msg:IngressTLS', 'r'],
+    3: ['rules', 'msg:IngressRule', 'r'],
+    4: ['ingressClassName', 'string'],
+  },
   IngressRule: { 1: ['host', 'string'], 2: ['ingressRuleValue', 'msg:IngressRuleValue', 'i'] },
   IngressRuleValue: { 1: ['http', 'msg:HTTPIngressRuleValue'] },
   HTTPIngressRuleValue: { 1: ['paths', 'msg:HTTPIngressPath', 'r'] },
@@ -141,4 +185,15 @@ const WORKLOADS: Record<string, Message> = {
 export const MESSAGES: Readonly<Record<string, Message>> = { ...META, ...CORE, ...WORKLOADS };
 
 /** The kinds whose protobuf bodies the sandbox reads: their top-level message. */
-export const PROTOBUF_KINDS: ReadonlySet<string> = new Set(['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Deployment', 'Job', 'CronJob', 'PodDisruptionBudget', 'Ingress']);
+export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
+  'Namespace',
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Service',
+  'Deployment',
+  'Job',
+  'CronJob',
+  'PodDisruptionBudget',
+  'Ingress',
+]);

@@ -28,9 +28,25 @@ function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
 
 describe('Kubernetes protobuf bodies', () => {
   it('decode a ConfigMap: metadata, data maps, empty fields left out', () => {
-    const meta = Buffer.concat([str(1, 'cm'), str(2, ''), str(3, 'default'), msg(8, num(1, 0), num(2, 0)), entry(11, 'app', 'web')]);
-    const body = envelope('v1', 'ConfigMap', Buffer.concat([msg(1, meta), entry(2, 'a', 'b'), entry(3, 'bin', Buffer.from([1, 2]))]));
-    expect(decodeProtobuf(body)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default', labels: { app: 'web' } }, data: { a: 'b' }, binaryData: { bin: 'AQI=' } });
+    const meta = Buffer.concat([
+      str(1, 'cm'),
+      str(2, ''),
+      str(3, 'default'),
+      msg(8, num(1, 0), num(2, 0)),
+      entry(11, 'app', 'web'),
+    ]);
+    const body = envelope(
+      'v1',
+      'ConfigMap',
+      Buffer.concat([msg(1, meta), entry(2, 'a', 'b'), entry(3, 'bin', Buffer.from([1, 2]))]),
+    );
+    expect(decodeProtobuf(body)).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm', namespace: 'default', labels: { app: 'web' } },
+      data: { a: 'b' },
+      binaryData: { bin: 'AQI=' },
+    });
   });
 
   it('keep a zero that Go holds in a pointer (replicas: 0), read int-or-strings, and skip blank messages', () => {
@@ -43,7 +59,9 @@ describe('Kubernetes protobuf bodies', () => {
       num(5, 0),
     ]);
     const blankStatus = msg(3, num(1, 0), num(2, 0), msg(6));
-    const d = decodeProtobuf(envelope('apps/v1', 'Deployment', Buffer.concat([msg(1, str(1, 'web')), msg(2, spec), blankStatus])));
+    const d = decodeProtobuf(
+      envelope('apps/v1', 'Deployment', Buffer.concat([msg(1, str(1, 'web')), msg(2, spec), blankStatus])),
+    );
     expect(d).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -51,16 +69,25 @@ describe('Kubernetes protobuf bodies', () => {
       spec: {
         replicas: 0,
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} }] } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} }] },
+        },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 2 } },
       },
     });
   });
 
   it('refuse with 415 what they cannot read: another kind, a field not listed, a body without the magic', () => {
-    expect(() => decodeProtobuf(envelope('v1', 'Pod', Buffer.alloc(0)))).toThrow(expect.objectContaining({ code: 415 }));
-    expect(() => decodeProtobuf(envelope('v1', 'ConfigMap', msg(99, str(1, 'x'))))).toThrow(expect.objectContaining({ code: 415 }));
+    expect(() => decodeProtobuf(envelope('v1', 'Pod', Buffer.alloc(0)))).toThrow(
+      expect.objectContaining({ code: 415 }),
+    );
+    expect(() => decodeProtobuf(envelope('v1', 'ConfigMap', msg(99, str(1, 'x'))))).toThrow(
+      expect.objectContaining({ code: 415 }),
+    );
     expect(() => decodeProtobuf(Buffer.from('{"kind":"ConfigMap"}'))).toThrow(expect.objectContaining({ code: 415 }));
-    expect(() => decodeProtobuf(Buffer.concat([Buffer.from('k8s\u0000'), Buffer.from([0x0a, 0xff])]))).toThrow(expect.objectContaining({ code: 415 }));
+    expect(() => decodeProtobuf(Buffer.concat([Buffer.from('k8s\u0000'), Buffer.from([0x0a, 0xff])]))).toThrow(
+      expect.objectContaining({ code: 415 }),
+    );
   });
 });

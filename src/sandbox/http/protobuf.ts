@@ -88,7 +88,12 @@ function mapEntry(buf: Buffer, valueType: FieldType): [string, unknown] {
     if (f === 1 && w === 2) key = r.bytes().toString('utf8');
     else if (f === 2 && w === 2) {
       const b = r.bytes();
-      value = valueType === 'map:bytes' ? b.toString('base64') : valueType === 'map:quantity' ? scalarMessage(b, 'quantity') : b.toString('utf8');
+      value =
+        valueType === 'map:bytes'
+          ? b.toString('base64')
+          : valueType === 'map:quantity'
+            ? scalarMessage(b, 'quantity')
+            : b.toString('utf8');
     } else r.skip(w);
   });
   return [key, value];
@@ -182,7 +187,8 @@ function message(buf: Buffer, name: string): Record<string, unknown> {
 
 /** A protobuf request body as the JSON object it stands for. */
 export function decodeProtobuf(body: Buffer): Record<string, unknown> {
-  if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) throw refuse('it does not start with the k8s protobuf magic');
+  if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC))
+    throw refuse('it does not start with the k8s protobuf magic');
   let apiVersion = '';
   let kind = '';
   let raw: Buffer | undefined;
@@ -196,6 +202,7 @@ export function decodeProtobuf(body: Buffer): Record<string, unknown> {
     } else if (f === 2 && w === 2) raw = r.bytes();
     else r.skip(w);
   });
-  if (!PROTOBUF_KINDS.has(kind) || raw === undefined) throw refuse(`the sandbox reads protobuf only for ${[...PROTOBUF_KINDS].join(', ')}`);
+  if (!PROTOBUF_KINDS.has(kind) || raw === undefined)
+    throw refuse(`the sandbox reads protobuf only for ${[...PROTOBUF_KINDS].join(', ')}`);
   return { apiVersion, kind, ...message(raw, kind) };
 }

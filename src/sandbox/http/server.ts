@@ -8,7 +8,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext } from '../api/context.js';
-import { aggregatedAsked, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from '../api/discovery.js';
+import {
+  aggregatedAsked,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from '../api/discovery.js';
 import { ApiError, internalError, resourceNotFound, unauthorized } from '../api/errors.js';
 import { openApiGroupVersion, openApiIndex } from '../api/openapi.js';
 import { parseResourceVersion } from '../api/read.js';
@@ -42,10 +49,21 @@ export interface ServerDeps {
 
 const JSON_TYPE = 'application/json';
 
-function send(res: ServerResponse, status: number, body: unknown, contentType = JSON_TYPE, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType = JSON_TYPE,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = typeof body === 'string' && contentType !== JSON_TYPE ? body : JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -87,7 +105,11 @@ const PUBLIC: ReadonlySet<Route['type']> = new Set(['version', 'health']);
 /** The answer to exec, attach and port-forward, which need containers the sandbox does not run. */
 function noUpgrade(): string {
   const body = JSON.stringify(
-    new ApiError(400, 'BadRequest', 'the kdeck sandbox runs no containers: exec, attach and port-forward are not available').toStatus(),
+    new ApiError(
+      400,
+      'BadRequest',
+      'the kdeck sandbox runs no containers: exec, attach and port-forward are not available',
+    ).toStatus(),
   );
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
@@ -104,7 +126,11 @@ export class ApiHttpServer {
     private readonly deps: ServerDeps,
     identity: TlsIdentity,
   ) {
-    this.listener = new LoopbackListener(identity, (req, res) => this.onRequest(req, res), () => noUpgrade());
+    this.listener = new LoopbackListener(
+      identity,
+      (req, res) => this.onRequest(req, res),
+      () => noUpgrade(),
+    );
     deps.faults.onChange(() => {
       if (deps.faults.current.unresponsive) return;
       for (const res of this.held) res.destroy();
@@ -164,7 +190,11 @@ export class ApiHttpServer {
     const body = method === 'GET' || method === 'HEAD' ? (req.resume(), Buffer.alloc(0)) : await readBody(req);
     if (route.type === 'resource') return this.resource(req, res, route, url.searchParams, method, body);
     if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body.toString('utf8')));
-    if (method !== 'GET' && method !== 'HEAD') return sendError(res, new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
+    if (method !== 'GET' && method !== 'HEAD')
+      return sendError(
+        res,
+        new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+      );
     this.discovery(req, res, route);
   }
 
@@ -174,15 +204,32 @@ export class ApiHttpServer {
     const aggregated = aggregatedAsked(req.headers.accept);
     switch (route.type) {
       case 'version':
-        return send(res, 200, { ...this.deps.version, gitCommit: 'sandbox', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24.0', compiler: 'gc', platform: 'linux/amd64' });
+        return send(res, 200, {
+          ...this.deps.version,
+          gitCommit: 'sandbox',
+          gitTreeState: 'clean',
+          buildDate: '2026-01-01T00:00:00Z',
+          goVersion: 'go1.24.0',
+          compiler: 'gc',
+          platform: 'linux/amd64',
+        });
       case 'health':
         return send(res, 200, 'ok', 'text/plain; charset=utf-8');
       case 'coreVersions':
       case 'groups':
         if (aggregated) {
-          return send(res, 200, aggregatedDiscovery(reg, route.type === 'coreVersions', aggregated), `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`);
+          return send(
+            res,
+            200,
+            aggregatedDiscovery(reg, route.type === 'coreVersions', aggregated),
+            `application/json;g=apidiscovery.k8s.io;v=${aggregated};as=APIGroupDiscoveryList`,
+          );
         }
-        return send(res, 200, route.type === 'coreVersions' ? apiVersions(`127.0.0.1:${req.socket.localPort ?? 0}`) : apiGroupList(reg));
+        return send(
+          res,
+          200,
+          route.type === 'coreVersions' ? apiVersions(`127.0.0.1:${req.socket.localPort ?? 0}`) : apiGroupList(reg),
+        );
       case 'group': {
         const doc = apiGroup(reg, route.group);
         return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
@@ -202,7 +249,14 @@ export class ApiHttpServer {
     }
   }
 
-  private resource(req: IncomingMessage, res: ServerResponse, route: Extract<Route, { type: 'resource' }>, query: URLSearchParams, method: string, body: Buffer): void {
+  private resource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Extract<Route, { type: 'resource' }>,
+    query: URLSearchParams,
+    method: string,
+    body: Buffer,
+  ): void {
     const { ctx } = this.deps;
     const rr: ResourceRequest = { method, resource: route.resource, query, body };
     if (route.namespace !== undefined) rr.namespace = route.namespace;
@@ -212,16 +266,27 @@ export class ApiHttpServer {
     if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
-      const table = wantsTable(req.headers.accept) ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query)) : undefined;
+      const table = wantsTable(req.headers.accept)
+        ? asTable(route.resource, reply.body, ctx.clock.now(), includeObjectOf(query))
+        : undefined;
       return table ? send(res, reply.status, table, JSON_TYPE, reply.headers ?? {}) : this.reply(res, reply);
     }
     const r = route.resource;
-    const fields = [query.get('fieldSelector') ?? '', route.name !== undefined ? `metadata.name=${route.name}` : ''].filter((s) => s !== '').join(',');
-    const filter = { resource: r, labels: parseLabelSelector(query.get('labelSelector') ?? undefined), fields: parseFieldSelector(fields, r.kind), ...(r.namespaced && route.namespace !== undefined ? { namespace: route.namespace } : {}) };
+    const fields = [query.get('fieldSelector') ?? '', route.name !== undefined ? `metadata.name=${route.name}` : '']
+      .filter((s) => s !== '')
+      .join(',');
+    const filter = {
+      resource: r,
+      labels: parseLabelSelector(query.get('labelSelector') ?? undefined),
+      fields: parseFieldSelector(fields, r.kind),
+      ...(r.namespaced && route.namespace !== undefined ? { namespace: route.namespace } : {}),
+    };
     const params = watchParams(query);
     const resume = parseResourceVersion(params.resourceVersion, ctx.store.resourceVersion);
     const include = includeObjectOf(query);
-    const mapLine = wantsTable(req.headers.accept) ? (l: string) => tableEventLine(r, l, ctx.clock.now(), include) : undefined;
+    const mapLine = wantsTable(req.headers.accept)
+      ? (l: string) => tableEventLine(r, l, ctx.clock.now(), include)
+      : undefined;
     serveWatch(res, ctx.store, this.deps.faults, filter, params, resume, this.deps.watch, mapLine);
   }
 

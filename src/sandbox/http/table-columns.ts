@@ -30,8 +30,22 @@ const AGE: Column = { name: 'Age', cell: (o, now) => humanAge(parseTime(o.metada
 function templateColumns(path: string[]): Column[] {
   const containers = (o: KubeObject) => list(o, [...path, 'containers']);
   return [
-    { name: 'Containers', priority: 1, cell: (o) => containers(o).map((c) => String(c.name)).join(',') },
-    { name: 'Images', priority: 1, cell: (o) => containers(o).map((c) => String(c.image)).join(',') },
+    {
+      name: 'Containers',
+      priority: 1,
+      cell: (o) =>
+        containers(o)
+          .map((c) => String(c.name))
+          .join(','),
+    },
+    {
+      name: 'Images',
+      priority: 1,
+      cell: (o) =>
+        containers(o)
+          .map((c) => String(c.image))
+          .join(','),
+    },
     { name: 'Selector', priority: 1, cell: (o) => selectorString(getPath(o, ['spec', 'selector'])) },
   ];
 }
@@ -75,7 +89,11 @@ function restarts(o: KubeObject, now: number): string | number {
 
 const POD: Column[] = [
   NAME,
-  { name: 'Ready', cell: (o) => `${list(o, ['status', 'containerStatuses']).filter((s) => s.ready === true).length}/${list(o, ['spec', 'containers']).length}` },
+  {
+    name: 'Ready',
+    cell: (o) =>
+      `${list(o, ['status', 'containerStatuses']).filter((s) => s.ready === true).length}/${list(o, ['spec', 'containers']).length}`,
+  },
   { name: 'Status', cell: podStatusReason },
   { name: 'Restarts', cell: restarts },
   AGE,
@@ -93,7 +111,9 @@ function nodeStatus(o: KubeObject): string {
 }
 
 function servicePorts(o: KubeObject): string {
-  const ports = list(o, ['spec', 'ports']).map((p) => `${String(p.port)}${typeof p.nodePort === 'number' ? `:${p.nodePort}` : ''}/${String(p.protocol ?? 'TCP')}`);
+  const ports = list(o, ['spec', 'ports']).map(
+    (p) => `${String(p.port)}${typeof p.nodePort === 'number' ? `:${p.nodePort}` : ''}/${String(p.protocol ?? 'TCP')}`,
+  );
   return ports.length === 0 ? '<none>' : ports.join(',');
 }
 
@@ -134,7 +154,12 @@ const COLUMNS: Record<string, Column[]> = {
     AGE,
     ...templateColumns(['spec', 'template', 'spec']),
   ],
-  StatefulSet: [NAME, { name: 'Ready', cell: (o) => `${num(o, ['status', 'readyReplicas'])}/${num(o, ['spec', 'replicas'])}` }, AGE, ...templateColumns(['spec', 'template', 'spec']).slice(0, 2)],
+  StatefulSet: [
+    NAME,
+    { name: 'Ready', cell: (o) => `${num(o, ['status', 'readyReplicas'])}/${num(o, ['spec', 'replicas'])}` },
+    AGE,
+    ...templateColumns(['spec', 'template', 'spec']).slice(0, 2),
+  ],
   DaemonSet: [
     NAME,
     { name: 'Desired', type: 'integer', cell: (o) => num(o, ['status', 'desiredNumberScheduled']) },
@@ -142,7 +167,13 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Ready', type: 'integer', cell: (o) => num(o, ['status', 'numberReady']) },
     { name: 'Up-to-date', type: 'integer', cell: (o) => num(o, ['status', 'updatedNumberScheduled']) },
     { name: 'Available', type: 'integer', cell: (o) => num(o, ['status', 'numberAvailable']) },
-    { name: 'Node Selector', cell: (o) => Object.entries((getPath(o, ['spec', 'template', 'spec', 'nodeSelector']) as JsonMap | undefined) ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(',') || '<none>' },
+    {
+      name: 'Node Selector',
+      cell: (o) =>
+        Object.entries((getPath(o, ['spec', 'template', 'spec', 'nodeSelector']) as JsonMap | undefined) ?? {})
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',') || '<none>',
+    },
     AGE,
   ],
   Job: [
@@ -158,7 +189,13 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Timezone', cell: (o) => str(getPath(o, ['spec', 'timeZone'])) },
     { name: 'Suspend', cell: (o) => String(getPath(o, ['spec', 'suspend']) === true) },
     { name: 'Active', type: 'integer', cell: (o) => list(o, ['status', 'active']).length },
-    { name: 'Last Schedule', cell: (o, now) => (getPath(o, ['status', 'lastScheduleTime']) ? humanAge(parseTime(getPath(o, ['status', 'lastScheduleTime'])), now) : '<none>') },
+    {
+      name: 'Last Schedule',
+      cell: (o, now) =>
+        getPath(o, ['status', 'lastScheduleTime'])
+          ? humanAge(parseTime(getPath(o, ['status', 'lastScheduleTime'])), now)
+          : '<none>',
+    },
     AGE,
   ],
   Service: [
@@ -168,19 +205,56 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'External-IP', cell: (o) => (getPath(o, ['spec', 'type']) === 'LoadBalancer' ? '<pending>' : '<none>') },
     { name: 'Port(s)', cell: servicePorts },
     AGE,
-    { name: 'Selector', priority: 1, cell: (o) => Object.entries((getPath(o, ['spec', 'selector']) as JsonMap | undefined) ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(',') || '<none>' },
+    {
+      name: 'Selector',
+      priority: 1,
+      cell: (o) =>
+        Object.entries((getPath(o, ['spec', 'selector']) as JsonMap | undefined) ?? {})
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',') || '<none>',
+    },
   ],
   Node: [
     NAME,
     { name: 'Status', cell: nodeStatus },
-    { name: 'Roles', cell: (o) => Object.keys(o.metadata.labels ?? {}).filter((k) => k.startsWith('node-role.kubernetes.io/')).map((k) => k.slice(24)).join(',') || '<none>' },
+    {
+      name: 'Roles',
+      cell: (o) =>
+        Object.keys(o.metadata.labels ?? {})
+          .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+          .map((k) => k.slice(24))
+          .join(',') || '<none>',
+    },
     AGE,
     { name: 'Version', cell: (o) => str(getPath(o, ['status', 'nodeInfo', 'kubeletVersion']), '') },
-    { name: 'Internal-IP', priority: 1, cell: (o) => str(list(o, ['status', 'addresses']).find((a) => a.type === 'InternalIP')?.address) },
+    {
+      name: 'Internal-IP',
+      priority: 1,
+      cell: (o) => str(list(o, ['status', 'addresses']).find((a) => a.type === 'InternalIP')?.address),
+    },
   ],
   Namespace: [NAME, { name: 'Status', cell: (o) => str(getPath(o, ['status', 'phase']), '') }, AGE],
-  ConfigMap: [NAME, { name: 'Data', type: 'integer', cell: (o) => Object.keys((getPath(o, ['data']) as JsonMap | undefined) ?? {}).length + Object.keys((getPath(o, ['binaryData']) as JsonMap | undefined) ?? {}).length }, AGE],
-  Secret: [NAME, { name: 'Type', cell: (o) => str(o.type, '') }, { name: 'Data', type: 'integer', cell: (o) => Object.keys((getPath(o, ['data']) as JsonMap | undefined) ?? {}).length }, AGE],
+  ConfigMap: [
+    NAME,
+    {
+      name: 'Data',
+      type: 'integer',
+      cell: (o) =>
+        Object.keys((getPath(o, ['data']) as JsonMap | undefined) ?? {}).length +
+        Object.keys((getPath(o, ['binaryData']) as JsonMap | undefined) ?? {}).length,
+    },
+    AGE,
+  ],
+  Secret: [
+    NAME,
+    { name: 'Type', cell: (o) => str(o.type, '') },
+    {
+      name: 'Data',
+      type: 'integer',
+      cell: (o) => Object.keys((getPath(o, ['data']) as JsonMap | undefined) ?? {}).length,
+    },
+    AGE,
+  ],
   Endpoints: [
     NAME,
     {
@@ -190,7 +264,9 @@ const COLUMNS: Record<string, Column[]> = {
           .flatMap((s) => {
             const ports = Array.isArray(s.ports) ? s.ports.filter(isMap) : [];
             const addrs = Array.isArray(s.addresses) ? s.addresses.filter(isMap) : [];
-            return addrs.flatMap((a) => (ports.length === 0 ? [String(a.ip)] : ports.map((p) => `${String(a.ip)}:${String(p.port)}`)));
+            return addrs.flatMap((a) =>
+              ports.length === 0 ? [String(a.ip)] : ports.map((p) => `${String(a.ip)}:${String(p.port)}`),
+            );
           })
           .join(',') || '<none>',
     },
@@ -199,14 +275,32 @@ const COLUMNS: Record<string, Column[]> = {
   EndpointSlice: [
     NAME,
     { name: 'AddressType', cell: (o) => str(o.addressType, '') },
-    { name: 'Ports', cell: (o) => list(o, ['ports']).map((p) => String(p.port)).join(',') || '<unset>' },
-    { name: 'Endpoints', cell: (o) => list(o, ['endpoints']).flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : [])).join(',') || '<unset>' },
+    {
+      name: 'Ports',
+      cell: (o) =>
+        list(o, ['ports'])
+          .map((p) => String(p.port))
+          .join(',') || '<unset>',
+    },
+    {
+      name: 'Endpoints',
+      cell: (o) =>
+        list(o, ['endpoints'])
+          .flatMap((e) => (Array.isArray(e.addresses) ? e.addresses.map(String) : []))
+          .join(',') || '<unset>',
+    },
     AGE,
   ],
   Ingress: [
     NAME,
     { name: 'Class', cell: (o) => str(getPath(o, ['spec', 'ingressClassName'])) },
-    { name: 'Hosts', cell: (o) => list(o, ['spec', 'rules']).map((r) => str(r.host, '*')).join(',') || '*' },
+    {
+      name: 'Hosts',
+      cell: (o) =>
+        list(o, ['spec', 'rules'])
+          .map((r) => str(r.host, '*'))
+          .join(',') || '*',
+    },
     { name: 'Address', cell: () => '' },
     { name: 'Ports', cell: (o) => (list(o, ['spec', 'tls']).length > 0 ? '80, 443' : '80') },
     AGE,
@@ -214,7 +308,13 @@ const COLUMNS: Record<string, Column[]> = {
   Lease: [NAME, { name: 'Holder', cell: (o) => str(getPath(o, ['spec', 'holderIdentity']), '') }, AGE],
   ControllerRevision: [
     NAME,
-    { name: 'Controller', cell: (o) => { const ref = o.metadata.ownerReferences?.find((r) => r.controller === true); return ref ? `${ref.kind.toLowerCase()}.apps/${ref.name}` : '<none>'; } },
+    {
+      name: 'Controller',
+      cell: (o) => {
+        const ref = o.metadata.ownerReferences?.find((r) => r.controller === true);
+        return ref ? `${ref.kind.toLowerCase()}.apps/${ref.name}` : '<none>';
+      },
+    },
     { name: 'Revision', type: 'integer', cell: (o) => (typeof o.revision === 'number' ? o.revision : 0) },
     AGE,
   ],
@@ -226,10 +326,17 @@ const COLUMNS: Record<string, Column[]> = {
     AGE,
   ],
   Event: [
-    { name: 'Last Seen', cell: (o, now) => humanAge(parseTime(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp), now) },
+    {
+      name: 'Last Seen',
+      cell: (o, now) => humanAge(parseTime(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp), now),
+    },
     { name: 'Type', cell: (o) => str(o.type, '') },
     { name: 'Reason', cell: (o) => str(o.reason, '') },
-    { name: 'Object', cell: (o) => `${String(getPath(o, ['involvedObject', 'kind']) ?? '').toLowerCase()}/${String(getPath(o, ['involvedObject', 'name']) ?? '')}` },
+    {
+      name: 'Object',
+      cell: (o) =>
+        `${String(getPath(o, ['involvedObject', 'kind']) ?? '').toLowerCase()}/${String(getPath(o, ['involvedObject', 'name']) ?? '')}`,
+    },
     { name: 'Message', cell: (o) => str(o.message, '') },
   ],
 };

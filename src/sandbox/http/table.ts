@@ -9,7 +9,10 @@ import { apiVersionOf, type ResourceType } from '../api/resources.js';
 import { columnsFor, type Column } from './table-columns.js';
 
 export function wantsTable(accept: string | undefined): boolean {
-  return accept !== undefined && accept.split(',').some((p) => p.replace(/\s+/g, '').includes('as=Table') && p.includes('g=meta.k8s.io'));
+  return (
+    accept !== undefined &&
+    accept.split(',').some((p) => p.replace(/\s+/g, '').includes('as=Table') && p.includes('g=meta.k8s.io'))
+  );
 }
 
 function partialMetadata(o: Record<string, unknown>): JsonMap {
@@ -21,7 +24,13 @@ function partialMetadata(o: Record<string, unknown>): JsonMap {
 /** What each row carries besides its cells (`?includeObject=`): metadata by default. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-function row(rt: ResourceType, o: Record<string, unknown>, columns: readonly Column[], now: number, include: IncludeObject): JsonMap {
+function row(
+  rt: ResourceType,
+  o: Record<string, unknown>,
+  columns: readonly Column[],
+  now: number,
+  include: IncludeObject,
+): JsonMap {
   const r: JsonMap = { cells: columns.map((c) => c.cell(o as KubeObject, now)) };
   // list items come without kind and apiVersion; a row's object needs them to be decoded
   if (include === 'Object') r.object = { apiVersion: apiVersionOf(rt), kind: rt.kind, ...o };
@@ -35,18 +44,38 @@ export function includeObjectOf(q: URLSearchParams): IncludeObject {
 }
 
 function definitions(columns: readonly Column[]): JsonMap[] {
-  return columns.map((c) => ({ name: c.name, type: c.type ?? 'string', format: c.name === 'Name' ? 'name' : '', description: c.name, priority: c.priority ?? 0 }));
+  return columns.map((c) => ({
+    name: c.name,
+    type: c.type ?? 'string',
+    format: c.name === 'Name' ? 'name' : '',
+    description: c.name,
+    priority: c.priority ?? 0,
+  }));
 }
 
 /** A Table for a list or a single object; undefined for anything else (a Status, a Scale). */
-export function asTable(r: ResourceType, body: unknown, now: number, include: IncludeObject = 'Metadata'): JsonMap | undefined {
+export function asTable(
+  r: ResourceType,
+  body: unknown,
+  now: number,
+  include: IncludeObject = 'Metadata',
+): JsonMap | undefined {
   if (!isMap(body)) return undefined;
   const columns = columnsFor(r.kind);
   const isList = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
   if (!isList && body.kind !== r.kind) return undefined;
   const items = isList ? (body.items as unknown[]).filter(isMap) : [body];
-  const metadata = isList && isMap(body.metadata) ? body.metadata : { resourceVersion: getPath(body, ['metadata', 'resourceVersion']) };
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: definitions(columns), rows: items.map((o) => row(r, o, columns, now, include)) };
+  const metadata =
+    isList && isMap(body.metadata)
+      ? body.metadata
+      : { resourceVersion: getPath(body, ['metadata', 'resourceVersion']) };
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: definitions(columns),
+    rows: items.map((o) => row(r, o, columns, now, include)),
+  };
 }
 
 /** A watch event's object as a Table of one row (what `kubectl get -w` asks for). */

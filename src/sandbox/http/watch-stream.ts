@@ -19,7 +19,11 @@ export interface WatchLimits {
   maxBufferedBytes: number;
 }
 
-export const DEFAULT_WATCH_LIMITS: WatchLimits = { bookmarkIntervalMs: 60_000, maxWatchSeconds: 1800, maxBufferedBytes: 16 * 1024 * 1024 };
+export const DEFAULT_WATCH_LIMITS: WatchLimits = {
+  bookmarkIntervalMs: 60_000,
+  maxWatchSeconds: 1800,
+  maxBufferedBytes: 16 * 1024 * 1024,
+};
 
 export interface WatchParams {
   resourceVersion?: string;
@@ -56,7 +60,11 @@ export function serveWatch(
   /** Rewrites each event line (as a Table, for kubectl get -w). */
   mapLine: (line: string) => string = (l) => l,
 ): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   let pending: string[] = [];
   let flushScheduled = false;

@@ -13,8 +13,22 @@ function config(replicas: number | undefined, image: string, extra: JsonMap = {}
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec };
 }
 
-function apply(live: JsonMap | undefined, cfg: JsonMap, manager: string, force = false): { object: JsonMap; managedFields: ManagedFieldsEntry[] } {
-  const req: ApplyRequest = { live, config: cfg, kind: 'Deployment', manager, force, scope: 'main', apiVersion: 'apps/v1', time: T };
+function apply(
+  live: JsonMap | undefined,
+  cfg: JsonMap,
+  manager: string,
+  force = false,
+): { object: JsonMap; managedFields: ManagedFieldsEntry[] } {
+  const req: ApplyRequest = {
+    live,
+    config: cfg,
+    kind: 'Deployment',
+    manager,
+    force,
+    scope: 'main',
+    apiVersion: 'apps/v1',
+    time: T,
+  };
   return serverSideApply(req);
 }
 
@@ -34,7 +48,14 @@ describe('server-side apply', () => {
         apiVersion: 'apps/v1',
         time: T,
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } },
+        fieldsV1: {
+          'f:spec': {
+            'f:replicas': {},
+            'f:template': {
+              'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+            },
+          },
+        },
       },
     ]);
   });
@@ -42,7 +63,10 @@ describe('server-side apply', () => {
   it('conflicts over a value another manager set differently, unless forced; same values are shared', () => {
     const alice = withFields(apply(undefined, config(2, 'app:1'), 'alice'));
     expect(() => apply(alice, config(3, 'app:1'), 'bob')).toThrow(
-      expect.objectContaining({ code: 409, message: 'Apply failed with 1 conflict: conflict with "alice" using apps/v1: .spec.replicas' }),
+      expect.objectContaining({
+        code: 409,
+        message: 'Apply failed with 1 conflict: conflict with "alice" using apps/v1: .spec.replicas',
+      }),
     );
     const shared = apply(alice, config(2, 'app:1'), 'bob');
     expect(owners(shared)).toEqual(['alice', 'bob']);
@@ -64,9 +88,16 @@ describe('server-side apply', () => {
 
   it('merges keyed list items (containers by name) instead of replacing the list', () => {
     const one = withFields(apply(undefined, config(1, 'app:1'), 'alice'));
-    const sidecar = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'mesh', image: 'mesh:1' }] } } } };
+    const sidecar = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { template: { spec: { containers: [{ name: 'mesh', image: 'mesh:1' }] } } },
+    };
     const both = apply(one, sidecar, 'mesh-injector');
-    const names = ((((both.object.spec as JsonMap).template as JsonMap).spec as JsonMap).containers as JsonMap[]).map((c) => c.name);
+    const names = ((((both.object.spec as JsonMap).template as JsonMap).spec as JsonMap).containers as JsonMap[]).map(
+      (c) => c.name,
+    );
     expect(names).toEqual(['mesh', 'app']);
   });
 
@@ -78,7 +109,14 @@ describe('server-side apply', () => {
         name: 'web',
         annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied },
         managedFields: [
-          { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'apps/v1', time: T, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(fieldPaths(config(2, 'app:1'), 'Deployment', 'main')) },
+          {
+            manager: 'kubectl-client-side-apply',
+            operation: 'Update',
+            apiVersion: 'apps/v1',
+            time: T,
+            fieldsType: 'FieldsV1',
+            fieldsV1: toFieldsV1(fieldPaths(config(2, 'app:1'), 'Deployment', 'main')),
+          },
         ],
       },
     };
@@ -93,8 +131,16 @@ describe('ownership after ordinary writes', () => {
   it('gives the writer what it changed and takes it from the previous owner', () => {
     const before = withFields(apply(undefined, config(2, 'app:1'), 'alice'));
     const after = { ...before, spec: { ...(before.spec as JsonMap), replicas: 4 } };
-    const fields = recordUpdate((before.metadata as JsonMap).managedFields as ManagedFieldsEntry[], before, after, 'Deployment', { manager: 'hpa', apiVersion: 'apps/v1', time: T, scope: 'main' });
-    const byManager = Object.fromEntries(fields.map((f) => [f.manager, [...fromFieldsV1(f.fieldsV1)].map((p) => p.split('\u0000').join('.'))]));
+    const fields = recordUpdate(
+      (before.metadata as JsonMap).managedFields as ManagedFieldsEntry[],
+      before,
+      after,
+      'Deployment',
+      { manager: 'hpa', apiVersion: 'apps/v1', time: T, scope: 'main' },
+    );
+    const byManager = Object.fromEntries(
+      fields.map((f) => [f.manager, [...fromFieldsV1(f.fieldsV1)].map((p) => p.split('\u0000').join('.'))]),
+    );
     expect(byManager.hpa).toEqual(['f:spec.f:replicas']);
     expect(byManager.alice).not.toContain('f:spec.f:replicas');
     expect(byManager.alice).toContain('f:spec.f:template.f:spec.f:containers.k:{"name":"app"}.f:image');

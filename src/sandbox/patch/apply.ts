@@ -86,15 +86,23 @@ interface Conflict {
 }
 
 function conflictError(conflicts: readonly Conflict[]): ApiError {
-  const who = (o: Ownership) => `"${o.manager}"${o.subresource ? ` with subresource "${o.subresource}"` : ''} using ${o.apiVersion}`;
+  const who = (o: Ownership) =>
+    `"${o.manager}"${o.subresource ? ` with subresource "${o.subresource}"` : ''} using ${o.apiVersion}`;
   const byOwner = new Map<Ownership, FieldPath[]>();
   for (const c of conflicts) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c.path]);
   const parts = [...byOwner].map(([o, paths]) =>
-    paths.length === 1 ? `conflict with ${who(o)}: ${describePath(paths[0]!)}` : `conflicts with ${who(o)}:\n${paths.map((p) => `- ${describePath(p)}`).join('\n')}`,
+    paths.length === 1
+      ? `conflict with ${who(o)}: ${describePath(paths[0]!)}`
+      : `conflicts with ${who(o)}:\n${paths.map((p) => `- ${describePath(p)}`).join('\n')}`,
   );
   const n = conflicts.length;
   return new ApiError(409, 'Conflict', `Apply failed with ${n} conflict${n === 1 ? '' : 's'}: ${parts.join('\n')}`, {
-    causes: conflicts.map((c) => ({ type: 'FieldManagerConflict', reason: 'FieldManagerConflict', message: `conflict with ${who(c.owner)}`, field: describePath(c.path) })),
+    causes: conflicts.map((c) => ({
+      type: 'FieldManagerConflict',
+      reason: 'FieldManagerConflict',
+      message: `conflict with ${who(c.owner)}`,
+      field: describePath(c.path),
+    })),
   });
 }
 
@@ -123,18 +131,29 @@ export function serverSideApply(req: ApplyRequest): ApplyResult {
   const applied = fieldPaths(config, req.kind, req.scope);
   const mine = (o: Ownership) => sameOwner(o, req.manager, 'Apply', req.subresource);
   const fresh = (): Ownership => {
-    const o: Ownership = { manager: req.manager, operation: 'Apply', apiVersion: req.apiVersion, time: req.time, fields: applied };
+    const o: Ownership = {
+      manager: req.manager,
+      operation: 'Apply',
+      apiVersion: req.apiVersion,
+      time: req.time,
+      fields: applied,
+    };
     if (req.subresource) o.subresource = req.subresource;
     return o;
   };
   if (!req.live) return { object: clone(config), managedFields: formatManagedFields([fresh()]) };
 
-  const owners = parseManagedFields(req.live.metadata && isMap(req.live.metadata) ? (req.live.metadata.managedFields as ManagedFieldsEntry[] | undefined) : undefined);
+  const owners = parseManagedFields(
+    req.live.metadata && isMap(req.live.metadata)
+      ? (req.live.metadata.managedFields as ManagedFieldsEntry[] | undefined)
+      : undefined,
+  );
   const conflicts: Conflict[] = [];
   for (const o of owners) {
     if (mine(o)) continue;
     for (const p of applied) {
-      if (o.fields.has(p) && isLeaf(p) && !deepEqual(valueAt(req.live, p), valueAt(config, p))) conflicts.push({ owner: o, path: p });
+      if (o.fields.has(p) && isLeaf(p) && !deepEqual(valueAt(req.live, p), valueAt(config, p)))
+        conflicts.push({ owner: o, path: p });
     }
   }
   if (conflicts.length > 0 && !req.force) {
@@ -148,11 +167,14 @@ export function serverSideApply(req: ApplyRequest): ApplyResult {
   mergeInto(object, config, rootCursor(req.kind));
   const before = owners.find(mine);
   // re-applying the same fields is not news: the entry keeps its time, so a no-op stays a no-op
-  const unchanged = before !== undefined && before.fields.size === applied.size && [...applied].every((p) => before.fields.has(p));
+  const unchanged =
+    before !== undefined && before.fields.size === applied.size && [...applied].every((p) => before.fields.has(p));
   if (before) {
     const stillOwned = (p: FieldPath) => owners.some((o) => !mine(o) && o.fields.has(p));
     // deepest first, so an item goes after the fields inside it
-    const dropped = [...before.fields].filter((p) => !applied.has(p) && !stillOwned(p)).sort((a, b) => b.length - a.length);
+    const dropped = [...before.fields]
+      .filter((p) => !applied.has(p) && !stillOwned(p))
+      .sort((a, b) => b.length - a.length);
     for (const p of dropped) removeAt(object, p);
   }
   const entry = fresh();

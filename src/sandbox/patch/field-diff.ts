@@ -20,7 +20,8 @@ function replaced(a: unknown, b: unknown, cur: SchemaCursor, key: string, p: str
 }
 
 function diffMap(a: JsonMap, b: JsonMap, cur: SchemaCursor, prefix: string, out: FieldChanges): void {
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diffValue(a[k], b[k], cur, k, `${prefix}f:${k}`, out);
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    diffValue(a[k], b[k], cur, k, `${prefix}f:${k}`, out);
 }
 
 function diffList(a: unknown[], b: unknown[], cur: SchemaCursor, key: string, p: string, out: FieldChanges): void {

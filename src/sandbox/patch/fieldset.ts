@@ -71,7 +71,8 @@ export function fieldPaths(obj: JsonMap, kind: string, scope: Scope): FieldSet {
       if (!isMap(value)) continue;
       const meta = fieldCursor(root, 'metadata');
       for (const [mk, mv] of Object.entries(value)) {
-        if (OWNABLE_META.has(mk) && mv !== undefined && mv !== null) walkValue(mv, meta, mk, `f:metadata${SEP}f:${mk}`, out);
+        if (OWNABLE_META.has(mk) && mv !== undefined && mv !== null)
+          walkValue(mv, meta, mk, `f:metadata${SEP}f:${mk}`, out);
       }
       continue;
     }
@@ -91,7 +92,9 @@ export function describePath(p: FieldPath): string {
     if (t.startsWith('f:')) s += `.${t.slice(2)}`;
     else if (t.startsWith('k:')) {
       const k = JSON.parse(t.slice(2)) as JsonMap;
-      s += `[${Object.entries(k).map(([n, v]) => `${n}=${JSON.stringify(v)}`).join(',')}]`;
+      s += `[${Object.entries(k)
+        .map(([n, v]) => `${n}=${JSON.stringify(v)}`)
+        .join(',')}]`;
     } else s += `[${t.slice(2)}]`;
   }
   return s;

@@ -16,12 +16,16 @@ interface Operation {
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
 export function parseJsonPatch(body: unknown): Operation[] {
-  if (!Array.isArray(body)) throw badRequest('json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
+  if (!Array.isArray(body))
+    throw badRequest('json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
   return body.map((o, i) => {
-    if (!isMap(o) || typeof o.op !== 'string' || !OPS.has(o.op)) throw badRequest(`invalid JSON patch: operation ${i} has an unknown op`);
+    if (!isMap(o) || typeof o.op !== 'string' || !OPS.has(o.op))
+      throw badRequest(`invalid JSON patch: operation ${i} has an unknown op`);
     if (typeof o.path !== 'string') throw badRequest(`invalid JSON patch: operation ${i} has no path`);
-    if ((o.op === 'move' || o.op === 'copy') && typeof o.from !== 'string') throw badRequest(`invalid JSON patch: operation ${i} has no from`);
-    if ((o.op === 'add' || o.op === 'replace' || o.op === 'test') && !('value' in o)) throw badRequest(`invalid JSON patch: operation ${i} has no value`);
+    if ((o.op === 'move' || o.op === 'copy') && typeof o.from !== 'string')
+      throw badRequest(`invalid JSON patch: operation ${i} has no from`);
+    if ((o.op === 'add' || o.op === 'replace' || o.op === 'test') && !('value' in o))
+      throw badRequest(`invalid JSON patch: operation ${i} has no value`);
     return o as unknown as Operation;
   });
 }
@@ -36,7 +40,10 @@ function unprocessable(cause: string): ApiError {
 function tokens(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw unprocessable(`invalid JSON pointer "${pointer}"`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -57,7 +64,8 @@ function index(list: unknown[], t: string, path: string, forAdd: boolean): numbe
   if (forAdd && t === '-') return list.length;
   if (!/^(0|[1-9][0-9]*)$/.test(t)) throw unprocessable(`doc is missing path: "${path}": missing value`);
   const i = Number(t);
-  if (i > list.length || (!forAdd && i === list.length)) throw unprocessable(`doc is missing path: "${path}": missing value`);
+  if (i > list.length || (!forAdd && i === list.length))
+    throw unprocessable(`doc is missing path: "${path}": missing value`);
   return i;
 }
 

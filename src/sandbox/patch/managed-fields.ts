@@ -20,7 +20,13 @@ export interface Ownership {
 /** The ownership entries as field sets the caller may change. */
 export function parseManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Ownership[] {
   return (entries ?? []).map((e) => {
-    const o: Ownership = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, time: e.time, fields: fromFieldsV1(e.fieldsV1) };
+    const o: Ownership = {
+      manager: e.manager,
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      time: e.time,
+      fields: fromFieldsV1(e.fieldsV1),
+    };
     if (e.subresource) o.subresource = e.subresource;
     return o;
   });
@@ -30,13 +36,25 @@ export function formatManagedFields(owners: readonly Ownership[]): ManagedFields
   return owners
     .filter((o) => o.fields.size > 0)
     .map((o) => {
-      const e: ManagedFieldsEntry = { manager: o.manager, operation: o.operation, apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(o.fields) };
+      const e: ManagedFieldsEntry = {
+        manager: o.manager,
+        operation: o.operation,
+        apiVersion: o.apiVersion,
+        time: o.time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: toFieldsV1(o.fields),
+      };
       if (o.subresource) e.subresource = o.subresource;
       return e;
     });
 }
 
-export function sameOwner(o: Ownership, manager: string, operation: 'Apply' | 'Update', subresource: string | undefined): boolean {
+export function sameOwner(
+  o: Ownership,
+  manager: string,
+  operation: 'Apply' | 'Update',
+  subresource: string | undefined,
+): boolean {
   return o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '');
 }
 
@@ -52,11 +70,19 @@ export interface UpdateRecord {
  * Ownership after an ordinary write by `rec.manager`: it gains the fields it touched, and every
  * other manager loses them (and the fields that are gone).
  */
-export function recordUpdate(entries: readonly ManagedFieldsEntry[] | undefined, before: JsonMap | undefined, after: JsonMap, kind: string, rec: UpdateRecord): ManagedFieldsEntry[] {
+export function recordUpdate(
+  entries: readonly ManagedFieldsEntry[] | undefined,
+  before: JsonMap | undefined,
+  after: JsonMap,
+  kind: string,
+  rec: UpdateRecord,
+): ManagedFieldsEntry[] {
   const list = entries ?? [];
   const { touched, removed } = diffFields(before, after, kind, rec.scope);
   if (touched.size === 0 && removed.size === 0) return [...list];
-  const mineAt = list.findIndex((e) => e.manager === rec.manager && e.operation === 'Update' && (e.subresource ?? '') === (rec.subresource ?? ''));
+  const mineAt = list.findIndex(
+    (e) => e.manager === rec.manager && e.operation === 'Update' && (e.subresource ?? '') === (rec.subresource ?? ''),
+  );
   const out: ManagedFieldsEntry[] = [];
   list.forEach((e, i) => {
     if (i === mineAt) return;
@@ -72,7 +98,14 @@ export function recordUpdate(entries: readonly ManagedFieldsEntry[] | undefined,
   for (const p of removed) mine.delete(p);
   for (const p of touched) mine.add(p);
   if (mine.size > 0) {
-    const e: ManagedFieldsEntry = { manager: rec.manager, operation: 'Update', apiVersion: rec.apiVersion, time: rec.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(mine) };
+    const e: ManagedFieldsEntry = {
+      manager: rec.manager,
+      operation: 'Update',
+      apiVersion: rec.apiVersion,
+      time: rec.time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: toFieldsV1(mine),
+    };
     if (rec.subresource) e.subresource = rec.subresource;
     if (mineAt >= 0) out.splice(Math.min(mineAt, out.length), 0, e);
     else out.push(e);

@@ -28,15 +28,21 @@ describe('JSON patch (RFC 6902)', () => {
         { op: 'move', from: '/spec/first', path: '/spec/moved~1here' },
       ]),
     );
-    expect(out).toEqual({ spec: { replicas: 3, containers: [{ name: 'b' }, { name: 'c' }], 'moved/here': { name: 'b' } } });
+    expect(out).toEqual({
+      spec: { replicas: 3, containers: [{ name: 'b' }, { name: 'c' }], 'moved/here': { name: 'b' } },
+    });
     expect(doc.spec.replicas).toBe(1);
   });
 
   it('is a 400 when it does not decode and a 422 when it does not apply', () => {
     expect(() => parseJsonPatch({ op: 'add' })).toThrow(expect.objectContaining({ code: 400 }));
     expect(() => parseJsonPatch([{ op: 'jump', path: '/a' }])).toThrow(expect.objectContaining({ code: 400 }));
-    expect(() => applyJsonPatch(doc, parseJsonPatch([{ op: 'remove', path: '/spec/nope' }]))).toThrow(expect.objectContaining({ code: 422 }));
-    expect(() => applyJsonPatch(doc, parseJsonPatch([{ op: 'test', path: '/spec/replicas', value: 2 }]))).toThrow(expect.objectContaining({ code: 422 }));
+    expect(() => applyJsonPatch(doc, parseJsonPatch([{ op: 'remove', path: '/spec/nope' }]))).toThrow(
+      expect.objectContaining({ code: 422 }),
+    );
+    expect(() => applyJsonPatch(doc, parseJsonPatch([{ op: 'test', path: '/spec/replicas', value: 2 }]))).toThrow(
+      expect.objectContaining({ code: 422 }),
+    );
   });
 });
 
@@ -60,15 +66,28 @@ describe('strategic merge patch', () => {
   const containers = (o: Record<string, unknown>) => (o as typeof deployment).spec.template.spec.containers;
 
   it('merges containers by name, and env inside them by name', () => {
-    const out = merge({ spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2', env: [{ name: 'B', value: '2' }] }] } } } });
+    const out = merge({
+      spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2', env: [{ name: 'B', value: '2' }] }] } } },
+    });
     expect(containers(out)).toEqual([
-      { name: 'app', image: 'app:2', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 80 }] },
+      {
+        name: 'app',
+        image: 'app:2',
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+        ports: [{ containerPort: 80 }],
+      },
       { name: 'side', image: 'side:1' },
     ]);
   });
 
   it('replaces lists without a merge key (tolerations) and unions finalizers', () => {
-    const out = merge({ metadata: { finalizers: ['b'] }, spec: { template: { spec: { tolerations: [{ key: 'y' }] } } } }) as typeof deployment;
+    const out = merge({
+      metadata: { finalizers: ['b'] },
+      spec: { template: { spec: { tolerations: [{ key: 'y' }] } } },
+    }) as typeof deployment;
     expect(out.spec.template.spec.tolerations).toEqual([{ key: 'y' }]);
     expect(out.metadata.finalizers).toEqual(['a', 'b']);
   });
@@ -76,9 +95,17 @@ describe('strategic merge patch', () => {
   it('honours $patch delete and replace, $setElementOrder, $deleteFromPrimitiveList and $retainKeys', () => {
     const deleted = merge({ spec: { template: { spec: { containers: [{ name: 'side', $patch: 'delete' }] } } } });
     expect(containers(deleted).map((c) => c.name)).toEqual(['app']);
-    const replaced = merge({ spec: { template: { spec: { containers: [{ name: 'only', image: 'o:1' }, { $patch: 'replace' }] } } } });
+    const replaced = merge({
+      spec: { template: { spec: { containers: [{ name: 'only', image: 'o:1' }, { $patch: 'replace' }] } } },
+    });
     expect(containers(replaced)).toEqual([{ name: 'only', image: 'o:1' }]);
-    const ordered = merge({ spec: { template: { spec: { $setElementOrder: undefined, '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }] } } } });
+    const ordered = merge({
+      spec: {
+        template: {
+          spec: { $setElementOrder: undefined, '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }] },
+        },
+      },
+    });
     expect(containers(ordered).map((c) => c.name)).toEqual(['side', 'app']);
     const pruned = merge({ metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }) as typeof deployment;
     expect(pruned.metadata.finalizers).toEqual([]);

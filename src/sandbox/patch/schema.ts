@@ -11,7 +11,13 @@ export type ListKind =
    * Items matched by key fields: SMP merges by `mergeKey`, SSA by all of `keys`, taking a key
    * left out as its default (a port's protocol is TCP).
    */
-  | { type: 'map'; mergeKey: string; keys: readonly string[]; item?: TypeName; keyDefaults?: Readonly<Record<string, unknown>> }
+  | {
+      type: 'map';
+      mergeKey: string;
+      keys: readonly string[];
+      item?: TypeName;
+      keyDefaults?: Readonly<Record<string, unknown>>;
+    }
   /** Primitive items matched by value (finalizers). */
   | { type: 'set' }
   | { type: 'atomic' };
@@ -47,14 +53,23 @@ const TYPES: Record<TypeName, Record<string, Field>> = {
     volumes: { list: byName() },
     imagePullSecrets: { list: byName() },
     hostAliases: { list: { type: 'map', mergeKey: 'ip', keys: ['ip'] } },
-    topologySpreadConstraints: { list: { type: 'map', mergeKey: 'topologyKey', keys: ['topologyKey', 'whenUnsatisfiable'] } },
+    topologySpreadConstraints: {
+      list: { type: 'map', mergeKey: 'topologyKey', keys: ['topologyKey', 'whenUnsatisfiable'] },
+    },
     resourceClaims: { list: byName() },
     schedulingGates: { list: byName() },
     readinessGates: { list: { type: 'atomic' } },
   },
   Container: {
     env: { list: byName() },
-    ports: { list: { type: 'map', mergeKey: 'containerPort', keys: ['containerPort', 'protocol'], keyDefaults: { protocol: 'TCP' } } },
+    ports: {
+      list: {
+        type: 'map',
+        mergeKey: 'containerPort',
+        keys: ['containerPort', 'protocol'],
+        keyDefaults: { protocol: 'TCP' },
+      },
+    },
     volumeMounts: { list: { type: 'map', mergeKey: 'mountPath', keys: ['mountPath'] } },
     volumeDevices: { list: { type: 'map', mergeKey: 'devicePath', keys: ['devicePath'] } },
     resizePolicy: { list: { type: 'atomic' } },
@@ -62,7 +77,9 @@ const TYPES: Record<TypeName, Record<string, Field>> = {
   WorkloadSpec: { template: { type: 'PodTemplateSpec' } },
   JobTemplateSpec: { metadata: { type: 'ObjectMeta' }, spec: { type: 'WorkloadSpec' } },
   CronJobSpec: { jobTemplate: { type: 'JobTemplateSpec' } },
-  ServiceSpec: { ports: { list: { type: 'map', mergeKey: 'port', keys: ['port', 'protocol'], keyDefaults: { protocol: 'TCP' } } } },
+  ServiceSpec: {
+    ports: { list: { type: 'map', mergeKey: 'port', keys: ['port', 'protocol'], keyDefaults: { protocol: 'TCP' } } },
+  },
   ConditionsStatus: { conditions },
   NodeStatus: { conditions, addresses: { list: { type: 'map', mergeKey: 'type', keys: ['type'] } } },
   CRDSpec: { versions: { list: byName() } },

@@ -10,7 +10,13 @@ import { theme } from '../theme.js';
 export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; input: string; width: number }) {
   const verb = { apply: 'Apply', destroy: 'Destroy', recover: 'Run the recovery' }[confirm.action];
   return (
-    <Box flexDirection="column" borderStyle="double" borderColor={confirm.typed ? theme.danger : theme.warning} paddingX={1} width={width}>
+    <Box
+      flexDirection="column"
+      borderStyle="double"
+      borderColor={confirm.typed ? theme.danger : theme.warning}
+      paddingX={1}
+      width={width}
+    >
       <Text bold color={confirm.typed ? theme.danger : theme.warning}>
         {cut(`${verb} ${confirm.subject}?`, width - 4)}
       </Text>
@@ -27,7 +33,9 @@ export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; 
           <Text inverse> </Text>
         </Text>
       ) : (
-        <Text>{fit(`${confirm.action === 'recover' ? 'Run it' : verb}? y to go ahead, n or esc to cancel`, width - 4)}</Text>
+        <Text>
+          {fit(`${confirm.action === 'recover' ? 'Run it' : verb}? y to go ahead, n or esc to cancel`, width - 4)}
+        </Text>
       )}
     </Box>
   );

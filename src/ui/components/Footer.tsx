@@ -24,10 +24,19 @@ function footerHints(ctx: ActionContext, bindings: Bindings): Hint[] {
     .map((a) => {
       // up and down share one hint: j/k move
       const up = a.def.id === 'down' ? first('up') : undefined;
-      return { key: up ? `${keyLabel(a.keys[0])}/${keyLabel(up)}` : keyLabel(a.keys[0]), label: a.def.label, priority: a.def.footer! };
+      return {
+        key: up ? `${keyLabel(a.keys[0])}/${keyLabel(up)}` : keyLabel(a.keys[0]),
+        label: a.def.label,
+        priority: a.def.footer!,
+      };
     });
   const views = visible.filter((a) => a.def.id.startsWith('view.')).map((a) => a.keys[0]);
-  if (views.length) hints.splice(2, 0, { key: views.length > 1 ? `${views[0]}-${views[views.length - 1]}` : views[0], label: 'views', priority: VIEWS_PRIORITY });
+  if (views.length)
+    hints.splice(2, 0, {
+      key: views.length > 1 ? `${views[0]}-${views[views.length - 1]}` : views[0],
+      label: 'views',
+      priority: VIEWS_PRIORITY,
+    });
   return hints;
 }
 
@@ -53,7 +62,7 @@ export function Footer({ ctx, bindings, width }: { ctx: ActionContext; bindings:
           <Text bold color={theme.accent}>
             {h.key}
           </Text>
-          <Text color={theme.muted}> {h.label}  </Text>
+          <Text color={theme.muted}> {h.label} </Text>
         </Text>
       ))}
     </Text>

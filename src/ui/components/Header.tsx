@@ -13,7 +13,10 @@ import { theme } from '../theme.js';
 function compileText(s: StackEntry): { text: string; tone: keyof typeof theme } {
   if (s.compile.state === 'error') return { text: `✗ ${s.compile.failure.summary}`, tone: 'danger' };
   if (s.compile.state === 'pending') return { text: '… compiling', tone: 'muted' };
-  return { text: `✓ compiled ${s.stack.name} in ${Math.round(s.compile.ms)} ms${s.compiling ? ' (compiling again…)' : ''}`, tone: 'ok' };
+  return {
+    text: `✓ compiled ${s.stack.name} in ${Math.round(s.compile.ms)} ms${s.compiling ? ' (compiling again…)' : ''}`,
+    tone: 'ok',
+  };
 }
 
 function planText(s: StackEntry): string {
@@ -46,8 +49,10 @@ export function Header({ state, stack, width }: { state: ConsoleState; stack?: S
         {state.watching && <Text color={theme.muted}>· watching</Text>}
       </Text>
       <Text wrap="truncate-end">
-        <Text bold>{target}  </Text>
-        {compile && <Text color={theme[compile.tone]}>{cut(compile.text, Math.max(20, width - target.length - 30))}  </Text>}
+        <Text bold>{target} </Text>
+        {compile && (
+          <Text color={theme[compile.tone]}>{cut(compile.text, Math.max(20, width - target.length - 30))} </Text>
+        )}
         <Text color={theme.muted}>{plan}</Text>
       </Text>
     </Box>

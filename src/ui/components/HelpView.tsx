@@ -20,16 +20,36 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
     const inGroup = actions.filter((a) => a.def.group === g);
     if (!inGroup.length) continue;
     lines.push({ text: g, bold: true });
-    for (const a of inGroup) lines.push({ text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}` });
+    for (const a of inGroup)
+      lines.push({
+        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}`,
+      });
   }
   if (ctx.readOnly) lines.push({ text: 'Read-only: apply and destroy are hidden and refused.', tone: 'warning' });
   lines.push({ text: 'Commands', bold: true });
   for (const c of COMMANDS) lines.push({ text: `  ${fit(c.usage, 30)} ${c.description}` });
-  lines.push({ text: `Keys are remapped in ${keymapFile} (action: key, or action: [key, key]); the ids are in the second column.`, tone: 'muted' });
+  lines.push({
+    text: `Keys are remapped in ${keymapFile} (action: key, or action: [key, key]); the ids are in the second column.`,
+    tone: 'muted',
+  });
   return lines;
 }
 
-export function HelpView({ lines, scroll, closeKey, scrollKeys, width, height }: { lines: DiffLine[]; scroll: number; closeKey: string; scrollKeys: string; width: number; height: number }) {
+export function HelpView({
+  lines,
+  scroll,
+  closeKey,
+  scrollKeys,
+  width,
+  height,
+}: {
+  lines: DiffLine[];
+  scroll: number;
+  closeKey: string;
+  scrollKeys: string;
+  width: number;
+  height: number;
+}) {
   const body = Math.max(1, height - 1);
   const top = Math.min(scroll, Math.max(0, lines.length - body));
   return (
@@ -41,7 +61,9 @@ export function HelpView({ lines, scroll, closeKey, scrollKeys, width, height }:
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(`${closeKey} closes the help${lines.length > body ? `; ${scrollKeys} scroll` : ''}`, width)}</Text>
+      <Text color={theme.muted}>
+        {fit(`${closeKey} closes the help${lines.length > body ? `; ${scrollKeys} scroll` : ''}`, width)}
+      </Text>
     </Box>
   );
 }

@@ -5,7 +5,13 @@ import { StepError, type RecoverySteps, type RunBatch, type RunPlan } from '../.
 import { runMachine } from '../../workflows/recovery/run-machine.js';
 import { LiveRecovery } from './LiveRecovery.js';
 
-const batch = (cluster: string, index: number, name: string): RunBatch => ({ cluster, index, targets: [{ cluster, namespace: 'shop', kind: 'Pod', name, uid: `${name}-uid`, owner: { kind: 'Deployment', name: 'web' } }] });
+const batch = (cluster: string, index: number, name: string): RunBatch => ({
+  cluster,
+  index,
+  targets: [
+    { cluster, namespace: 'shop', kind: 'Pod', name, uid: `${name}-uid`, owner: { kind: 'Deployment', name: 'web' } },
+  ],
+});
 
 const plan: RunPlan = {
   runbook: 'app-recovery',
@@ -31,7 +37,7 @@ async function frameWith(lastFrame: () => string | undefined, text: string): Pro
 }
 
 describe('LiveRecovery', () => {
-  it('shows each cluster\'s batches and health, pauses on a failure, and retries it on t', async () => {
+  it("shows each cluster's batches and health, pauses on a failure, and retries it on t", async () => {
     let failing = true;
     const steps: RecoverySteps = {
       now: () => 0,
@@ -39,7 +45,8 @@ describe('LiveRecovery', () => {
       act: async (input) => input.batch.targets.map(() => 'deleted' as const),
       verify: async (input, report) => {
         report({ subject: 'shop/Deployment/web', health: { state: 'Progressing', message: '2 of 3 pods Ready' } });
-        if (input.cluster === 'prod-eu' && input.batch.index === 2 && failing) throw new StepError('CrashLoopBackOff', 'pod web-9 keeps crashing');
+        if (input.cluster === 'prod-eu' && input.batch.index === 2 && failing)
+          throw new StepError('CrashLoopBackOff', 'pod web-9 keeps crashing');
       },
       audit: () => undefined,
     };

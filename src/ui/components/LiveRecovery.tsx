@@ -8,7 +8,13 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ClusterActor, ClusterSnapshot } from '../../workflows/recovery/cluster-machine.js';
 import { clusterActorId, type RunActor } from '../../workflows/recovery/run-machine.js';
-import { ClusterProgressLine, nameWidth, RecoveryHeader, WaitingClusters, type ClusterRow } from './RecoveryProgress.js';
+import {
+  ClusterProgressLine,
+  nameWidth,
+  RecoveryHeader,
+  WaitingClusters,
+  type ClusterRow,
+} from './RecoveryProgress.js';
 import { theme } from '../theme.js';
 
 export interface LiveRecoveryProps {
@@ -21,10 +27,23 @@ export interface LiveRecoveryProps {
 
 function rowOf(s: ClusterSnapshot, prod: boolean): ClusterRow {
   const c = s.context;
-  return { cluster: c.cluster, phase: String(s.value), index: c.index, outcomes: c.outcomes, ...(c.note ? { note: c.note } : {}), ...(c.failure ? { failure: c.failure } : {}), prod };
+  return {
+    cluster: c.cluster,
+    phase: String(s.value),
+    index: c.index,
+    outcomes: c.outcomes,
+    ...(c.note ? { note: c.note } : {}),
+    ...(c.failure ? { failure: c.failure } : {}),
+    prod,
+  };
 }
 
-const sameRow = (a: ClusterRow, b: ClusterRow) => a.phase === b.phase && a.index === b.index && a.outcomes === b.outcomes && a.note === b.note && a.failure === b.failure;
+const sameRow = (a: ClusterRow, b: ClusterRow) =>
+  a.phase === b.phase &&
+  a.index === b.index &&
+  a.outcomes === b.outcomes &&
+  a.note === b.note &&
+  a.failure === b.failure;
 
 function LiveClusterLine({ actorRef, prod, width }: { actorRef: ClusterActor; prod: boolean; width: number }) {
   const row = useSelector(actorRef, (s) => rowOf(s, prod), sameRow);
@@ -35,7 +54,9 @@ function LiveClusterLine({ actorRef, prod, width }: { actorRef: ClusterActor; pr
 function useAnyPaused(actor: RunActor, started: string[]): boolean {
   const [paused, setPaused] = useState(false);
   useEffect(() => {
-    const refs = started.map((c) => actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined).filter((r): r is ClusterActor => r !== undefined);
+    const refs = started
+      .map((c) => actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined)
+      .filter((r): r is ClusterActor => r !== undefined);
     const update = () => setPaused(refs.some((r) => r.getSnapshot().value === 'paused'));
     const subs = refs.map((r) => r.subscribe(update));
     update();
@@ -49,7 +70,9 @@ export function LiveRecovery({ actor, prod, keys = true }: LiveRecoveryProps) {
   const anyPaused = useAnyPaused(actor, context.started);
   useInput(
     (input) => {
-      const type = ({ p: 'PAUSE', r: 'RESUME', a: 'ABORT', t: 'RETRY', s: 'SKIP', x: 'STOP' } as const)[input as 'p' | 'r' | 'a' | 't' | 's' | 'x'];
+      const type = ({ p: 'PAUSE', r: 'RESUME', a: 'ABORT', t: 'RETRY', s: 'SKIP', x: 'STOP' } as const)[
+        input as 'p' | 'r' | 'a' | 't' | 's' | 'x'
+      ];
       if (type) actor.send({ type });
     },
     { isActive: keys },
@@ -57,13 +80,31 @@ export function LiveRecovery({ actor, prod, keys = true }: LiveRecoveryProps) {
   const width = nameWidth(context.clusters);
   return (
     <Box flexDirection="column">
-      <RecoveryHeader runId={context.runId} runbook={context.runbook} paused={context.paused} aborting={context.aborting} />
+      <RecoveryHeader
+        runId={context.runId}
+        runbook={context.runbook}
+        paused={context.paused}
+        aborting={context.aborting}
+      />
       {context.started.map((c) => {
         const ref = actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined;
         if (ref) return <LiveClusterLine key={c} actorRef={ref} prod={prod.has(c)} width={width} />;
         // a cluster that is through has no machine left: the run keeps its result
         const r = context.settled[c];
-        return r ? <ClusterProgressLine key={c} row={{ cluster: c, phase: r.end, index: r.outcomes.length, outcomes: r.outcomes, ...(r.failure ? { failure: r.failure } : {}), prod: prod.has(c) }} width={width} /> : null;
+        return r ? (
+          <ClusterProgressLine
+            key={c}
+            row={{
+              cluster: c,
+              phase: r.end,
+              index: r.outcomes.length,
+              outcomes: r.outcomes,
+              ...(r.failure ? { failure: r.failure } : {}),
+              prod: prod.has(c),
+            }}
+            width={width}
+          />
+        ) : null;
       })}
       <WaitingClusters clusters={context.clusters.filter((c) => !context.started.includes(c))} width={width} />
       {keys ? (

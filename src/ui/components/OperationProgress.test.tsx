@@ -15,7 +15,12 @@ const change = (id: string, action: ResourceChange['action']): ResourceChange =>
 const changeSet: ChangeSet = {
   project: 'shop',
   stack: 'dev',
-  changes: [change('v1:Namespace:shop', 'Create'), change('apps/v1:Deployment:shop:web', 'Update'), change('v1:ConfigMap:shop:c', 'UnChanged'), change('v1:Service:shop:old', 'Delete')],
+  changes: [
+    change('v1:Namespace:shop', 'Create'),
+    change('apps/v1:Deployment:shop:web', 'Update'),
+    change('v1:ConfigMap:shop:c', 'UnChanged'),
+    change('v1:Service:shop:old', 'Delete'),
+  ],
   graph: new ResourceGraph([], []),
   deletions: new ResourceGraph([], []),
   states: new Map(),
@@ -29,7 +34,14 @@ describe('OperationProgress', () => {
         maxRows={10}
         progress={{
           'v1:Namespace:shop': { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
-          'apps/v1:Deployment:shop:web': { phase: 'applied', health: { state: 'Progressing', reason: 'ImagePullBackOff', message: 'pod web-1: container main ImagePullBackOff' } },
+          'apps/v1:Deployment:shop:web': {
+            phase: 'applied',
+            health: {
+              state: 'Progressing',
+              reason: 'ImagePullBackOff',
+              message: 'pod web-1: container main ImagePullBackOff',
+            },
+          },
           'v1:Service:shop:old': { phase: 'pending' },
         }}
       />,
@@ -44,7 +56,16 @@ describe('OperationProgress', () => {
   });
 
   it('keeps to the rows it may use and says how many it left out', () => {
-    const { lastFrame } = render(<OperationProgress changeSet={changeSet} maxRows={1} progress={{ 'v1:Service:shop:old': { phase: 'failed', message: 'Forbidden: no' } }} />);
-    expect(lastFrame()!.split('\n').slice(0, 2)).toEqual(['✗ Delete  v1:Service:shop:old         sandbox-a Forbidden: no', '… and 2 more']);
+    const { lastFrame } = render(
+      <OperationProgress
+        changeSet={changeSet}
+        maxRows={1}
+        progress={{ 'v1:Service:shop:old': { phase: 'failed', message: 'Forbidden: no' } }}
+      />,
+    );
+    expect(lastFrame()!.split('\n').slice(0, 2)).toEqual([
+      '✗ Delete  v1:Service:shop:old         sandbox-a Forbidden: no',
+      '… and 2 more',
+    ]);
   });
 });

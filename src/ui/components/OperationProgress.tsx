@@ -27,7 +27,8 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
   const active = (p?: ResourceProgress) => p?.phase === 'running' || p?.phase === 'applied' || p?.phase === 'failed';
   const ordered = [...rows.filter((c) => active(progress[c.id])), ...rows.filter((c) => !active(progress[c.id]))];
   const shown = ordered.slice(0, maxRows);
-  const count = (phase: ResourceProgress['phase']) => rows.filter((c) => (progress[c.id]?.phase ?? 'pending') === phase).length;
+  const count = (phase: ResourceProgress['phase']) =>
+    rows.filter((c) => (progress[c.id]?.phase ?? 'pending') === phase).length;
   return (
     <Box flexDirection="column" width={columns}>
       {shown.map((c) => {
@@ -72,8 +73,13 @@ function compactId(id: string, width: number): string {
 function Detail({ progress: p }: { progress: ResourceProgress }) {
   let text: string | undefined;
   let tone: keyof typeof theme = 'warning';
-  if ((p.phase === 'failed' || p.phase === 'skipped') && p.message) [text, tone] = [p.message, phaseGlyph[p.phase].tone];
-  else if (p.health) [text, tone] = [`${p.health.state}${p.health.reason ? ` (${p.health.reason})` : ''}: ${p.health.message}`, healthTone[p.health.state]];
+  if ((p.phase === 'failed' || p.phase === 'skipped') && p.message)
+    [text, tone] = [p.message, phaseGlyph[p.phase].tone];
+  else if (p.health)
+    [text, tone] = [
+      `${p.health.state}${p.health.reason ? ` (${p.health.reason})` : ''}: ${p.health.message}`,
+      healthTone[p.health.state],
+    ];
   else text = p.message;
   return text ? (
     <Text color={theme[tone]} wrap="truncate-end">

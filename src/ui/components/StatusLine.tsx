@@ -26,10 +26,21 @@ function Prompt({ sigil, text, hint }: { sigil: string; text: string; hint: stri
   );
 }
 
-export function StatusLine({ mode, message, event, width }: { mode: Mode; message?: Message; event?: ConsoleEvent; width: number }) {
+export function StatusLine({
+  mode,
+  message,
+  event,
+  width,
+}: {
+  mode: Mode;
+  message?: Message;
+  event?: ConsoleEvent;
+  width: number;
+}) {
   if (mode.kind === 'palette') {
     const options = completions(mode.text);
-    const hint = options.length > 1 || (options.length === 1 && options[0] !== mode.text) ? `   tab: ${options.join(' ')}` : '';
+    const hint =
+      options.length > 1 || (options.length === 1 && options[0] !== mode.text) ? `   tab: ${options.join(' ')}` : '';
     return <Prompt sigil=":" text={mode.text} hint={hint} />;
   }
   if (mode.kind === 'filter') return <Prompt sigil="/" text={mode.text} hint="   enter: keep  esc: clear" />;

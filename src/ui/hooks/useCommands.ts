@@ -42,7 +42,13 @@ export interface Now {
   screen: Screen;
 }
 
-export function useCommands(control: ConsoleControl, now: () => Now, dispatch: (a: NavAction) => void, bindings: Bindings, page: number): Commands {
+export function useCommands(
+  control: ConsoleControl,
+  now: () => Now,
+  dispatch: (a: NavAction) => void,
+  bindings: Bindings,
+  page: number,
+): Commands {
   const { exit } = useApp();
   const quitArmed = useRef(false);
   const deps = { control, dispatch, bindings, page, exit, quitArmed };
@@ -63,14 +69,19 @@ interface Deps {
   quitArmed: { current: boolean };
 }
 
-function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, page, exit, quitArmed }: Deps): Commands {
-  const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') => dispatch({ type: 'message', message: { tone, text } });
+function commandsAt(
+  { state, nav, screen }: Now,
+  { control, dispatch, bindings, page, exit, quitArmed }: Deps,
+): Commands {
+  const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') =>
+    dispatch({ type: 'message', message: { tone, text } });
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;
   const keyOf = (id: ActionId) => keyLabel(bindings.get(id)?.[0] ?? '?');
 
   const move = (delta: number, absolute?: 'top' | 'bottom') => {
-    const pick = (keys: readonly string[], current: string | undefined) => (absolute === 'top' ? keys[0] : absolute === 'bottom' ? keys[keys.length - 1] : step(keys, current, delta));
+    const pick = (keys: readonly string[], current: string | undefined) =>
+      absolute === 'top' ? keys[0] : absolute === 'bottom' ? keys[keys.length - 1] : step(keys, current, delta);
     if (nav.focus === 'tree') {
       const key = pick(
         screen.stacks.map((s) => s.key),
@@ -82,7 +93,13 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
     switch (nav.view) {
       case 'resources':
       case 'diff':
-        dispatch({ type: 'resource', key: pick(screen.rows.map((r) => r.key), screen.resource) });
+        dispatch({
+          type: 'resource',
+          key: pick(
+            screen.rows.map((r) => r.key),
+            screen.resource,
+          ),
+        });
         return;
       case 'graph':
         dispatch({ type: 'resource', key: pick(screen.graphOrder, screen.resource) });
@@ -94,20 +111,31 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
         return;
       }
       default:
-        dispatch({ type: 'scroll', to: absolute === 'top' ? 0 : absolute === 'bottom' ? Number.MAX_SAFE_INTEGER : nav.scroll + delta });
+        dispatch({
+          type: 'scroll',
+          to: absolute === 'top' ? 0 : absolute === 'bottom' ? Number.MAX_SAFE_INTEGER : nav.scroll + delta,
+        });
     }
   };
   // rows move the selection, except where the view is one long text; pages scroll long texts
   const scrolls = (page: boolean) => nav.focus === 'main' && (nav.view === 'recovery' || (page && nav.view === 'diff'));
-  const scrollOrMove = (delta: number, page = false) => (scrolls(page) ? dispatch({ type: 'scroll', to: nav.scroll + delta }) : move(delta));
+  const scrollOrMove = (delta: number, page = false) =>
+    scrolls(page) ? dispatch({ type: 'scroll', to: nav.scroll + delta }) : move(delta);
 
   /**
    * A mutating action is refused in read-only mode and a dangerous one asks first, as the
    * registry says, with what it will do.
    */
-  const guarded = (id: 'apply' | 'destroy' | 'recovery.run', confirmation: () => Confirmation | { refused: string }) => {
+  const guarded = (
+    id: 'apply' | 'destroy' | 'recovery.run',
+    confirmation: () => Confirmation | { refused: string },
+  ) => {
     const def = actionDef(id);
-    if (def.mutating && state.readOnly) return say(`${def.label} changes clusters and is refused in --read-only mode; restart without it to ${def.label}`, 'warning');
+    if (def.mutating && state.readOnly)
+      return say(
+        `${def.label} changes clusters and is refused in --read-only mode; restart without it to ${def.label}`,
+        'warning',
+      );
     const confirm = confirmation();
     if ('refused' in confirm) return say(confirm.refused, 'warning');
     if (!def.dangerous) return start(confirm);
@@ -124,7 +152,11 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
   const start = (c: Confirmation) => {
     if (c.action === 'recover') {
       control.runRecovery().then(
-        () => say(`recovery ${c.subject} started; ${keyOf('recovery.pause')} pauses it, ${keyOf('recovery.abort')} aborts it`, 'ok'),
+        () =>
+          say(
+            `recovery ${c.subject} started; ${keyOf('recovery.pause')} pauses it, ${keyOf('recovery.abort')} aborts it`,
+            'ok',
+          ),
         (e: unknown) => say(errorMessage(e), 'danger'),
       );
       return;
@@ -147,7 +179,10 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
     if (r?.state === 'running' && !r.settled) running.push(`recovery ${r.runId} (saved for kdeck recover --resume)`);
     if (running.length && !quitArmed.current) {
       quitArmed.current = true;
-      return say(`${running.join(', ')} is running: ${keyOf('quit')} again stops it (what is in flight finishes) and quits`, 'warning');
+      return say(
+        `${running.join(', ')} is running: ${keyOf('quit')} again stops it (what is in flight finishes) and quits`,
+        'warning',
+      );
     }
     exit();
   };
@@ -190,11 +225,13 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
       case 'recovery.run': {
         const r = state.recovery;
         if (r?.state === 'saved') return guarded(id, () => savedRunConfirmation(r.runId, r.record, state));
-        if (r?.state !== 'planned') return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+        if (r?.state !== 'planned')
+          return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
         return guarded(id, () => recoveryConfirmation(r.plan, state));
       }
       case 'interrupt':
-        if (stack && control.interrupt(stack.key)) return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
+        if (stack && control.interrupt(stack.key))
+          return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
         return say('nothing is running on this stack');
       case 'refresh':
         if (!stack) return;
@@ -221,7 +258,12 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
     switch (c.kind) {
       case 'apply':
       case 'destroy': {
-        const key = c.stack ? matchStack(c.stack, state.stacks.map((s) => s.key)) : stack?.key;
+        const key = c.stack
+          ? matchStack(
+              c.stack,
+              state.stacks.map((s) => s.key),
+            )
+          : stack?.key;
         if (typeof key === 'object') return say(key.error, 'warning');
         return operate(c.kind, key);
       }
@@ -246,7 +288,10 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
           return say(errorMessage(e), 'warning');
         }
       case 'stack': {
-        const key = matchStack(c.name, state.stacks.map((s) => s.key));
+        const key = matchStack(
+          c.name,
+          state.stacks.map((s) => s.key),
+        );
         if (typeof key === 'object') return say(key.error, 'warning');
         dispatch({ type: 'stack', key });
         return dispatch({ type: 'show', view: 'resources' });
@@ -283,4 +328,3 @@ function commandsAt({ state, nav, screen }: Now, { control, dispatch, bindings, 
     },
   };
 }
-

@@ -18,7 +18,8 @@ function edit(text: string, name: string, input: string, key: Key): string | 'su
   if (name === 'esc') return 'cancel';
   if (name === 'enter') return 'submit';
   if (name === 'backspace') return text.slice(0, -1);
-  if (key.ctrl || key.meta || name === 'tab' || name === 'shift+tab' || name.length > 1 && input.length === 0) return text;
+  if (key.ctrl || key.meta || name === 'tab' || name === 'shift+tab' || (name.length > 1 && input.length === 0))
+    return text;
   return text + input;
 }
 
@@ -61,7 +62,13 @@ function burst(input: string, key: Key): { input: string; key: Key }[] {
   });
 }
 
-export function useKeyRouter(now: () => Now, dispatch: (a: NavAction) => void, commands: Commands, bindings: Bindings, page: number): void {
+export function useKeyRouter(
+  now: () => Now,
+  dispatch: (a: NavAction) => void,
+  commands: Commands,
+  bindings: Bindings,
+  page: number,
+): void {
   const handler = (input: string, key: Key) => {
     const { nav, screen } = now();
     const name = keyName(input, key);
@@ -100,14 +107,21 @@ export function useKeyRouter(now: () => Now, dispatch: (a: NavAction) => void, c
         if (next === 'cancel') return commands.answer(false);
         if (next === 'submit') {
           if (m.input === typed) return commands.answer(true);
-          return dispatch({ type: 'message', message: { tone: 'warning', text: `type ${typed} exactly to go ahead, or esc to cancel` } });
+          return dispatch({
+            type: 'message',
+            message: { tone: 'warning', text: `type ${typed} exactly to go ahead, or esc to cancel` },
+          });
         }
         return dispatch({ type: 'mode', mode: { kind: 'confirm', confirm: m.confirm, input: next } });
       }
       case 'help': {
         const a = actionFor(name, { ...screen.ctx, focus: 'main', view: 'diff' }, bindings);
-        if (name === 'esc' || a?.id === 'help' || a?.id === 'quit') return dispatch({ type: 'mode', mode: { kind: 'normal' } });
-        const by = { up: -1, down: 1, pageUp: -page, pageDown: page, top: -Infinity, bottom: Infinity } as Record<string, number>;
+        if (name === 'esc' || a?.id === 'help' || a?.id === 'quit')
+          return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        const by = { up: -1, down: 1, pageUp: -page, pageDown: page, top: -Infinity, bottom: Infinity } as Record<
+          string,
+          number
+        >;
         if (a && a.id in by) dispatch({ type: 'scroll', to: Math.min(10_000, nav.scroll + by[a.id]) });
         return;
       }

@@ -11,7 +11,14 @@ import { theme } from '../theme.js';
 import { diffLines } from './diff-lines.js';
 import { CompileError, errorLines, type ViewProps } from './ResourcesView.js';
 
-export function DiffView({ entry, change, scroll, pageKeys, width, height }: ViewProps & { change?: ResourceChange; scroll: number; /** `pgup/pgdn`, as bound */ pageKeys: string }) {
+export function DiffView({
+  entry,
+  change,
+  scroll,
+  pageKeys,
+  width,
+  height,
+}: ViewProps & { change?: ResourceChange; scroll: number; /** `pgup/pgdn`, as bound */ pageKeys: string }) {
   const lines = useMemo(() => (change ? diffLines(change, width) : []), [change, width]);
   const errors = errorLines(entry, height);
   const bodyHeight = Math.max(1, height - (errors ? errors + 1 : 0) - 1);
@@ -20,14 +27,30 @@ export function DiffView({ entry, change, scroll, pageKeys, width, height }: Vie
     <Box flexDirection="column" height={height}>
       <CompileError entry={entry} width={width} lines={errors} />
       <Box flexDirection="column" height={bodyHeight}>
-        {!change && <Text color={theme.muted}>{fit(entry.changeSet ? 'Select a resource (Resources or Graph) to see its diff.' : 'Comparing with the cluster…', width)}</Text>}
+        {!change && (
+          <Text color={theme.muted}>
+            {fit(
+              entry.changeSet
+                ? 'Select a resource (Resources or Graph) to see its diff.'
+                : 'Comparing with the cluster…',
+              width,
+            )}
+          </Text>
+        )}
         {lines.slice(top, top + bodyHeight).map((l, i) => (
           <Text key={top + i} color={l.tone ? theme[l.tone] : undefined} bold={l.bold}>
             {cut(l.text, width) || ' '}
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(lines.length > bodyHeight ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (${pageKeys})` : '', width)}</Text>
+      <Text color={theme.muted}>
+        {fit(
+          lines.length > bodyHeight
+            ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (${pageKeys})`
+            : '',
+          width,
+        )}
+      </Text>
     </Box>
   );
 }

@@ -8,9 +8,25 @@ import { cut, fit } from '../text.js';
 import { clock } from '../time.js';
 import { theme } from '../theme.js';
 
-const GLYPH = { info: { glyph: '·', tone: 'muted' }, warn: { glyph: '!', tone: 'warning' }, error: { glyph: '✗', tone: 'danger' } } as const;
+const GLYPH = {
+  info: { glyph: '·', tone: 'muted' },
+  warn: { glyph: '!', tone: 'warning' },
+  error: { glyph: '✗', tone: 'danger' },
+} as const;
 
-export function EventsView({ events, scroll, newerKeys, width, height }: { events: readonly ConsoleEvent[]; scroll: number; /** the down and bottom keys, as bound */ newerKeys: string; width: number; height: number }) {
+export function EventsView({
+  events,
+  scroll,
+  newerKeys,
+  width,
+  height,
+}: {
+  events: readonly ConsoleEvent[];
+  scroll: number;
+  /** the down and bottom keys, as bound */ newerKeys: string;
+  width: number;
+  height: number;
+}) {
   const bodyHeight = Math.max(1, height - 1);
   const back = Math.min(scroll, Math.max(0, events.length - bodyHeight));
   const end = events.length - back;
@@ -27,7 +43,14 @@ export function EventsView({ events, scroll, newerKeys, width, height }: { event
           </Text>
         ))}
       </Box>
-      <Text color={theme.muted}>{fit(back ? `${back} newer event${back === 1 ? '' : 's'} below (${newerKeys})` : `${events.length} event${events.length === 1 ? '' : 's'}, following the newest`, width)}</Text>
+      <Text color={theme.muted}>
+        {fit(
+          back
+            ? `${back} newer event${back === 1 ? '' : 's'} below (${newerKeys})`
+            : `${events.length} event${events.length === 1 ? '' : 's'}, following the newest`,
+          width,
+        )}
+      </Text>
     </Box>
   );
 }

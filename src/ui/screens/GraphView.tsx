@@ -21,7 +21,10 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
   const graph = entry.graph;
   const layout = useMemo(() => (graph ? graphLayout(graph) : undefined), [graph]);
   const related = useMemo(
-    () => (graph && selectedId && graph.ids.includes(selectedId) ? { up: graph.ancestorsOf(selectedId), down: graph.descendantsOf(selectedId) } : { up: new Set<string>(), down: new Set<string>() }),
+    () =>
+      graph && selectedId && graph.ids.includes(selectedId)
+        ? { up: graph.ancestorsOf(selectedId), down: graph.descendantsOf(selectedId) }
+        : { up: new Set<string>(), down: new Set<string>() },
     [graph, selectedId],
   );
   if (!graph || !layout) return <Text color={theme.muted}>{fit('Compiling…', width)}</Text>;
@@ -37,7 +40,13 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
         {layout.lines.slice(start, start + bodyHeight).map((l) => {
           const isSelected = l.id === selectedId;
           const mark = isSelected ? '▸' : related.up.has(l.id) ? '▲' : related.down.has(l.id) ? '▼' : '·';
-          const tone = isSelected ? undefined : related.up.has(l.id) ? theme.accent : related.down.has(l.id) ? theme.warning : undefined;
+          const tone = isSelected
+            ? undefined
+            : related.up.has(l.id)
+              ? theme.accent
+              : related.down.has(l.id)
+                ? theme.warning
+                : undefined;
           const edges = l.from.map((f) => `${f.implicit ? '⇠' : '←'} ${kindAndName(f.id)}`).join('  ');
           return (
             <Text key={l.id}>
@@ -50,7 +59,9 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
           );
         })}
       </Box>
-      <Text color={theme.muted}>{fit('← dependsOn  ⇠ reference (implicit)  ▲ what it needs  ▼ what needs it', width)}</Text>
+      <Text color={theme.muted}>
+        {fit('← dependsOn  ⇠ reference (implicit)  ▲ what it needs  ▼ what needs it', width)}
+      </Text>
     </Box>
   );
 }

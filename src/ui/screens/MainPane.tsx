@@ -29,7 +29,19 @@ function TabLine({ view, bindings, width }: { view: ViewId; bindings: Bindings; 
   );
 }
 
-export function MainPane({ view, bindings, width, title, children }: { view: ViewId; bindings: Bindings; width: number; title?: string; children: ReactNode }) {
+export function MainPane({
+  view,
+  bindings,
+  width,
+  title,
+  children,
+}: {
+  view: ViewId;
+  bindings: Bindings;
+  width: number;
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <Box flexDirection="column">
       <TabLine view={view} bindings={bindings} width={width} />

@@ -27,14 +27,29 @@ export interface RecoveryViewProps {
   height: number;
 }
 
-export function RecoveryView({ recovery, runbooks, unfinished, recoverKey, runKey, prod, scroll, width, height }: RecoveryViewProps) {
+export function RecoveryView({
+  recovery,
+  runbooks,
+  unfinished,
+  recoverKey,
+  runKey,
+  prod,
+  scroll,
+  width,
+  height,
+}: RecoveryViewProps) {
   const lines = useMemo(() => (recovery?.state === 'planned' ? recoveryLines(recovery.plan) : []), [recovery]);
   if (!recovery) {
     const example = runbooks[0] ?? 'runbooks/AppRecovery.k';
     return (
       <Box flexDirection="column">
         <Text>{fit('No runbook yet.', width)}</Text>
-        <Text color={theme.muted}>{cut(`Press ${recoverKey} or type :recover RUNBOOK hosts=a,b — for example :recover ${example} hosts=web-1,web-2`, width)}</Text>
+        <Text color={theme.muted}>
+          {cut(
+            `Press ${recoverKey} or type :recover RUNBOOK hosts=a,b — for example :recover ${example} hosts=web-1,web-2`,
+            width,
+          )}
+        </Text>
         {runbooks.length > 0 && <Text color={theme.muted}>{cut(`Runbooks here: ${runbooks.join(', ')}`, width)}</Text>}
         {unfinished.length > 0 && (
           <>
@@ -52,7 +67,10 @@ export function RecoveryView({ recovery, runbooks, unfinished, recoverKey, runKe
     );
   }
   const title = `${recovery.runbook}${recovery.args.length ? ` ${recovery.args.join(' ')}` : ''}`;
-  if (recovery.state === 'planning') return <Text color={theme.progress}>{fit(`Planning ${title}: resolving the hostnames on every cluster…`, width)}</Text>;
+  if (recovery.state === 'planning')
+    return (
+      <Text color={theme.progress}>{fit(`Planning ${title}: resolving the hostnames on every cluster…`, width)}</Text>
+    );
   if (recovery.state === 'error') {
     return (
       <Box flexDirection="column">
@@ -73,12 +91,21 @@ export function RecoveryView({ recovery, runbooks, unfinished, recoverKey, runKe
         <Text bold>{cut(`Saved run ${recovery.runId}`, width)}</Text>
         <Text color={theme.muted}>{cut(title, width)}</Text>
         <Text color={theme.muted}>{cut(`started ${record.createdAt} by ${record.who}`, width)}</Text>
-        <Text>{cut(`${record.plan.action}: ${record.plan.batches.length} batches in ${clusters.join(', ')}`, width)}</Text>
-        <Text>{cut(`at most ${record.plan.maxUnavailable} of a workload at once; on failure: ${record.plan.onFailure}`, width)}</Text>
+        <Text>
+          {cut(`${record.plan.action}: ${record.plan.batches.length} batches in ${clusters.join(', ')}`, width)}
+        </Text>
+        <Text>
+          {cut(
+            `at most ${record.plan.maxUnavailable} of a workload at once; on failure: ${record.plan.onFailure}`,
+            width,
+          )}
+        </Text>
         <Text>{cut(`Last recorded: ${recovery.last}`, width)}</Text>
         <Text> </Text>
         <Text color={theme.warning}>{cut(`${runKey} carries it on (asks first; prod clusters by name).`, width)}</Text>
-        <Text color={theme.muted}>{cut('Batches already verified are not run again; no pod is restarted twice.', width)}</Text>
+        <Text color={theme.muted}>
+          {cut('Batches already verified are not run again; no pod is restarted twice.', width)}
+        </Text>
       </Box>
     );
   }
@@ -109,7 +136,9 @@ export function RecoveryView({ recovery, runbooks, unfinished, recoverKey, runKe
           </Text>
         ))}
       </Box>
-      <Text color={theme.warning}>{cut(`Plan only, nothing changed yet: ${runKey} runs it (asks first; prod clusters by name).`, width)}</Text>
+      <Text color={theme.warning}>
+        {cut(`Plan only, nothing changed yet: ${runKey} runs it (asks first; prod clusters by name).`, width)}
+      </Text>
     </Box>
   );
 }

@@ -27,7 +27,14 @@ export function CompileError({ entry, width, lines }: { entry: StackEntry; width
           {fit(l, width)}
         </Text>
       ))}
-      <Text color={theme.muted}>{fit(entry.changeSet ? 'The last good plan, until the error is fixed:' : 'Nothing compiled yet: fix the error and save.', width)}</Text>
+      <Text color={theme.muted}>
+        {fit(
+          entry.changeSet
+            ? 'The last good plan, until the error is fixed:'
+            : 'Nothing compiled yet: fix the error and save.',
+          width,
+        )}
+      </Text>
     </Box>
   );
 }
@@ -50,10 +57,20 @@ function columns(width: number, rows: readonly ResourceRow[]) {
 function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } {
   if (r.deleted) return { text: 'deleted', tone: 'danger' };
   if (!r.health) return { text: '—', tone: 'muted' };
-  return { text: `${r.health.state}${r.health.reason ? ` (${r.health.reason})` : ''}`, tone: healthTone[r.health.state] };
+  return {
+    text: `${r.health.state}${r.health.reason ? ` (${r.health.reason})` : ''}`,
+    tone: healthTone[r.health.state],
+  };
 }
 
-export function ResourcesView({ entry, rows, selected, width, height, focused }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
+export function ResourcesView({
+  entry,
+  rows,
+  selected,
+  width,
+  height,
+  focused,
+}: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
   const c = columns(width, rows);
   const errors = errorLines(entry, height);
   const tableHeight = Math.max(1, height - 2 - (errors ? errors + 1 : 0));
@@ -64,9 +81,16 @@ export function ResourcesView({ entry, rows, selected, width, height, focused }:
   return (
     <Box flexDirection="column" height={height}>
       <CompileError entry={entry} width={width} lines={errors} />
-      <Text color={theme.muted}>{fit(`  ${fit('KIND', c.kind)}${fit('NAME', c.name)}${fit('CLUSTER', c.cluster)}${fit('ACTION', c.action)}HEALTH`, width)}</Text>
+      <Text color={theme.muted}>
+        {fit(
+          `  ${fit('KIND', c.kind)}${fit('NAME', c.name)}${fit('CLUSTER', c.cluster)}${fit('ACTION', c.action)}HEALTH`,
+          width,
+        )}
+      </Text>
       <Box flexDirection="column" height={tableHeight}>
-        {rows.length === 0 && <Text color={theme.muted}>{fit(entry.spec ? 'No resource matches the filter.' : 'Compiling…', width)}</Text>}
+        {rows.length === 0 && (
+          <Text color={theme.muted}>{fit(entry.spec ? 'No resource matches the filter.' : 'Compiling…', width)}</Text>
+        )}
         {shown.map((r) => {
           const isSelected = r.key === selected;
           const health = healthText(r);
@@ -84,7 +108,9 @@ export function ResourcesView({ entry, rows, selected, width, height, focused }:
           );
         })}
       </Box>
-      <Text color={theme.muted}>{fit(current ? `${current.id}${rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : ''}` : '', width)}</Text>
+      <Text color={theme.muted}>
+        {fit(current ? `${current.id}${rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : ''}` : '', width)}
+      </Text>
     </Box>
   );
 }

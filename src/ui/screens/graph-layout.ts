@@ -32,7 +32,12 @@ export function graphLayout(graph: ResourceGraph): GraphLayout {
   const lines: GraphLine[] = [];
   graph.levels().forEach((level, n) => {
     level.forEach((id, i) => {
-      lines.push({ id, level: n, firstOfLevel: i === 0, from: reduced.dependenciesOf(id).map((d) => ({ id: d, implicit: reduced.edge(d, id)?.kind === 'implicit' })) });
+      lines.push({
+        id,
+        level: n,
+        firstOfLevel: i === 0,
+        from: reduced.dependenciesOf(id).map((d) => ({ id: d, implicit: reduced.edge(d, id)?.kind === 'implicit' })),
+      });
     });
   });
   const edges = graph.edges;

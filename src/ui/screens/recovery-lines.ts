@@ -12,17 +12,28 @@ export function recoveryLines(plan: RecoveryPlan): DiffLine[] {
   const clusters = [...new Set(batches.map((b) => b.cluster))];
   const what = runbook.action === 'rollout-restart' ? 'roll out again' : runbook.action;
   const lines: DiffLine[] = [
-    { text: `Runbook ${runbook.name}: ${what} ${runbook.targets.length} target${runbook.targets.length === 1 ? '' : 's'} in ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`, bold: true },
-    { text: `batches of ${s.batchSize}, at most ${s.maxUnavailable} of a workload at once, ${s.clusterConcurrency} clusters at a time, health timeout ${s.healthTimeout}, on failure: ${s.onFailure}`, tone: 'muted' },
+    {
+      text: `Runbook ${runbook.name}: ${what} ${runbook.targets.length} target${runbook.targets.length === 1 ? '' : 's'} in ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}`,
+      bold: true,
+    },
+    {
+      text: `batches of ${s.batchSize}, at most ${s.maxUnavailable} of a workload at once, ${s.clusterConcurrency} clusters at a time, health timeout ${s.healthTimeout}, on failure: ${s.onFailure}`,
+      tone: 'muted',
+    },
   ];
-  if (runbook.unresolved.length) lines.push({ text: `Unresolved hostnames (no pod found): ${runbook.unresolved.join(', ')}`, tone: 'warning' });
+  if (runbook.unresolved.length)
+    lines.push({ text: `Unresolved hostnames (no pod found): ${runbook.unresolved.join(', ')}`, tone: 'warning' });
   for (const cluster of clusters) {
     lines.push({ text: '' }, { text: cluster, bold: true });
     for (const b of batches.filter((x) => x.cluster === cluster)) {
       lines.push({ text: `  batch ${b.index}`, tone: 'accent' });
       for (const t of b.targets) {
-        const from = [t.hostname && `host ${t.hostname}`, t.owner && `${t.owner.kind}/${t.owner.name}`].filter(Boolean).join(', ');
-        lines.push({ text: `    ${t.namespace}/${t.kind === 'Pod' ? '' : `${t.kind.toLowerCase()}/`}${t.name}${from ? `  (${from})` : ''}` });
+        const from = [t.hostname && `host ${t.hostname}`, t.owner && `${t.owner.kind}/${t.owner.name}`]
+          .filter(Boolean)
+          .join(', ');
+        lines.push({
+          text: `    ${t.namespace}/${t.kind === 'Pod' ? '' : `${t.kind.toLowerCase()}/`}${t.name}${from ? `  (${from})` : ''}`,
+        });
       }
     }
   }

@@ -14,7 +14,10 @@ export interface Affected {
   layout: boolean;
 }
 
-export function affectedStacks(changed: readonly string[], inputs: ReadonlyMap<string, StackInputs | undefined>): Affected {
+export function affectedStacks(
+  changed: readonly string[],
+  inputs: ReadonlyMap<string, StackInputs | undefined>,
+): Affected {
   const layout = changed.some((f) => path.basename(f) === STACK_FILE || path.basename(f) === PROJECT_FILE);
   const stacks: string[] = [];
   for (const [key, known] of inputs) {

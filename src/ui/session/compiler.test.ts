@@ -18,8 +18,12 @@ describe('WorkerCompiler', () => {
   it('compiles a stack in a worker thread and says which files it read', async () => {
     compiler = new WorkerCompiler(BUILT);
     const outcome = await compiler.compile(path.join(ROOT, 'konfig-sample', 'appops', 'nginx-example', 'dev'));
-    expect(outcome.ok && outcome.spec.resources.map((r) => r.id)).toContain('apps/v1:Deployment:nginx-example-dev:nginx-example');
-    expect(outcome.inputs.files).toContain(path.join(ROOT, 'konfig-sample', 'appops', 'nginx-example', 'base', 'base.k'));
+    expect(outcome.ok && outcome.spec.resources.map((r) => r.id)).toContain(
+      'apps/v1:Deployment:nginx-example-dev:nginx-example',
+    );
+    expect(outcome.inputs.files).toContain(
+      path.join(ROOT, 'konfig-sample', 'appops', 'nginx-example', 'base', 'base.k'),
+    );
   });
 
   it('stops a compile that runs away and carries on with a fresh worker', async () => {
@@ -36,7 +40,9 @@ parentPort.on('message', (r) => {
     compiler = new WorkerCompiler(pathToFileURL(script), 300);
     const [stuck, next] = await Promise.all([compiler.compile('loop'), compiler.compile('fine')]);
     expect(stuck.ok).toBe(false);
-    expect(!stuck.ok && stuck.failure.summary).toBe('compiling took longer than 300 ms and was stopped (an endless loop or a runaway recursion?); fix the file and save again');
+    expect(!stuck.ok && stuck.failure.summary).toBe(
+      'compiling took longer than 300 ms and was stopped (an endless loop or a runaway recursion?); fix the file and save again',
+    );
     expect(next.ok).toBe(true);
   });
 });

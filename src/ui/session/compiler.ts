@@ -82,10 +82,25 @@ export class WorkerCompiler implements StackCompiler {
         const { id: _id, ...outcome } = reply;
         finish(outcome, false);
       };
-      const onError = (e: Error) => finish(stopped(dir, `the compiler stopped with an error: ${e.message}; the stack is compiled again at the next save`), true);
-      const onExit = () => finish(stopped(dir, 'the compiler stopped; the stack is compiled again at the next save'), true);
+      const onError = (e: Error) =>
+        finish(
+          stopped(
+            dir,
+            `the compiler stopped with an error: ${e.message}; the stack is compiled again at the next save`,
+          ),
+          true,
+        );
+      const onExit = () =>
+        finish(stopped(dir, 'the compiler stopped; the stack is compiled again at the next save'), true);
       const timer = setTimeout(
-        () => finish(stopped(dir, `compiling took longer than ${this.limitMs >= 1000 ? `${Math.round(this.limitMs / 1000)} s` : `${this.limitMs} ms`} and was stopped (an endless loop or a runaway recursion?); fix the file and save again`), true),
+        () =>
+          finish(
+            stopped(
+              dir,
+              `compiling took longer than ${this.limitMs >= 1000 ? `${Math.round(this.limitMs / 1000)} s` : `${this.limitMs} ms`} and was stopped (an endless loop or a runaway recursion?); fix the file and save again`,
+            ),
+            true,
+          ),
         this.limitMs,
       );
       worker.on('message', onMessage);

@@ -4,28 +4,67 @@ import { ResourceGraph } from '../../graph/graph.js';
 import { filterRows, idParts, resourceRows, shortId, stackBadge } from './derive.js';
 import { liveKey, newStackEntry, type StackEntry } from './state.js';
 
-const stack = { name: 'dev', dir: '/ws/apps/shop/dev', path: 'apps/shop/dev', project: { name: 'shop', dir: '/ws/apps/shop' } };
-const change = (id: string, action: ResourceChange['action'], drift = false): ResourceChange => ({ id, cluster: 'a', action, decision: { action, fields: [], drift, driftFields: [] }, unresolved: [] });
-const changeSet = (changes: ResourceChange[]): ChangeSet => ({ project: 'shop', stack: 'dev', changes, graph: new ResourceGraph([], []), deletions: new ResourceGraph([], []), states: new Map() });
-const planned = (changes: ResourceChange[], extra: Partial<StackEntry> = {}): StackEntry => ({ ...newStackEntry(stack), plan: { state: 'ok' }, changeSet: changeSet(changes), ...extra });
+const stack = {
+  name: 'dev',
+  dir: '/ws/apps/shop/dev',
+  path: 'apps/shop/dev',
+  project: { name: 'shop', dir: '/ws/apps/shop' },
+};
+const change = (id: string, action: ResourceChange['action'], drift = false): ResourceChange => ({
+  id,
+  cluster: 'a',
+  action,
+  decision: { action, fields: [], drift, driftFields: [] },
+  unresolved: [],
+});
+const changeSet = (changes: ResourceChange[]): ChangeSet => ({
+  project: 'shop',
+  stack: 'dev',
+  changes,
+  graph: new ResourceGraph([], []),
+  deletions: new ResourceGraph([], []),
+  states: new Map(),
+});
+const planned = (changes: ResourceChange[], extra: Partial<StackEntry> = {}): StackEntry => ({
+  ...newStackEntry(stack),
+  plan: { state: 'ok' },
+  changeSet: changeSet(changes),
+  ...extra,
+});
 
 describe('stackBadge', () => {
   it('says unchanged, N changes, drift, unhealthy or error, the most urgent first', () => {
     expect(stackBadge(newStackEntry(stack)).text).toBe('…');
     expect(stackBadge(planned([change('v1:Namespace:shop', 'UnChanged')])).text).toBe('unchanged');
-    expect(stackBadge(planned([change('v1:Namespace:shop', 'Create'), change('v1:ConfigMap:shop:c', 'Update')])).text).toBe('2 changes');
+    expect(
+      stackBadge(planned([change('v1:Namespace:shop', 'Create'), change('v1:ConfigMap:shop:c', 'Update')])).text,
+    ).toBe('2 changes');
     expect(stackBadge(planned([change('v1:ConfigMap:shop:c', 'Update', true)])).kind).toBe('drift');
-    const degraded = new Map([[liveKey('a', 'v1:ConfigMap:shop:c'), { drift: true, health: { state: 'Degraded' as const, message: 'x' } }]]);
-    expect(stackBadge(planned([change('v1:ConfigMap:shop:c', 'Update', true)], { live: degraded })).kind).toBe('unhealthy');
-    expect(stackBadge(planned([], { compile: { state: 'error', ms: 1, failure: { summary: 'main.k:1:1 x', text: 'x' } } })).kind).toBe('error');
+    const degraded = new Map([
+      [liveKey('a', 'v1:ConfigMap:shop:c'), { drift: true, health: { state: 'Degraded' as const, message: 'x' } }],
+    ]);
+    expect(stackBadge(planned([change('v1:ConfigMap:shop:c', 'Update', true)], { live: degraded })).kind).toBe(
+      'unhealthy',
+    );
+    expect(
+      stackBadge(planned([], { compile: { state: 'error', ms: 1, failure: { summary: 'main.k:1:1 x', text: 'x' } } }))
+        .kind,
+    ).toBe('error');
   });
 });
 
 describe('resource rows', () => {
   it('names resources the way people do and filters them', () => {
-    expect(idParts('apps/v1:Deployment:shop:web')).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' });
+    expect(idParts('apps/v1:Deployment:shop:web')).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'web',
+    });
     expect(shortId('v1:Namespace:shop')).toBe('Namespace/shop');
-    const rows = resourceRows(planned([change('v1:Namespace:shop', 'UnChanged'), change('apps/v1:Deployment:shop:web', 'Update', true)]));
+    const rows = resourceRows(
+      planned([change('v1:Namespace:shop', 'UnChanged'), change('apps/v1:Deployment:shop:web', 'Update', true)]),
+    );
     expect(rows.map((r) => [r.kind, r.name, r.action, r.drift])).toEqual([
       ['Namespace', 'shop', 'UnChanged', false],
       ['Deployment', 'shop/web', 'Update', true],

@@ -29,12 +29,15 @@ export interface Badge {
 
 /** How much a badge matters, for the order of precedence. */
 export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
-  if (operation?.running) return { kind: 'running', text: operation.operation === 'apply' ? 'applying' : 'destroying', tone: 'progress' };
+  if (operation?.running)
+    return { kind: 'running', text: operation.operation === 'apply' ? 'applying' : 'destroying', tone: 'progress' };
   if (s.compile.state === 'error' || s.plan.state === 'error') return { kind: 'error', text: 'error', tone: 'danger' };
   if (s.lock) return { kind: 'locked', text: `locked: ${s.lock.user}`, tone: 'warning' };
   if (!s.changeSet) return { kind: 'pending', text: '…', tone: 'muted' };
-  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded')) return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
-  if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift)) return { kind: 'drift', text: 'drift', tone: 'warning' };
+  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded'))
+    return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
+  if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift))
+    return { kind: 'drift', text: 'drift', tone: 'warning' };
   const n = summarize(s.changeSet.changes);
   const changes = n.Create + n.Update + n.Delete + n.Import;
   if (changes) return { kind: 'changes', text: `${changes} change${changes === 1 ? '' : 's'}`, tone: 'accent' };
@@ -51,7 +54,9 @@ export interface IdParts {
 /** `apps/v1:Deployment:shop:web` → its parts. */
 export function idParts(id: string): IdParts {
   const [apiVersion = '', kind = '', ...rest] = id.split(':');
-  return rest.length > 1 ? { apiVersion, kind, namespace: rest[0], name: rest.slice(1).join(':') } : { apiVersion, kind, name: rest[0] ?? '' };
+  return rest.length > 1
+    ? { apiVersion, kind, namespace: rest[0], name: rest.slice(1).join(':') }
+    : { apiVersion, kind, name: rest[0] ?? '' };
 }
 
 /** `Deployment/shop/web`: what a person calls a resource. */
@@ -98,7 +103,14 @@ export function resourceRows(s: StackEntry): ResourceRow[] {
   return (s.spec?.resources ?? []).map((r) => {
     const p = idParts(r.id);
     const cluster = s.stack.cluster ?? '';
-    return { key: liveKey(cluster, r.id), id: r.id, kind: p.kind, name: [p.namespace, p.name].filter(Boolean).join('/'), cluster, drift: false };
+    return {
+      key: liveKey(cluster, r.id),
+      id: r.id,
+      kind: p.kind,
+      name: [p.namespace, p.name].filter(Boolean).join('/'),
+      cluster,
+      drift: false,
+    };
   });
 }
 
@@ -111,4 +123,5 @@ export function filterRows<T>(rows: readonly T[], filter: string, text: (row: T)
   return rows.filter((r) => text(r).toLowerCase().includes(needle) !== invert);
 }
 
-export const rowText = (r: ResourceRow) => `${r.id} ${r.cluster} ${r.action ?? ''}${r.drift ? ' drift' : ''} ${r.health?.state ?? ''}`;
+export const rowText = (r: ResourceRow) =>
+  `${r.id} ${r.cluster} ${r.action ?? ''}${r.drift ? ' drift' : ''} ${r.health?.state ?? ''}`;

@@ -27,7 +27,11 @@ function ignored(root: string, p: string, stats?: Stats): boolean {
   return stats?.isFile() === true && !WATCHED.test(path.basename(p));
 }
 
-export function watchWorkspace(root: string, onChange: (files: string[]) => void, options: { debounceMs?: number; onError?: (message: string) => void } = {}): FileWatch {
+export function watchWorkspace(
+  root: string,
+  onChange: (files: string[]) => void,
+  options: { debounceMs?: number; onError?: (message: string) => void } = {},
+): FileWatch {
   const debounceMs = options.debounceMs ?? 30;
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +68,9 @@ export function watchWorkspace(root: string, onChange: (files: string[]) => void
   };
   const watcher = watch(root, { ignoreInitial: true, ignored: (p: string, stats?: Stats) => ignored(root, p, stats) });
   watcher.on('add', note).on('change', note).on('unlink', note);
-  watcher.on('error', (e: unknown) => options.onError?.(`watching ${root}: ${e instanceof Error ? e.message : String(e)}`));
+  watcher.on('error', (e: unknown) =>
+    options.onError?.(`watching ${root}: ${e instanceof Error ? e.message : String(e)}`),
+  );
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,

@@ -7,15 +7,27 @@ import { LocalStateBackend } from '../../state/local.js';
 import { LockWatch } from './lock-watch.js';
 
 describe('LockWatch', () => {
-  it('names who else holds a stack\'s lock, and says when it is free again', async () => {
+  it("names who else holds a stack's lock, and says when it is free again", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-lockwatch-'));
     const backend = new LocalStateBackend(root);
     const key = { project: 'guestbook', stack: 'prod', cluster: 'sandbox-b' };
     // another process on this machine, alive (our parent), holds it
-    const other: LockHolder = { id: `sre@${os.hostname()}:${process.ppid}`, user: 'sre', host: os.hostname(), pid: process.ppid, operation: 'apply', since: new Date().toISOString() };
+    const other: LockHolder = {
+      id: `sre@${os.hostname()}:${process.ppid}`,
+      user: 'sre',
+      host: os.hostname(),
+      pid: process.ppid,
+      operation: 'apply',
+      since: new Date().toISOString(),
+    };
     const lock = await backend.lock(key, other);
     const seen: (string | undefined)[] = [];
-    const watch = new LockWatch(backend, (_, h) => seen.push(h?.id), () => undefined, 20);
+    const watch = new LockWatch(
+      backend,
+      (_, h) => seen.push(h?.id),
+      () => undefined,
+      20,
+    );
     watch.track('guestbook/prod', [key]);
     await expect.poll(() => seen).toEqual([other.id]);
     await lock.release();

@@ -38,9 +38,17 @@ function outcomeText(actor: OperationActor): { level: EventLevel; text: string }
     case 'done':
       return { level: 'info', text: `done: ${totals}` };
     case 'interrupted':
-      return { level: 'warn', text: `interrupted: ${totals}; ${s.context.result?.notStarted.length ?? 0} not started (run it again to finish)` };
+      return {
+        level: 'warn',
+        text: `interrupted: ${totals}; ${s.context.result?.notStarted.length ?? 0} not started (run it again to finish)`,
+      };
     case 'failed':
-      return { level: 'error', text: s.context.error ?? `failed: ${s.context.result?.failed.length ?? 0} failed, ${s.context.result?.skipped.length ?? 0} skipped; ${totals}` };
+      return {
+        level: 'error',
+        text:
+          s.context.error ??
+          `failed: ${s.context.result?.failed.length ?? 0} failed, ${s.context.result?.skipped.length ?? 0} skipped; ${totals}`,
+      };
     default:
       return { level: 'info', text: String(s.value) };
   }
@@ -52,16 +60,28 @@ export class OperationRunner {
   /** Refuses with a sentence when the operation cannot start; else starts it (approved). */
   async start(key: string, operation: Operation): Promise<void> {
     const { store, readOnly } = this.deps;
-    if (readOnly) throw new UserError(`${operation} changes clusters and is refused in --read-only mode; start the console without --read-only to ${operation}`);
+    if (readOnly)
+      throw new UserError(
+        `${operation} changes clusters and is refused in --read-only mode; start the console without --read-only to ${operation}`,
+      );
     const state = store.get();
-    if (state.operations.get(key)?.running) throw new UserError(`${key} already has an operation running; wait for it to end (the Apply view follows it)`);
+    if (state.operations.get(key)?.running)
+      throw new UserError(`${key} already has an operation running; wait for it to end (the Apply view follows it)`);
     const entry = state.stacks.find((s) => s.key === key);
     if (!entry) throw new UserError(`there is no stack ${key}`);
-    if (entry.compile.state === 'error') throw new UserError(`${key} does not compile (${entry.compile.failure.summary}); fix it and save, then ${operation} again`);
+    if (entry.compile.state === 'error')
+      throw new UserError(
+        `${key} does not compile (${entry.compile.failure.summary}); fix it and save, then ${operation} again`,
+      );
     if (!entry.spec) throw new UserError(`${key} is still compiling; ${operation} once its plan shows`);
     const clusters = this.deps.clusters();
     const locks = await lockStack(this.deps.backend, clusters, entry.stack, entry.spec, operation);
-    for (const l of locks) if (l.tookOverFrom) this.deps.log('warn', `${key}: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it`);
+    for (const l of locks)
+      if (l.tookOverFrom)
+        this.deps.log(
+          'warn',
+          `${key}: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it`,
+        );
     const machine = stackOperationMachine({
       stack: entry.stack,
       spec: entry.spec,
@@ -98,11 +118,18 @@ export class OperationRunner {
     actor.start();
   }
 
-  private async ended(key: string, record: OperationEntry, locks: Awaited<ReturnType<typeof lockStack>>): Promise<void> {
+  private async ended(
+    key: string,
+    record: OperationEntry,
+    locks: Awaited<ReturnType<typeof lockStack>>,
+  ): Promise<void> {
     try {
       await releaseAll(locks);
     } catch (e) {
-      this.deps.log('error', `${key}: the lock could not be released (${errorMessage(e)}); run kdeck state unlock in the stack folder`);
+      this.deps.log(
+        'error',
+        `${key}: the lock could not be released (${errorMessage(e)}); run kdeck state unlock in the stack folder`,
+      );
     }
     const { level, text } = outcomeText(record.actor);
     this.deps.log(level, `${record.operation} ${key}: ${text}`);
@@ -126,6 +153,10 @@ export class OperationRunner {
   async stopAll(): Promise<void> {
     const running = [...this.deps.store.get().operations.values()].filter((o) => o.running);
     for (const op of running) op.actor.send({ type: 'CANCEL' });
-    await Promise.all(running.map((op) => waitFor(op.actor, (s) => s.status === 'done', { timeout: STOP_LIMIT_MS }).catch(() => undefined)));
+    await Promise.all(
+      running.map((op) =>
+        waitFor(op.actor, (s) => s.status === 'done', { timeout: STOP_LIMIT_MS }).catch(() => undefined),
+      ),
+    );
   }
 }

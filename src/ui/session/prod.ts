@@ -7,7 +7,10 @@
 import { isProdContext } from '../../cluster/prod.js';
 import type { Stack } from '../../konfig/workspace.js';
 
-export function prodContexts(contexts: readonly { name: string; cluster?: string }[], stacks: readonly Stack[]): Set<string> {
+export function prodContexts(
+  contexts: readonly { name: string; cluster?: string }[],
+  stacks: readonly Stack[],
+): Set<string> {
   const prod = new Set(contexts.filter(isProdContext).map((c) => c.name));
   for (const s of stacks) if (s.cluster && /^prod/i.test(s.name)) prod.add(s.cluster);
   return prod;

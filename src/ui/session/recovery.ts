@@ -41,7 +41,12 @@ export function recoveryArgs(words: string[]): string[] {
 }
 
 /** The runbook's plan, its hostnames resolved against every cluster of the set. */
-async function recoveryPlan(root: string, runbook: string, args: string[], clusterSet: ClusterSet): Promise<RecoveryPlan> {
+async function recoveryPlan(
+  root: string,
+  runbook: string,
+  args: string[],
+  clusterSet: ClusterSet,
+): Promise<RecoveryPlan> {
   const options = args.map(parseOptionArg);
   const hosts = hostsOf(options);
   const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
@@ -69,7 +74,10 @@ export class ConsoleRecovery {
 
   private refuseWhileRunning(): void {
     const current = this.deps.store.get().recovery;
-    if (current?.state === 'running' && !current.settled) throw new UserError(`the recovery ${current.runId} is running; abort it (a) or let it finish before starting another`);
+    if (current?.state === 'running' && !current.settled)
+      throw new UserError(
+        `the recovery ${current.runId} is running; abort it (a) or let it finish before starting another`,
+      );
   }
 
   async plan(runbook: string, args: string[]): Promise<void> {
@@ -78,7 +86,10 @@ export class ConsoleRecovery {
     try {
       const plan = await recoveryPlan(this.deps.root, runbook, args, this.deps.clusterSet);
       this.set({ state: 'planned', runbook, args, plan });
-      this.deps.log('info', `recovery ${runbook}: ${plan.runbook.targets.length} targets in ${plan.batches.length} batches`);
+      this.deps.log(
+        'info',
+        `recovery ${runbook}: ${plan.runbook.targets.length} targets in ${plan.batches.length} batches`,
+      );
     } catch (e) {
       const message = errorMessage(e);
       this.set({ state: 'error', runbook, args, message });
@@ -102,12 +113,16 @@ export class ConsoleRecovery {
   /** Runs the planned recovery, or carries the saved run on; the operator has confirmed it. */
   async start(): Promise<void> {
     const entry = this.deps.store.get().recovery;
-    if (this.deps.readOnly) throw new UserError('a recovery restarts pods and is refused in --read-only mode; the plan shows what it would do');
+    if (this.deps.readOnly)
+      throw new UserError(
+        'a recovery restarts pods and is refused in --read-only mode; the plan shows what it would do',
+      );
     const { clusterSet, root } = this.deps;
     const open: OpenOptions = {
       // the audit trail goes to the Events view; health readings show in the Recovery view
       onUpdate: (u) => {
-        if (u.type === 'audit') this.deps.log(/fail|stop|abort/.test(u.entry.outcome) ? 'warn' : 'info', `recovery: ${updateLine(u)}`);
+        if (u.type === 'audit')
+          this.deps.log(/fail|stop|abort/.test(u.entry.outcome) ? 'warn' : 'info', `recovery: ${updateLine(u)}`);
       },
     };
     if (entry?.state === 'saved') {
@@ -117,7 +132,8 @@ export class ConsoleRecovery {
       resumed.go();
       return;
     }
-    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
+    if (entry?.state !== 'planned')
+      throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
     requireTargets(entry.plan, '');
     const run = await launchRun(root, entry.runbook, entry.args.map(parseOptionArg), entry.plan, clusterSet, open);
     this.follow(run, entry);

@@ -30,7 +30,16 @@ beforeAll(async () => {
   copySample(copy);
   sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
   clusterSet = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
-  session = new ConsoleSession({ dir: copy, clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: [], readOnly: false, watch: true, debounceMs: 20 });
+  session = new ConsoleSession({
+    dir: copy,
+    clusterSet,
+    backend: new LocalStateBackend(copy),
+    compiler: new InlineCompiler(),
+    contexts: [],
+    readOnly: false,
+    watch: true,
+    debounceMs: 20,
+  });
   await session.start();
 });
 
@@ -54,7 +63,10 @@ describe('the console session', () => {
     const final = session.store.get().operations.get('nginx-example/dev')!.actor.getSnapshot();
     expect(final.value).toBe('done');
     await until(() => badge('nginx-example/dev') === 'unchanged', 'the stack to show unchanged after the apply');
-    await until(() => [...entry('nginx-example/dev').live.values()].every((l) => l.health?.state === 'Healthy'), 'every resource healthy');
+    await until(
+      () => [...entry('nginx-example/dev').live.values()].every((l) => l.health?.state === 'Healthy'),
+      'every resource healthy',
+    );
   });
 
   it('recompiles only the stacks a saved file concerns, and shows the new plan', async () => {
@@ -62,7 +74,10 @@ describe('the console session', () => {
     const main = path.join(copy, 'appops/nginx-example/dev/main.k');
     fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('1.25.4-alpine', '1.27.1-alpine'));
     await until(() => badge('nginx-example/dev') === '1 change', 'the image change to show as one change');
-    const recompiled = session.store.get().stacks.filter((s) => s.compile !== before.get(s.key)).map((s) => s.key);
+    const recompiled = session.store
+      .get()
+      .stacks.filter((s) => s.compile !== before.get(s.key))
+      .map((s) => s.key);
     expect(recompiled).toEqual(['nginx-example/dev']);
     const update = entry('nginx-example/dev').changeSet!.changes.find((c) => c.action === 'Update')!;
     expect(update.decision.fields.map((f) => f.path)).toEqual(['spec.template.spec.containers[name=nginx].image']);
@@ -79,14 +94,22 @@ describe('the console session', () => {
     expect(badge('nginx-example/dev')).toBe('error');
     fs.writeFileSync(main, good);
     await until(() => entry('nginx-example/dev').compile.state === 'ok', 'the fix to compile').catch((e) => {
-      console.log(session.store.get().events.map((x) => x.text).join('\n'));
+      console.log(
+        session.store
+          .get()
+          .events.map((x) => x.text)
+          .join('\n'),
+      );
       throw e;
     });
   });
 
   it('marks drift as soon as a live object changes outside kdeck', async () => {
     // nothing in flight: only the watch can see what follows
-    await until(() => !entry('nginx-example/dev').compiling && !entry('nginx-example/dev').planning, 'the stack to settle');
+    await until(
+      () => !entry('nginx-example/dev').compiling && !entry('nginx-example/dev').planning,
+      'the stack to settle',
+    );
     const client = clusterSet.client('sandbox-a');
     const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'nginx-example-dev', name: 'nginx-example' };
     const live = await client.get(ref);
@@ -98,7 +121,8 @@ describe('the console session', () => {
       body: { spec: { replicas: 3 } },
       contentType: 'application/merge-patch+json',
     });
-    const message = 'drift: nginx-example/dev: Deployment/nginx-example-dev/nginx-example on sandbox-a changed (spec.replicas) outside kdeck';
+    const message =
+      'drift: nginx-example/dev: Deployment/nginx-example-dev/nginx-example on sandbox-a changed (spec.replicas) outside kdeck';
     await until(() => session.store.get().events.some((e) => e.text === message), 'the drift to be reported');
     expect(badge('nginx-example/dev')).toBe('drift');
     expect(session.store.get().events.filter((e) => e.text.startsWith('drift:'))).toHaveLength(1);
@@ -113,21 +137,33 @@ describe('the console session', () => {
     const planned = session.store.get().recovery;
     expect(planned?.state).toBe('planned');
     if (planned?.state !== 'planned') return;
-    expect(planned.plan.runbook.targets.map((t) => `${t.cluster}/${t.namespace}/${t.name}`)).toEqual([`sandbox-a/nginx-example-dev/${name}`]);
+    expect(planned.plan.runbook.targets.map((t) => `${t.cluster}/${t.namespace}/${t.name}`)).toEqual([
+      `sandbox-a/nginx-example-dev/${name}`,
+    ]);
     expect(planned.plan.runbook.unresolved).toEqual(['nowhere-1']);
     await session.runRecovery();
-    await until(() => {
-      const r = session.store.get().recovery;
-      return r?.state === 'running' && r.settled;
-    }, 'the recovery to finish', 60_000);
+    await until(
+      () => {
+        const r = session.store.get().recovery;
+        return r?.state === 'running' && r.settled;
+      },
+      'the recovery to finish',
+      60_000,
+    );
     const r = session.store.get().recovery;
-    expect(r?.state === 'running' && r.actor.getSnapshot().context.settled).toEqual({ 'sandbox-a': expect.objectContaining({ end: 'done' }) });
+    expect(r?.state === 'running' && r.actor.getSnapshot().context.settled).toEqual({
+      'sandbox-a': expect.objectContaining({ end: 'done' }),
+    });
     const after = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
     expect(after.items.map((p) => p.metadata?.uid)).not.toContain(pod.metadata?.uid);
     const runs = fs.readdirSync(path.join(copy, '.kdeck', 'runs'));
     expect(runs).toHaveLength(1);
-    expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain('"outcome":"finished"');
-    expect(session.store.get().events.map((e) => e.text)).toContainEqual(expect.stringMatching(/^recovery: sandbox-a  nginx-example-dev\/Pod\//));
+    expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain(
+      '"outcome":"finished"',
+    );
+    expect(session.store.get().events.map((e) => e.text)).toContainEqual(
+      expect.stringMatching(/^recovery: sandbox-a  nginx-example-dev\/Pod\//),
+    );
   });
 
   it('carries on with :resume a run an earlier kdeck saved and left before its approval', async () => {
@@ -140,32 +176,59 @@ describe('the console session', () => {
     // what a kdeck that stopped between writing the run and its approval leaves behind
     const left = await launchRun(copy, 'runbooks/AppRecovery.k', args.map(parseOptionArg), planned.plan, clusterSet);
     await left.close();
-    expect(unfinishedRuns(copy)).toEqual([{ id: left.id, runbook: 'runbooks/AppRecovery.k', last: 'not approved yet' }]);
+    expect(unfinishedRuns(copy)).toEqual([
+      { id: left.id, runbook: 'runbooks/AppRecovery.k', last: 'not approved yet' },
+    ]);
 
-    const later = new ConsoleSession({ dir: copy, clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: [], readOnly: false, watch: false });
+    const later = new ConsoleSession({
+      dir: copy,
+      clusterSet,
+      backend: new LocalStateBackend(copy),
+      compiler: new InlineCompiler(),
+      contexts: [],
+      readOnly: false,
+      watch: false,
+    });
     try {
       later.openSavedRun(left.id);
       expect(later.store.get().recovery).toMatchObject({ state: 'saved', runId: left.id, last: 'not approved yet' });
       await later.runRecovery();
-      await until(() => {
-        const r = later.store.get().recovery;
-        return r?.state === 'running' && r.settled;
-      }, 'the resumed recovery to finish', 60_000);
+      await until(
+        () => {
+          const r = later.store.get().recovery;
+          return r?.state === 'running' && r.settled;
+        },
+        'the resumed recovery to finish',
+        60_000,
+      );
       const after = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
       expect(after.items.map((p) => p.metadata?.uid)).not.toContain(pod.metadata?.uid);
       expect(unfinishedRuns(copy)).toEqual([]);
       later.openSavedRun(left.id);
       await expect(later.runRecovery()).rejects.toThrow(`Run ${left.id} already finished: sandbox-a done.`);
       later.openSavedRun('no-such-run');
-      expect(later.store.get().recovery).toMatchObject({ state: 'error', message: expect.stringContaining('there is no run no-such-run') });
+      expect(later.store.get().recovery).toMatchObject({
+        state: 'error',
+        message: expect.stringContaining('there is no run no-such-run'),
+      });
     } finally {
       await later.close();
     }
   });
 
   it('refuses to change anything in read-only mode', async () => {
-    const readOnly = new ConsoleSession({ dir: copy, clusterSet: clusterSet, backend: new LocalStateBackend(copy), compiler: new InlineCompiler(), contexts: ['sandbox-a'], readOnly: true, watch: false });
-    await expect(readOnly.operations.start('nginx-example/dev', 'destroy')).rejects.toThrow('destroy changes clusters and is refused in --read-only mode');
+    const readOnly = new ConsoleSession({
+      dir: copy,
+      clusterSet: clusterSet,
+      backend: new LocalStateBackend(copy),
+      compiler: new InlineCompiler(),
+      contexts: ['sandbox-a'],
+      readOnly: true,
+      watch: false,
+    });
+    await expect(readOnly.operations.start('nginx-example/dev', 'destroy')).rejects.toThrow(
+      'destroy changes clusters and is refused in --read-only mode',
+    );
     await readOnly.planRecovery('runbooks/AppRecovery.k', ['hosts=a-node-1']);
     await expect(readOnly.runRecovery()).rejects.toThrow('a recovery restarts pods and is refused in --read-only mode');
     await readOnly.close();

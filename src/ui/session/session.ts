@@ -28,7 +28,18 @@ import { LiveWatch, type LiveEvent } from './live-watch.js';
 import { OperationRunner } from './operations.js';
 import { prodContexts } from './prod.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
-import { liveKey, newStackEntry, stackKey, Store, withEvent, withStack, type ConsoleState, type EventLevel, type LiveStatus, type StackEntry } from './state.js';
+import {
+  liveKey,
+  newStackEntry,
+  stackKey,
+  Store,
+  withEvent,
+  withStack,
+  type ConsoleState,
+  type EventLevel,
+  type LiveStatus,
+  type StackEntry,
+} from './state.js';
 
 export interface SessionOptions {
   /** The folder the console was opened on (a workspace, a project or below). */
@@ -54,7 +65,14 @@ const REPLAN_AFTER_DRIFT_MS = 300;
 
 /** Whether two readings of a resource would look the same on screen. */
 function sameLive(a: LiveStatus | undefined, b: LiveStatus): boolean {
-  return a !== undefined && a.drift === b.drift && a.deleted === b.deleted && a.health?.state === b.health?.state && a.health?.reason === b.health?.reason && a.health?.message === b.health?.message;
+  return (
+    a !== undefined &&
+    a.drift === b.drift &&
+    a.deleted === b.deleted &&
+    a.health?.state === b.health?.state &&
+    a.health?.reason === b.health?.reason &&
+    a.health?.message === b.health?.message
+  );
 }
 
 function driftText(stack: string, id: string, cluster: string, deleted: boolean, fields: FieldChange[]): string {
@@ -117,7 +135,13 @@ export class ConsoleSession implements ConsoleControl {
       finished: (key) => this.plan(key),
       now: this.now,
     });
-    this.recovery = new ConsoleRecovery({ root: this.workspace.root, store: this.store, clusterSet: options.clusterSet, readOnly: options.readOnly, log: (level, text) => this.log(level, text) });
+    this.recovery = new ConsoleRecovery({
+      root: this.workspace.root,
+      store: this.store,
+      clusterSet: options.clusterSet,
+      readOnly: options.readOnly,
+      log: (level, text) => this.log(level, text),
+    });
   }
 
   private allStacks(): Stack[] {
@@ -128,15 +152,29 @@ export class ConsoleSession implements ConsoleControl {
   async start(): Promise<void> {
     this.compile(this.store.get().stacks.map((s) => s.key));
     if (!this.options.watch) return;
-    this.liveWatch = new LiveWatch(this.options.clusterSet, (events) => this.onLive(events), (text) => this.log('warn', text));
-    this.lockWatch = new LockWatch(this.options.backend, (key, holder) => this.onLock(key, holder), (text) => this.log('warn', text));
-    this.fileWatch = watchWorkspace(this.workspace.root, (files) => this.onFiles(files), { debounceMs: this.options.debounceMs, onError: (text) => this.log('error', text) });
+    this.liveWatch = new LiveWatch(
+      this.options.clusterSet,
+      (events) => this.onLive(events),
+      (text) => this.log('warn', text),
+    );
+    this.lockWatch = new LockWatch(
+      this.options.backend,
+      (key, holder) => this.onLock(key, holder),
+      (text) => this.log('warn', text),
+    );
+    this.fileWatch = watchWorkspace(this.workspace.root, (files) => this.onFiles(files), {
+      debounceMs: this.options.debounceMs,
+      onError: (text) => this.log('error', text),
+    });
     await this.fileWatch.ready;
   }
 
   private onLock(key: string, holder: LockHolder | undefined): void {
     this.store.update((s) => withStack(s, key, (e) => ({ ...e, lock: holder })));
-    this.log(holder ? 'warn' : 'info', holder ? `${key}: locked by ${describeHolder(holder)}` : `${key}: no longer locked`);
+    this.log(
+      holder ? 'warn' : 'info',
+      holder ? `${key}: locked by ${describeHolder(holder)}` : `${key}: no longer locked`,
+    );
   }
 
   log(level: EventLevel, text: string): void {
@@ -183,12 +221,26 @@ export class ConsoleSession implements ConsoleControl {
     this.inputs.set(key, outcome.inputs);
     const wasError = this.entry(key)?.compile.state === 'error';
     if (outcome.ok) {
-      this.store.update((s) => withStack(s, key, (e) => ({ ...e, compiling: false, compile: { state: 'ok', ms: outcome.ms }, spec: outcome.spec, graph: graphOf(outcome.spec) })));
+      this.store.update((s) =>
+        withStack(s, key, (e) => ({
+          ...e,
+          compiling: false,
+          compile: { state: 'ok', ms: outcome.ms },
+          spec: outcome.spec,
+          graph: graphOf(outcome.spec),
+        })),
+      );
       if (wasError) this.log('info', `${key} compiles again`);
       this.plan(key);
       return;
     }
-    this.store.update((s) => withStack(s, key, (e) => ({ ...e, compiling: false, compile: { state: 'error', ms: outcome.ms, failure: outcome.failure } })));
+    this.store.update((s) =>
+      withStack(s, key, (e) => ({
+        ...e,
+        compiling: false,
+        compile: { state: 'error', ms: outcome.ms, failure: outcome.failure },
+      })),
+    );
     this.log('error', `${key}: ${outcome.failure.summary}`);
   }
 
@@ -196,7 +248,10 @@ export class ConsoleSession implements ConsoleControl {
     const { stacks, layout } = affectedStacks(files, this.inputs);
     if (layout) this.reloadLayout();
     const names = files.map((f) => f.slice(this.workspace.root.length + 1)).join(', ');
-    this.log('info', stacks.length ? `${names} changed: compiling ${stacks.join(', ')}` : `${names} changed: no stack reads it`);
+    this.log(
+      'info',
+      stacks.length ? `${names} changed: compiling ${stacks.join(', ')}` : `${names} changed: no stack reads it`,
+    );
     this.compile(stacks);
   }
 
@@ -250,17 +305,30 @@ export class ConsoleSession implements ConsoleControl {
     const spec = entry.spec!;
     this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: true })));
     try {
-      const changeSet = await planChanges({ stack: entry.stack, spec, clusters: this.clusters, backend: this.options.backend });
+      const changeSet = await planChanges({
+        stack: entry.stack,
+        spec,
+        clusters: this.clusters,
+        backend: this.options.backend,
+      });
       if (this.closed) return;
-      const live = new Map<string, LiveStatus>(changeSet.changes.map((c) => [liveKey(c.cluster, c.id), plannedLiveStatus(c)]));
+      const live = new Map<string, LiveStatus>(
+        changeSet.changes.map((c) => [liveKey(c.cluster, c.id), plannedLiveStatus(c)]),
+      );
       const before = this.entry(key)?.live;
-      this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: false, plan: { state: 'ok' }, changeSet, live })));
+      this.store.update((s) =>
+        withStack(s, key, (e) => ({ ...e, planning: false, plan: { state: 'ok' }, changeSet, live })),
+      );
       // drift is reported once, by whichever sees it first: this plan or the watch
       for (const c of changeSet.changes) {
-        if (c.decision.drift && !before?.get(liveKey(c.cluster, c.id))?.drift) this.log('warn', `drift: ${driftText(key, c.id, c.cluster, !c.live, c.decision.driftFields)}`);
+        if (c.decision.drift && !before?.get(liveKey(c.cluster, c.id))?.drift)
+          this.log('warn', `drift: ${driftText(key, c.id, c.cluster, !c.live, c.decision.driftFields)}`);
       }
       this.indexLive();
-      this.lockWatch?.track(key, [...changeSet.states.keys()].map((c) => keyFor(entry.stack, c)));
+      this.lockWatch?.track(
+        key,
+        [...changeSet.states.keys()].map((c) => keyFor(entry.stack, c)),
+      );
       for (const c of changeSet.changes) {
         const attrs = c.resource?.attributes ?? c.prior?.attributes;
         if (attrs) this.liveWatch?.ensure(c.cluster, String(attrs.apiVersion), String(attrs.kind));
@@ -268,7 +336,9 @@ export class ConsoleSession implements ConsoleControl {
     } catch (e) {
       if (this.closed) return;
       const message = errorMessage(e);
-      this.store.update((s) => withStack(s, key, (x) => ({ ...x, planning: false, plan: { state: 'error', message } })));
+      this.store.update((s) =>
+        withStack(s, key, (x) => ({ ...x, planning: false, plan: { state: 'error', message } })),
+      );
       this.log('error', `${key}: cannot compare with the cluster: ${message}`);
     }
   }
@@ -361,7 +431,9 @@ export class ConsoleSession implements ConsoleControl {
   /** `:ctx NAME`: the context for stacks that name no cluster. */
   setContext(name: string): void {
     if (!this.options.clusterSet.contexts.some((c) => c.name === name)) {
-      throw new UserError(`there is no context ${name}; the contexts are ${this.options.clusterSet.contexts.map((c) => c.name).join(', ')}`);
+      throw new UserError(
+        `there is no context ${name}; the contexts are ${this.options.clusterSet.contexts.map((c) => c.name).join(', ')}`,
+      );
     }
     this.clusters = new DefaultedClusters(this.options.clusterSet, name);
     this.store.update((s) => ({ ...s, context: name }));

@@ -16,7 +16,8 @@ import type { CompileFailure } from './compile-protocol.js';
 import type { RecoveryEntry } from './recovery.js';
 import type { LockHolder } from '../../state/backend.js';
 
-export type CompileStatus = { state: 'pending' } | { state: 'ok'; ms: number } | { state: 'error'; ms: number; failure: CompileFailure };
+export type CompileStatus =
+  { state: 'pending' } | { state: 'ok'; ms: number } | { state: 'error'; ms: number; failure: CompileFailure };
 
 export type PlanStatus = { state: 'pending' } | { state: 'ok' } | { state: 'error'; message: string };
 
@@ -93,7 +94,15 @@ export function stackKey(stack: Stack): string {
 }
 
 export function newStackEntry(stack: Stack): StackEntry {
-  return { key: stackKey(stack), stack, compile: { state: 'pending' }, compiling: false, plan: { state: 'pending' }, planning: false, live: new Map() };
+  return {
+    key: stackKey(stack),
+    stack,
+    compile: { state: 'pending' },
+    compiling: false,
+    plan: { state: 'pending' },
+    planning: false,
+    live: new Map(),
+  };
 }
 
 /** The state with one stack changed by `change` (the others untouched). */

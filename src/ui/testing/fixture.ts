@@ -21,7 +21,16 @@ import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { ConsoleControl } from '../session/control.js';
 import type { RecoveryCommand } from '../session/recovery.js';
-import { liveKey, newStackEntry, Store, type ConsoleEvent, type ConsoleState, type EventLevel, type LiveStatus, type StackEntry } from '../session/state.js';
+import {
+  liveKey,
+  newStackEntry,
+  Store,
+  type ConsoleEvent,
+  type ConsoleState,
+  type EventLevel,
+  type LiveStatus,
+  type StackEntry,
+} from '../session/state.js';
 
 /** 2026-03-02 09:00:00 UTC: every time the fixture shows. */
 export const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
@@ -29,14 +38,26 @@ const ROOT = '/work/konfig-sample';
 
 export function stack(project: string, name: string, cluster?: string): Stack {
   const dir = `${ROOT}/appops/${project}/${name}`;
-  return { name, dir, path: `appops/${project}/${name}`, project: { name: project, dir: `${ROOT}/appops/${project}` }, ...(cluster ? { cluster } : {}) };
+  return {
+    name,
+    dir,
+    path: `appops/${project}/${name}`,
+    project: { name: project, dir: `${ROOT}/appops/${project}` },
+    ...(cluster ? { cluster } : {}),
+  };
 }
 
-const meta = (kind: string, name: string, namespace?: string) => ({ apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1', kind, metadata: { name, ...(namespace ? { namespace } : {}) } });
+const meta = (kind: string, name: string, namespace?: string) => ({
+  apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1',
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+});
 
 export function resource(attributes: Attributes, dependsOn: string[] = []): Resource {
   const m = attributes.metadata as { name: string; namespace?: string };
-  const id = m.namespace ? `${attributes.apiVersion}:${attributes.kind}:${m.namespace}:${m.name}` : `${attributes.apiVersion}:${attributes.kind}:${m.name}`;
+  const id = m.namespace
+    ? `${attributes.apiVersion}:${attributes.kind}:${m.namespace}:${m.name}`
+    : `${attributes.apiVersion}:${attributes.kind}:${m.name}`;
   return { id, type: 'Kubernetes', attributes, ...(dependsOn.length ? { dependsOn } : {}) };
 }
 
@@ -46,7 +67,18 @@ export function deployment(ns: string, name: string, image: string, replicas: nu
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image, env: [{ name: 'REDIS_HOST', value: '${ref:v1:Service:guestbook:redis-leader#/spec/clusterIP}' }] }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [
+            {
+              name,
+              image,
+              env: [{ name: 'REDIS_HOST', value: '${ref:v1:Service:guestbook:redis-leader#/spec/clusterIP}' }],
+            },
+          ],
+        },
+      },
     },
   };
 }
@@ -54,9 +86,20 @@ export function deployment(ns: string, name: string, image: string, replicas: nu
 /** The guestbook prod stack: Namespace, ConfigMap, Secret, Service, two Deployments. */
 export function guestbookSpec(image = 'gb-frontend:v5'): Spec {
   const ns = resource(meta('Namespace', 'guestbook'));
-  const conf = resource({ ...meta('ConfigMap', 'redis-conf', 'guestbook'), data: { 'redis.conf': 'maxmemory 64mb' } }, [ns.id]);
-  const secret = resource({ ...meta('Secret', 'redis-auth', 'guestbook'), type: 'Opaque', stringData: { password: 'hunter2-new' } }, [ns.id]);
-  const svc = resource({ ...meta('Service', 'redis-leader', 'guestbook'), spec: { selector: { app: 'redis-leader' }, ports: [{ port: 6379 }] } }, [ns.id]);
+  const conf = resource({ ...meta('ConfigMap', 'redis-conf', 'guestbook'), data: { 'redis.conf': 'maxmemory 64mb' } }, [
+    ns.id,
+  ]);
+  const secret = resource(
+    { ...meta('Secret', 'redis-auth', 'guestbook'), type: 'Opaque', stringData: { password: 'hunter2-new' } },
+    [ns.id],
+  );
+  const svc = resource(
+    {
+      ...meta('Service', 'redis-leader', 'guestbook'),
+      spec: { selector: { app: 'redis-leader' }, ports: [{ port: 6379 }] },
+    },
+    [ns.id],
+  );
   const leader = resource(deployment('guestbook', 'redis-leader', 'redis:7.2', 1), [ns.id, conf.id, secret.id]);
   const frontend = resource(deployment('guestbook', 'frontend', image, 3), [ns.id]);
   return { resources: [ns, conf, secret, svc, leader, frontend].sort((a, b) => (a.id < b.id ? -1 : 1)) };
@@ -73,18 +116,56 @@ function changeSetOf(s: Stack, spec: Spec, cluster: string, sides: (r: Resource)
     const r = spec.resources.find((x) => x.id === id)!;
     const { prior, live } = sides(r);
     const decision = decide({ prior, plan: r.attributes, live });
-    return { id, cluster, action: decision.action, decision, resource: r, ...(prior ? { prior: { ...r, attributes: prior } } : {}), ...(live ? { live } : {}), unresolved: [] };
+    return {
+      id,
+      cluster,
+      action: decision.action,
+      decision,
+      resource: r,
+      ...(prior ? { prior: { ...r, attributes: prior } } : {}),
+      ...(live ? { live } : {}),
+      unresolved: [],
+    };
   });
-  return { project: s.project.name, stack: s.name, changes, graph, deletions: new ResourceGraph([], []), states: new Map() };
+  return {
+    project: s.project.name,
+    stack: s.name,
+    changes,
+    graph,
+    deletions: new ResourceGraph([], []),
+    states: new Map(),
+  };
 }
 
 const healthy: Health = { state: 'Healthy', message: 'ready' };
-const liveOf = (cs: ChangeSet, health: (c: ResourceChange) => Health | undefined = (c) => (c.live ? healthy : undefined)) =>
-  new Map<string, LiveStatus>(cs.changes.map((c) => [liveKey(c.cluster, c.id), { ...(health(c) ? { health: health(c) } : {}), drift: c.decision.drift }]));
+const liveOf = (
+  cs: ChangeSet,
+  health: (c: ResourceChange) => Health | undefined = (c) => (c.live ? healthy : undefined),
+) =>
+  new Map<string, LiveStatus>(
+    cs.changes.map((c) => [
+      liveKey(c.cluster, c.id),
+      { ...(health(c) ? { health: health(c) } : {}), drift: c.decision.drift },
+    ]),
+  );
 
-export function planned(s: Stack, spec: Spec, cluster: string, sides: (r: Resource) => Side, health?: (c: ResourceChange) => Health | undefined): StackEntry {
+export function planned(
+  s: Stack,
+  spec: Spec,
+  cluster: string,
+  sides: (r: Resource) => Side,
+  health?: (c: ResourceChange) => Health | undefined,
+): StackEntry {
   const changeSet = changeSetOf(s, spec, cluster, sides);
-  return { ...newStackEntry(s), compile: { state: 'ok', ms: 38 }, spec, graph: changeSet.graph, plan: { state: 'ok' }, changeSet, live: liveOf(changeSet, health) };
+  return {
+    ...newStackEntry(s),
+    compile: { state: 'ok', ms: 38 },
+    spec,
+    graph: changeSet.graph,
+    plan: { state: 'ok' },
+    changeSet,
+    live: liveOf(changeSet, health),
+  };
 }
 
 export function fixtureState(): ConsoleState {
@@ -113,15 +194,28 @@ export function fixtureState(): ConsoleState {
       ms: 12,
       failure: {
         summary: 'main.k:12:5 expected int, got str(3)',
-        text: "error[E2G22]: TypeError\n  --> /work/konfig-sample/appops/guestbook/staging/main.k:12:5\n   |\n12 |     replicas = \"3\"\n   |     ^ expected int, got str(3)\n   |\n",
+        text: 'error[E2G22]: TypeError\n  --> /work/konfig-sample/appops/guestbook/staging/main.k:12:5\n   |\n12 |     replicas = "3"\n   |     ^ expected int, got str(3)\n   |\n',
       },
     },
   };
   const batch = stack('batch-report', 'dev');
   const batchSpec: Spec = { resources: [resource(meta('Namespace', 'batch-report'))] };
   const stacks: StackEntry[] = [
-    planned(stack('batch-report', 'prod'), batchSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes })),
-    planned(batch, batchSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes }), () => ({ state: 'Degraded', reason: 'CrashLoopBackOff', message: 'pod report-x: container report CrashLoopBackOff' })),
+    planned(stack('batch-report', 'prod'), batchSpec, 'sandbox-a', (r) => ({
+      prior: r.attributes,
+      live: r.attributes,
+    })),
+    planned(
+      batch,
+      batchSpec,
+      'sandbox-a',
+      (r) => ({ prior: r.attributes, live: r.attributes }),
+      () => ({
+        state: 'Degraded',
+        reason: 'CrashLoopBackOff',
+        message: 'pod report-x: container report CrashLoopBackOff',
+      }),
+    ),
     planned(dev, devSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes })),
     prodEntry,
     stagingEntry,
@@ -131,7 +225,11 @@ export function fixtureState(): ConsoleState {
   stacks.sort((a, b) => (a.key < b.key ? -1 : 1));
   const events: ConsoleEvent[] = [
     { at: T0, level: 'info', text: 'compiled 7 stacks' },
-    { at: T0 + 4_000, level: 'warn', text: 'drift: guestbook/prod: Deployment/guestbook/frontend on sandbox-b changed (spec.replicas) outside kdeck' },
+    {
+      at: T0 + 4_000,
+      level: 'warn',
+      text: 'drift: guestbook/prod: Deployment/guestbook/frontend on sandbox-b changed (spec.replicas) outside kdeck',
+    },
     { at: T0 + 9_000, level: 'info', text: 'appops/guestbook/staging/main.k changed: compiling guestbook/staging' },
     { at: T0 + 9_100, level: 'error', text: 'guestbook/staging: main.k:12:5 expected int, got str(3)' },
   ];
@@ -159,7 +257,14 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
       if (hold) {
         emit({ type: 'started', id: cs.changes[0].id, cluster: cs.changes[0].cluster, action: cs.changes[0].action });
         await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-        return { succeeded: [], failed: [], skipped: [], notStarted: cs.changes.slice(1).map((c) => c.id), interrupted: true, counts: { created: 0, updated: 0, deleted: 0 } };
+        return {
+          succeeded: [],
+          failed: [],
+          skipped: [],
+          notStarted: cs.changes.slice(1).map((c) => c.id),
+          interrupted: true,
+          counts: { created: 0, updated: 0, deleted: 0 },
+        };
       }
       const ids = cs.changes.filter((c) => c.action !== 'UnChanged');
       for (const [i, c] of ids.entries()) {
@@ -167,25 +272,55 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
         const events: EngineEvent[] = [
           { type: 'started', id: c.id, cluster: c.cluster, action: c.action },
           { type: 'applied', id: c.id, cluster: c.cluster },
-          { type: 'health', id: c.id, cluster: c.cluster, health: { state: 'Progressing', message: '1 of 3 updated replicas are available' }, at },
-          { type: 'health', id: c.id, cluster: c.cluster, health: { state: 'Healthy', message: 'successfully rolled out (3/3)' }, at },
+          {
+            type: 'health',
+            id: c.id,
+            cluster: c.cluster,
+            health: { state: 'Progressing', message: '1 of 3 updated replicas are available' },
+            at,
+          },
+          {
+            type: 'health',
+            id: c.id,
+            cluster: c.cluster,
+            health: { state: 'Healthy', message: 'successfully rolled out (3/3)' },
+            at,
+          },
           { type: 'finished', id: c.id, cluster: c.cluster, outcome: 'succeeded' },
         ];
         for (const e of events) emit(e);
       }
-      return { succeeded: ids.map((c) => c.id), failed: [], skipped: [], notStarted: [], interrupted: false, counts: { created: 1, updated: ids.length - 1, deleted: 0 } };
+      return {
+        succeeded: ids.map((c) => c.id),
+        failed: [],
+        skipped: [],
+        notStarted: [],
+        interrupted: false,
+        counts: { created: 1, updated: ids.length - 1, deleted: 0 },
+      };
     },
   });
 }
 
 /** A recovery plan as a run carries it out (what freezePlan makes of it against clusters). */
 function fixtureRecoveryPlan(): RecoveryPlan {
-  const target = (cluster: string, name: string, hostname: string) => ({ cluster, namespace: 'guestbook', kind: 'Pod', name, hostname, owner: { kind: 'ReplicaSet', name: 'frontend-7d9' } });
+  const target = (cluster: string, name: string, hostname: string) => ({
+    cluster,
+    namespace: 'guestbook',
+    kind: 'Pod',
+    name,
+    hostname,
+    owner: { kind: 'ReplicaSet', name: 'frontend-7d9' },
+  });
   return planRecovery({
     name: 'app-recovery',
     action: 'delete',
     strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 1, healthTimeout: '2m', onFailure: 'pause' },
-    targets: [target('sandbox-a', 'frontend-7d9-abcde', 'a-node-1'), target('sandbox-a', 'frontend-7d9-fghij', 'a-node-2'), target('sandbox-b', 'frontend-7d9-klmno', 'b-node-1')],
+    targets: [
+      target('sandbox-a', 'frontend-7d9-abcde', 'a-node-1'),
+      target('sandbox-a', 'frontend-7d9-fghij', 'a-node-2'),
+      target('sandbox-b', 'frontend-7d9-klmno', 'b-node-1'),
+    ],
     unresolved: ['c-node-9'],
   });
 }
@@ -226,7 +361,13 @@ export class FixtureControl implements ConsoleControl {
     const actor = createActor(scriptedOperation(entry.changeSet!, this.hold), { input: { autoApprove: true } });
     const record = { stack, operation, actor, startedAt: T0 + 60_000, running: true };
     this.store.update((s) => ({ ...s, operations: new Map(s.operations).set(stack, record) }));
-    actor.subscribe({ complete: () => this.store.update((s) => ({ ...s, operations: new Map(s.operations).set(stack, { ...record, running: false }) })) });
+    actor.subscribe({
+      complete: () =>
+        this.store.update((s) => ({
+          ...s,
+          operations: new Map(s.operations).set(stack, { ...record, running: false }),
+        })),
+    });
     actor.start();
   }
 
@@ -243,7 +384,8 @@ export class FixtureControl implements ConsoleControl {
   }
 
   setContext(name: string): void {
-    if (!this.store.get().contexts.some((c) => c.name === name)) throw new UserError(`there is no context ${name}; the contexts are sandbox-a, sandbox-b`);
+    if (!this.store.get().contexts.some((c) => c.name === name))
+      throw new UserError(`there is no context ${name}; the contexts are sandbox-a, sandbox-b`);
     this.calls.push(`ctx ${name}`);
     this.store.update((s) => ({ ...s, context: name }));
   }
@@ -256,8 +398,26 @@ export class FixtureControl implements ConsoleControl {
   /** A run saved by an earlier console, paused after its first batch. */
   openSavedRun(runId: string): void {
     this.calls.push(`resume ${runId}`);
-    const record = { version: 1, id: runId, runbook: 'runbooks/AppRecovery.k', options: [['hosts', 'a-node-1,a-node-2,b-node-1']] as [string, string][], createdAt: new Date(T0).toISOString(), who: 'sre@laptop', plan: runPlanOf(fixtureRecoveryPlan()) };
-    this.store.update((s) => ({ ...s, recovery: { state: 'saved', runbook: record.runbook, args: ['hosts=a-node-1,a-node-2,b-node-1'], runId, record, last: 'paused' } }));
+    const record = {
+      version: 1,
+      id: runId,
+      runbook: 'runbooks/AppRecovery.k',
+      options: [['hosts', 'a-node-1,a-node-2,b-node-1']] as [string, string][],
+      createdAt: new Date(T0).toISOString(),
+      who: 'sre@laptop',
+      plan: runPlanOf(fixtureRecoveryPlan()),
+    };
+    this.store.update((s) => ({
+      ...s,
+      recovery: {
+        state: 'saved',
+        runbook: record.runbook,
+        args: ['hosts=a-node-1,a-node-2,b-node-1'],
+        runId,
+        record,
+        last: 'paused',
+      },
+    }));
   }
 
   /** Lets the held gate (sandbox-a's second batch) open. */
@@ -268,14 +428,19 @@ export class FixtureControl implements ConsoleControl {
 
   async runRecovery(): Promise<void> {
     const entry = this.store.get().recovery;
-    const plan = entry?.state === 'planned' ? runPlanOf(entry.plan) : entry?.state === 'saved' ? entry.record.plan : undefined;
+    const plan =
+      entry?.state === 'planned' ? runPlanOf(entry.plan) : entry?.state === 'saved' ? entry.record.plan : undefined;
     if (!entry || !plan) throw new UserError('there is no recovery plan to run');
     this.calls.push(`run ${plan.runbook}`);
     const actor = createActor(runMachine(this.recoverySteps(), plan), { input: { runId: 'run-1' } });
-    this.store.update((s) => ({ ...s, recovery: { runbook: entry.runbook, args: entry.args, state: 'running', runId: 'run-1', actor, settled: false } }));
+    this.store.update((s) => ({
+      ...s,
+      recovery: { runbook: entry.runbook, args: entry.args, state: 'running', runId: 'run-1', actor, settled: false },
+    }));
     actor.subscribe((snap) => {
       const now = this.store.get().recovery;
-      if (snap.matches('finished') && now?.state === 'running' && !now.settled) this.store.update((s) => ({ ...s, recovery: { ...now, settled: true } }));
+      if (snap.matches('finished') && now?.state === 'running' && !now.settled)
+        this.store.update((s) => ({ ...s, recovery: { ...now, settled: true } }));
     });
     actor.start();
     actor.send({ type: 'APPROVE' });
@@ -297,16 +462,26 @@ export class FixtureControl implements ConsoleControl {
     let failed = false;
     return {
       now: () => T0,
-      gate: (input) => (input.cluster === 'sandbox-a' && input.batch.index === 2 && this.gatesHeld ? new Promise<void>((r) => this.waiting.push(r)) : Promise.resolve()),
+      gate: (input) =>
+        input.cluster === 'sandbox-a' && input.batch.index === 2 && this.gatesHeld
+          ? new Promise<void>((r) => this.waiting.push(r))
+          : Promise.resolve(),
       act: async (input) => input.batch.targets.map((): TargetOutcome => 'deleted'),
       verify: async (input, report) => {
-        report({ subject: 'Deployment/frontend', health: { state: 'Healthy', message: 'successfully rolled out (3/3)' } });
+        report({
+          subject: 'Deployment/frontend',
+          health: { state: 'Healthy', message: 'successfully rolled out (3/3)' },
+        });
         if (input.cluster === 'sandbox-b' && !failed) {
           failed = true;
           throw new StepError('CrashLoopBackOff', 'pod frontend-7d9-xyz: container php-redis CrashLoopBackOff');
         }
       },
-      audit: (e) => this.log(e.outcome.includes('fail') ? 'warn' : 'info', `recovery: ${[e.cluster, e.target].filter(Boolean).join('  ')}${e.cluster || e.target ? ': ' : ''}${e.action} ${e.outcome}`),
+      audit: (e) =>
+        this.log(
+          e.outcome.includes('fail') ? 'warn' : 'info',
+          `recovery: ${[e.cluster, e.target].filter(Boolean).join('  ')}${e.cluster || e.target ? ': ' : ''}${e.action} ${e.outcome}`,
+        ),
     };
   }
 

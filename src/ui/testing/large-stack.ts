@@ -14,11 +14,24 @@ export function largeStackState(n: number): ConsoleState {
   const resources = [ns];
   for (let i = 0; resources.length < n; i++) {
     const name = `app-${i}`;
-    const cm = resource({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'load' }, data: { index: String(i) } }, [ns.id]);
-    const svc = resource({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'load' }, spec: { selector: { app: name }, ports: [{ port: 80 }] } }, [ns.id]);
+    const cm = resource(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'load' }, data: { index: String(i) } },
+      [ns.id],
+    );
+    const svc = resource(
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name, namespace: 'load' },
+        spec: { selector: { app: name }, ports: [{ port: 80 }] },
+      },
+      [ns.id],
+    );
     const dep = deployment('load', name, `registry.example/app:${i}`, 2);
     const template = (dep.spec as Attributes).template as Attributes;
-    ((template.spec as Attributes).containers as Attributes[])[0].env = [{ name: 'BACKEND', value: `\${ref:${svc.id}#/metadata/name}` }];
+    ((template.spec as Attributes).containers as Attributes[])[0].env = [
+      { name: 'BACKEND', value: `\${ref:${svc.id}#/metadata/name}` },
+    ];
     resources.push(cm, svc, resource(dep, [ns.id, cm.id]));
   }
   const spec: Spec = { resources: resources.slice(0, n).sort((a, b) => (a.id < b.id ? -1 : 1)) };
@@ -30,7 +43,16 @@ export function largeStackState(n: number): ConsoleState {
     }
     return { prior: r.attributes, live: r.attributes };
   });
-  return { root: '/bench/konfig', readOnly: false, contexts: [{ name: 'sandbox-a', prod: false }], context: 'sandbox-a', stacks: [entry], operations: new Map(), events: [], watching: true };
+  return {
+    root: '/bench/konfig',
+    readOnly: false,
+    contexts: [{ name: 'sandbox-a', prod: false }],
+    context: 'sandbox-a',
+    stacks: [entry],
+    operations: new Map(),
+    events: [],
+    watching: true,
+  };
 }
 
 /** A control over a fixed state that does nothing when asked: for rendering only. */

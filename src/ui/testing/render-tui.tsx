@@ -61,12 +61,18 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
       }
     },
     async waitFor(expected, limitMs = 10_000) {
-      const ok = (f: string) => (typeof expected === 'string' ? f.includes(expected) : expected instanceof RegExp ? expected.test(f) : expected(f));
+      const ok = (f: string) =>
+        typeof expected === 'string'
+          ? f.includes(expected)
+          : expected instanceof RegExp
+            ? expected.test(f)
+            : expected(f);
       const deadline = Date.now() + limitMs;
       for (;;) {
         const f = frame();
         if (ok(f)) return f;
-        if (Date.now() > deadline) throw new Error(`no frame showed ${String(expected)} within ${limitMs} ms; the last frame was:\n${f}`);
+        if (Date.now() > deadline)
+          throw new Error(`no frame showed ${String(expected)} within ${limitMs} ms; the last frame was:\n${f}`);
         await new Promise((res) => setTimeout(res, 10));
       }
     },

@@ -28,20 +28,39 @@ const deployment = (i: number): KubeObject => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: `app-${i}`, namespace: 'default' },
-  spec: { replicas: REPLICAS, selector: { matchLabels: { app: `app-${i}` } }, template: { metadata: { labels: { app: `app-${i}` } }, spec: { containers: [{ name: 'main', image: `registry.example/app:${i}` }] } } },
+  spec: {
+    replicas: REPLICAS,
+    selector: { matchLabels: { app: `app-${i}` } },
+    template: {
+      metadata: { labels: { app: `app-${i}` } },
+      spec: { containers: [{ name: 'main', image: `registry.example/app:${i}` }] },
+    },
+  },
 });
 
 async function allReady(clusters: ClusterSet, contexts: string[]): Promise<KubeObject[][]> {
   for (;;) {
-    const pods = await Promise.all(contexts.map(async (c) => (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items));
-    const ready = (p: KubeObject) => ((p.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((x) => x.type === 'Ready' && x.status === 'True');
+    const pods = await Promise.all(
+      contexts.map(
+        async (c) => (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items,
+      ),
+    );
+    const ready = (p: KubeObject) =>
+      ((p.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+        (x) => x.type === 'Ready' && x.status === 'True',
+      );
     if (pods.every((ps) => ps.length === WORKLOADS * REPLICAS && ps.every(ready))) return pods;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 async function main(): Promise<number> {
-  const sandbox = await startSandbox({ clusters: CLUSTERS, nodes: 5, seed: 11, timings: { podStartMs: 0, readinessDelayMs: READINESS_MS, terminationMs: 0 } });
+  const sandbox = await startSandbox({
+    clusters: CLUSTERS,
+    nodes: 5,
+    seed: 11,
+    timings: { podStartMs: 0, readinessDelayMs: READINESS_MS, terminationMs: 0 },
+  });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-recovery-'));
   try {
     const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
@@ -51,10 +70,28 @@ async function main(): Promise<number> {
     const targets: RecoveryTarget[] = contexts.flatMap((cluster, ci) =>
       pods[ci]!.map((p) => {
         const name = String(p.metadata?.name);
-        return { cluster, namespace: 'default', kind: 'Pod', name, owner: { kind: 'Deployment', name: name.replace(/-[a-z0-9]+-[a-z0-9]+$/, '') } };
+        return {
+          cluster,
+          namespace: 'default',
+          kind: 'Pod',
+          name,
+          owner: { kind: 'Deployment', name: name.replace(/-[a-z0-9]+-[a-z0-9]+$/, '') },
+        };
       }),
     );
-    const plan = planRecovery({ name: 'bench', action: 'delete', strategy: { batchSize: BATCH, maxUnavailable: 1, clusterConcurrency: CLUSTERS, healthTimeout: '2m', onFailure: 'abort' }, targets, unresolved: [] });
+    const plan = planRecovery({
+      name: 'bench',
+      action: 'delete',
+      strategy: {
+        batchSize: BATCH,
+        maxUnavailable: 1,
+        clusterConcurrency: CLUSTERS,
+        healthTimeout: '2m',
+        onFailure: 'abort',
+      },
+      targets,
+      unresolved: [],
+    });
     const run = await launchRun(root, 'bench', [], plan, clusters);
     const started = performance.now();
     run.actor.send({ type: 'APPROVE' });
@@ -62,13 +99,20 @@ async function main(): Promise<number> {
     const wallMs = performance.now() - started;
     await run.close();
     const ends = Object.values(final.context.settled).map((r) => r.end);
-    if (ends.length !== CLUSTERS || ends.some((e) => e !== 'done')) throw new Error(`the run did not finish cleanly: ${JSON.stringify(final.context.settled)}`);
+    if (ends.length !== CLUSTERS || ends.some((e) => e !== 'done'))
+      throw new Error(`the run did not finish cleanly: ${JSON.stringify(final.context.settled)}`);
     const batchesPerCluster = Math.max(...contexts.map((c) => plan.batches.filter((b) => b.cluster === c).length));
     const boundMs = batchesPerCluster * READINESS_MS;
     const ratio = wallMs / boundMs;
-    console.log(`recovery: ${targets.length} pods over ${CLUSTERS} clusters, batches of ${BATCH} (${batchesPerCluster} per cluster), readiness ${READINESS_MS} ms`);
-    console.log(`  wall ${(wallMs / 1000).toFixed(2)} s, lower bound ${(boundMs / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`);
-    printTargets([{ name: `recovery wall / lower bound <= ${TARGET_RATIO}`, ok: ratio <= TARGET_RATIO, detail: ratio.toFixed(2) }]);
+    console.log(
+      `recovery: ${targets.length} pods over ${CLUSTERS} clusters, batches of ${BATCH} (${batchesPerCluster} per cluster), readiness ${READINESS_MS} ms`,
+    );
+    console.log(
+      `  wall ${(wallMs / 1000).toFixed(2)} s, lower bound ${(boundMs / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}`,
+    );
+    printTargets([
+      { name: `recovery wall / lower bound <= ${TARGET_RATIO}`, ok: ratio <= TARGET_RATIO, detail: ratio.toFixed(2) },
+    ]);
     return 0;
   } finally {
     await sandbox.stop();

@@ -9,7 +9,17 @@
 import { assign, fromCallback, sendParent, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorMessage } from '../../user-error.js';
 import type { OnFailure } from '../../recovery/plan.js';
-import { StepError, type BatchOutcome, type HealthNote, type RecoverySteps, type RunBatch, type RunPlan, type StepFailure, type StepInput, type TargetOutcome } from './model.js';
+import {
+  StepError,
+  type BatchOutcome,
+  type HealthNote,
+  type RecoverySteps,
+  type RunBatch,
+  type RunPlan,
+  type StepFailure,
+  type StepInput,
+  type TargetOutcome,
+} from './model.js';
 
 export interface ClusterInput {
   cluster: string;
@@ -57,7 +67,9 @@ export type ClusterSettled = { type: 'CLUSTER_SETTLED'; cluster: string; result:
 type StepKind = 'gate' | 'act' | 'verify';
 
 function failureOf(e: unknown): StepFailure {
-  return e instanceof StepError ? { reason: e.reason, message: e.message } : { reason: 'Error', message: errorMessage(e) };
+  return e instanceof StepError
+    ? { reason: e.reason, message: e.message }
+    : { reason: 'Error', message: errorMessage(e) };
 }
 
 export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
@@ -106,7 +118,11 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
       settle: sendParent(({ context }, end: ClusterEnd): ClusterSettled => ({
         type: 'CLUSTER_SETTLED',
         cluster: context.cluster,
-        result: { end, outcomes: context.outcomes, ...(end === 'stopped' && context.failure ? { failure: context.failure } : {}) },
+        result: {
+          end,
+          outcomes: context.outcomes,
+          ...(end === 'stopped' && context.failure ? { failure: context.failure } : {}),
+        },
       })),
       newDeadline: assign({ deadline: () => steps.now() + plan.healthTimeoutMs, failure: undefined, note: undefined }),
       note: assign({ note: ({ event }) => (event.type === 'NOTE' ? event.note : undefined) }),
@@ -120,12 +136,25 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
         const batch = batchesOf(context.cluster)[context.index]!;
         event.outcomes.forEach((outcome, i) => {
           const t = batch.targets[i]!;
-          steps.audit({ cluster: context.cluster, target: `${t.namespace}/${t.kind}/${t.name}`, action: plan.action, outcome, ...(t.uid ? { detail: `uid ${t.uid}` } : {}) });
+          steps.audit({
+            cluster: context.cluster,
+            target: `${t.namespace}/${t.kind}/${t.name}`,
+            action: plan.action,
+            outcome,
+            ...(t.uid ? { detail: `uid ${t.uid}` } : {}),
+          });
         });
       },
-      auditBatch: ({ context }, p: { outcome: string; detail?: string }) => steps.audit({ cluster: context.cluster, target: batchName(context), action: 'batch', ...p }),
+      auditBatch: ({ context }, p: { outcome: string; detail?: string }) =>
+        steps.audit({ cluster: context.cluster, target: batchName(context), action: 'batch', ...p }),
       auditFailure: ({ context }) =>
-        steps.audit({ cluster: context.cluster, target: batchName(context), action: 'batch', outcome: 'failed', detail: context.failure ? `${context.failure.reason}: ${context.failure.message}` : '' }),
+        steps.audit({
+          cluster: context.cluster,
+          target: batchName(context),
+          action: 'batch',
+          outcome: 'failed',
+          detail: context.failure ? `${context.failure.reason}: ${context.failure.message}` : '',
+        }),
     },
     guards: {
       aborting: ({ context }) => context.abort,
@@ -135,7 +164,14 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
     },
   }).createMachine({
     id: 'cluster',
-    context: ({ input }) => ({ ...input, index: 0, outcomes: batchesOf(input.cluster).map(() => 'pending' as const), deadline: 0, hold: false, abort: false }),
+    context: ({ input }) => ({
+      ...input,
+      index: 0,
+      outcomes: batchesOf(input.cluster).map(() => 'pending' as const),
+      deadline: 0,
+      hold: false,
+      abort: false,
+    }),
     initial: 'next',
     on: {
       PAUSE: { actions: assign({ hold: true }) },
@@ -175,7 +211,13 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
       verifying: {
         invoke: { src: 'verify', input: stepInput },
         on: {
-          STEP_DONE: { target: 'next', actions: [{ type: 'auditBatch', params: { outcome: 'verified' } }, { type: 'finishBatch', params: 'done' }] },
+          STEP_DONE: {
+            target: 'next',
+            actions: [
+              { type: 'auditBatch', params: { outcome: 'verified' } },
+              { type: 'finishBatch', params: 'done' },
+            ],
+          },
           STEP_FAILED: { target: 'failing', actions: 'fail' },
         },
       },
@@ -183,15 +225,28 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
         entry: 'auditFailure',
         always: [
           { guard: 'aborting', target: 'aborted' },
-          { guard: { type: 'policy', params: 'continue' }, target: 'next', actions: { type: 'finishBatch', params: 'failed' } },
+          {
+            guard: { type: 'policy', params: 'continue' },
+            target: 'next',
+            actions: { type: 'finishBatch', params: 'failed' },
+          },
           { guard: { type: 'policy', params: 'abort' }, target: 'stopped' },
           { target: 'paused' },
         ],
       },
       paused: {
         on: {
-          RETRY: { target: 'gating', actions: ['newDeadline', { type: 'auditBatch', params: { outcome: 'retried by the operator' } }] },
-          SKIP: { target: 'next', actions: [{ type: 'auditBatch', params: { outcome: 'skipped by the operator' } }, { type: 'finishBatch', params: 'skipped' }] },
+          RETRY: {
+            target: 'gating',
+            actions: ['newDeadline', { type: 'auditBatch', params: { outcome: 'retried by the operator' } }],
+          },
+          SKIP: {
+            target: 'next',
+            actions: [
+              { type: 'auditBatch', params: { outcome: 'skipped by the operator' } },
+              { type: 'finishBatch', params: 'skipped' },
+            ],
+          },
           STOP: 'stopped',
           ABORT: { target: 'aborted', actions: assign({ abort: true }) },
         },

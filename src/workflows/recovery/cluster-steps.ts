@@ -14,7 +14,15 @@ import { ApiError } from '../../cluster/rest.js';
 import type { KubeObject, ObjectClient } from '../../cluster/objects.js';
 import { assess, conditionMet, podTrouble, type Health } from '../../health/rules.js';
 import { asObject } from '../../konfig/spec.js';
-import { StepError, targetName, type HealthNote, type RecoverySteps, type RunTarget, type StepInput, type TargetOutcome } from './model.js';
+import {
+  StepError,
+  targetName,
+  type HealthNote,
+  type RecoverySteps,
+  type RunTarget,
+  type StepInput,
+  type TargetOutcome,
+} from './model.js';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
@@ -39,7 +47,12 @@ interface Workload {
   targets: RunTarget[];
 }
 
-const API_VERSION: Record<string, string> = { Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1', ReplicaSet: 'apps/v1' };
+const API_VERSION: Record<string, string> = {
+  Deployment: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+};
 
 /** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
 function workloadsOf(input: StepInput): Workload[] {
@@ -48,7 +61,13 @@ function workloadsOf(input: StepInput): Workload[] {
     const owner = t.kind === 'Pod' ? t.owner : { kind: t.kind, name: t.name };
     if (!owner || !API_VERSION[owner.kind]) continue;
     const name = `${t.namespace}/${owner.kind}/${owner.name}`;
-    const w = byName.get(name) ?? { name, namespace: t.namespace, kind: owner.kind, objectName: owner.name, targets: [] };
+    const w = byName.get(name) ?? {
+      name,
+      namespace: t.namespace,
+      kind: owner.kind,
+      objectName: owner.name,
+      targets: [],
+    };
     w.targets.push(t);
     byName.set(name, w);
   }
@@ -88,7 +107,11 @@ class Caches {
     const key = `${cluster}/${namespace}/${kind}`;
     let c = this.caches.get(key);
     if (!c) {
-      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), { apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!, kind, namespace });
+      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), {
+        apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!,
+        kind,
+        namespace,
+      });
       this.caches.set(key, c);
     }
     return c;
@@ -101,13 +124,34 @@ class Caches {
 }
 
 /** The batch's workloads and their pods, from the caches (the first call waits for their lists). */
-async function readAll(caches: Caches, cluster: string, workloads: Workload[]): Promise<{ readings: Reading[]; sources: ObjectCache[] }> {
-  const sources = [...new Set(workloads.flatMap((w) => [caches.of(cluster, w.namespace, w.kind), caches.of(cluster, w.namespace, 'Pod')]))];
+async function readAll(
+  caches: Caches,
+  cluster: string,
+  workloads: Workload[],
+): Promise<{ readings: Reading[]; sources: ObjectCache[] }> {
+  const sources = [
+    ...new Set(
+      workloads.flatMap((w) => [caches.of(cluster, w.namespace, w.kind), caches.of(cluster, w.namespace, 'Pod')]),
+    ),
+  ];
   await Promise.all(sources.map((c) => c.ready()));
   const readings = workloads.map((w) => {
-    const object = caches.of(cluster, w.namespace, w.kind).items().find((o) => o.metadata?.name === w.objectName);
-    if (!object) throw new StepError('OwnerMissing', `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`);
-    return { object, pods: caches.of(cluster, w.namespace, 'Pod').items().filter((p) => selects(object, p)) };
+    const object = caches
+      .of(cluster, w.namespace, w.kind)
+      .items()
+      .find((o) => o.metadata?.name === w.objectName);
+    if (!object)
+      throw new StepError(
+        'OwnerMissing',
+        `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`,
+      );
+    return {
+      object,
+      pods: caches
+        .of(cluster, w.namespace, 'Pod')
+        .items()
+        .filter((p) => selects(object, p)),
+    };
   });
   return { readings, sources };
 }
@@ -143,7 +187,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Pods of a batch: the original incarnation still there and not yet going. */
 const stillThere = (pods: KubeObject[], t: RunTarget) => pods.some((p) => uidOf(p) === t.uid && !deleting(p));
 
-export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audit'], options: StepOptions = {}): RecoverySteps {
+export function clusterSteps(
+  clusters: ClusterAccess,
+  audit: RecoverySteps['audit'],
+  options: StepOptions = {},
+): RecoverySteps {
   const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
   const caches = new Caches(clusters);
@@ -152,7 +200,13 @@ export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audi
    * Runs `check` (undefined: done; notes: not yet) again on every change of what it read, until
    * done; at the deadline, fails with the first note.
    */
-  async function until(input: StepInput, signal: AbortSignal, report: (n: HealthNote) => void, timeoutReason: string, check: () => Promise<{ waiting: HealthNote[] | undefined; sources: ObjectCache[] }>): Promise<void> {
+  async function until(
+    input: StepInput,
+    signal: AbortSignal,
+    report: (n: HealthNote) => void,
+    timeoutReason: string,
+    check: () => Promise<{ waiting: HealthNote[] | undefined; sources: ObjectCache[] }>,
+  ): Promise<void> {
     // a reading is reported when it first appears, not again on every look
     let last = new Set<string>();
     for (;;) {
@@ -168,7 +222,10 @@ export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audi
       if (signal.aborted) throw new StepError('Interrupted', 'the step was interrupted');
       if (now() >= input.deadline) {
         const first = waiting[0]!;
-        throw new StepError(first.health.reason ?? timeoutReason, `${first.subject}: ${first.health.message} (${timeoutReason === 'GateTimeout' ? 'the batch did not start' : 'out of time'})`);
+        throw new StepError(
+          first.health.reason ?? timeoutReason,
+          `${first.subject}: ${first.health.message} (${timeoutReason === 'GateTimeout' ? 'the batch did not start' : 'out of time'})`,
+        );
       }
       await changeOf(sources, Math.min(recheckMs, Math.max(0, input.deadline - now())), signal);
     }
@@ -191,7 +248,14 @@ export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audi
           const taking = input.action === 'rollout-restart' ? 0 : w.targets.filter((t) => stillThere(pods, t)).length;
           // taking `taking` pods down must leave at least want − maxUnavailable available
           if (available - taking < want - input.maxUnavailable) {
-            notes.push({ subject: w.name, health: { state: 'Progressing', reason: 'GateClosed', message: `${available} of ${want} available; the batch would take ${taking} down and at most ${input.maxUnavailable} may be unavailable` } });
+            notes.push({
+              subject: w.name,
+              health: {
+                state: 'Progressing',
+                reason: 'GateClosed',
+                message: `${available} of ${want} available; the batch would take ${taking} down and at most ${input.maxUnavailable} may be unavailable`,
+              },
+            });
           }
         }
         return { waiting: notes.length ? notes : undefined, sources };
@@ -229,30 +293,44 @@ export function clusterSteps(clusters: ClusterAccess, audit: RecoverySteps['audi
 }
 
 /** One target's action, done at most once whatever happened before. */
-async function actOn(c: ObjectClient, input: StepInput, t: RunTarget, signal: AbortSignal, now: () => number): Promise<TargetOutcome> {
+async function actOn(
+  c: ObjectClient,
+  input: StepInput,
+  t: RunTarget,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<TargetOutcome> {
   if (input.action === 'rollout-restart') {
     const ref = { apiVersion: API_VERSION[t.kind] ?? 'apps/v1', kind: t.kind, namespace: t.namespace, name: t.name };
     const live = await c.get(ref);
     if (!live) throw new StepError('NotFound', `${targetName(t)} does not exist in ${input.cluster}`);
     const annotations = asObject(asObject(asObject(asObject(live.spec).template).metadata).annotations);
     if (annotations[RESTARTED_AT] === input.restartedAt) return 'already-restarted';
-    await c.mergePatch(ref, { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: input.restartedAt } } } } });
+    await c.mergePatch(ref, {
+      spec: { template: { metadata: { annotations: { [RESTARTED_AT]: input.restartedAt } } } },
+    });
     return 'restarted';
   }
-  if (!t.owner) throw new StepError('NoOwner', `${targetName(t)} has no owner: deleting it would not bring it back; restart it by hand`);
+  if (!t.owner)
+    throw new StepError(
+      'NoOwner',
+      `${targetName(t)} has no owner: deleting it would not bring it back; restart it by hand`,
+    );
   // a pod gone before the run was planned has nothing left to restart
   if (!t.uid) return 'already-replaced';
   const ref = { apiVersion: 'v1', kind: 'Pod', namespace: t.namespace, name: t.name };
   const live = await c.get(ref);
   if (!live || uidOf(live) !== t.uid || deleting(live)) return 'already-replaced';
-  if (input.action === 'delete') return (await c.delete(ref, 'Background', { uid: t.uid })) ? 'deleted' : 'already-replaced';
+  if (input.action === 'delete')
+    return (await c.delete(ref, 'Background', { uid: t.uid })) ? 'deleted' : 'already-replaced';
   // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back
   for (;;) {
     try {
       return (await c.evict(ref, t.uid)) ? 'evicted' : 'already-replaced';
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 429) || now() >= input.deadline || signal.aborted) {
-        if (e instanceof ApiError && e.status === 429) throw new StepError('DisruptionBudget', `${targetName(t)}: ${e.message}`);
+        if (e instanceof ApiError && e.status === 429)
+          throw new StepError('DisruptionBudget', `${targetName(t)}: ${e.message}`);
         throw e;
       }
       await sleep(1_000, signal);
@@ -260,7 +338,11 @@ async function actOn(c: ObjectClient, input: StepInput, t: RunTarget, signal: Ab
   }
 }
 
-const restarts = (p: KubeObject) => (Array.isArray(asObject(p.status).containerStatuses) ? (asObject(p.status).containerStatuses as unknown[]) : []).reduce<number>((n, c) => n + Number(asObject(c).restartCount ?? 0), 0);
+const restarts = (p: KubeObject) =>
+  (Array.isArray(asObject(p.status).containerStatuses)
+    ? (asObject(p.status).containerStatuses as unknown[])
+    : []
+  ).reduce<number>((n, c) => n + Number(asObject(c).restartCount ?? 0), 0);
 
 /**
  * Whether a workload is back: the batch's old pods going, enough Ready pods, and the owner
@@ -269,18 +351,30 @@ const restarts = (p: KubeObject) => (Array.isArray(asObject(p.status).containerS
  * already in trouble when a resumed run looks again gets its next restart, since the cause may
  * have been fixed in between, and the deadline.
  */
-function verdict(input: StepInput, w: Workload, object: KubeObject, pods: KubeObject[], seen: Map<string, number>): Health {
+function verdict(
+  input: StepInput,
+  w: Workload,
+  object: KubeObject,
+  pods: KubeObject[],
+  seen: Map<string, number>,
+): Health {
   const old = new Set(w.targets.map((t) => t.uid));
   const fresh = pods.filter((p) => !old.has(uidOf(p)) && !deleting(p));
   for (const p of fresh) {
     const trouble = podTrouble(p);
     if (!seen.has(uidOf(p))) seen.set(uidOf(p), trouble ? restarts(p) : -1);
     if (trouble && restarts(p) > seen.get(uidOf(p))!) return trouble;
-    if (trouble) return { state: 'Progressing', ...(trouble.reason ? { reason: trouble.reason } : {}), message: `${trouble.message} (from before; waiting for its next restart)` };
+    if (trouble)
+      return {
+        state: 'Progressing',
+        ...(trouble.reason ? { reason: trouble.reason } : {}),
+        message: `${trouble.message} (from before; waiting for its next restart)`,
+      };
   }
   if (input.action !== 'rollout-restart') {
     const lingering = w.targets.filter((t) => stillThere(pods, t));
-    if (lingering.length) return { state: 'Progressing', message: `waiting for ${lingering.map((t) => t.name).join(', ')} to go` };
+    if (lingering.length)
+      return { state: 'Progressing', message: `waiting for ${lingering.map((t) => t.name).join(', ')} to go` };
   }
   const want = desired(object);
   const readyCount = pods.filter(ready).length;

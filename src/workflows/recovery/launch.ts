@@ -21,7 +21,12 @@ export interface OpenOptions {
 }
 
 /** A run from its record: fresh, or resumed from its snapshot. */
-export function openRun(store: RunStore, record: RunRecord, clusters: ClusterAccess, options: OpenOptions = {}): LiveRun {
+export function openRun(
+  store: RunStore,
+  record: RunRecord,
+  clusters: ClusterAccess,
+  options: OpenOptions = {},
+): LiveRun {
   const plan = options.adjust ? options.adjust(record.plan) : record.plan;
   return startRun({
     store,
@@ -35,7 +40,14 @@ export function openRun(store: RunStore, record: RunRecord, clusters: ClusterAcc
 }
 
 /** A new run of `plan`, awaiting approval. `runbook` is the file relative to the workspace. */
-export async function launchRun(root: string, runbook: string, options: [string, string][], plan: RecoveryPlan, clusters: ClusterAccess, open: OpenOptions = {}): Promise<LiveRun> {
+export async function launchRun(
+  root: string,
+  runbook: string,
+  options: [string, string][],
+  plan: RecoveryPlan,
+  clusters: ClusterAccess,
+  open: OpenOptions = {},
+): Promise<LiveRun> {
   const at = new Date();
   const runPlan = await freezePlan(plan, (c) => clusters.client(c), at);
   const store = new RunStore(root, newRunId(plan.runbook.name, at));
@@ -57,10 +69,15 @@ export type Resumption =
     };
 
 /** Opens the run of `store` again, as `kdeck recover --resume` and the console's `:resume` do. */
-export async function resumeRun(store: RunStore, clusters: ClusterAccess, options: OpenOptions = {}): Promise<Resumption> {
+export async function resumeRun(
+  store: RunStore,
+  clusters: ClusterAccess,
+  options: OpenOptions = {},
+): Promise<Resumption> {
   const record = store.record();
   const snapshot = store.snapshot() as RunSnapshot | undefined;
-  if (snapshot?.status === 'done') return { kind: 'over', message: `Run ${store.id} was cancelled before it started; nothing to resume.` };
+  if (snapshot?.status === 'done')
+    return { kind: 'over', message: `Run ${store.id} was cancelled before it started; nothing to resume.` };
   const run = openRun(store, record, clusters, { ...options, ...(snapshot !== undefined ? { snapshot } : {}) });
   const s = run.actor.getSnapshot();
   const send = (type: 'APPROVE' | 'RETRY_STOPPED' | 'RESUME') => () => run.actor.send({ type });
@@ -72,7 +89,12 @@ export async function resumeRun(store: RunStore, clusters: ClusterAccess, option
   if (s.matches('finished')) {
     if (!Object.values(s.context.settled).some((r) => r.end === 'stopped')) {
       await run.close();
-      return { kind: 'over', message: `Run ${store.id} already finished: ${Object.entries(s.context.settled).map(([c, r]) => `${c} ${r.end}`).join(', ')}.` };
+      return {
+        kind: 'over',
+        message: `Run ${store.id} already finished: ${Object.entries(s.context.settled)
+          .map(([c, r]) => `${c} ${r.end}`)
+          .join(', ')}.`,
+      };
     }
     return { kind: 'ready', run, record, approved: true, go: send('RETRY_STOPPED') };
   }

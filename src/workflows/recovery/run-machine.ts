@@ -43,7 +43,8 @@ export function clustersOf(plan: RunPlan): string[] {
 
 /** The machine of a run of `plan` (the plan is not in the snapshot: run.json keeps it). */
 export function runMachine(steps: RecoverySteps, plan: RunPlan) {
-  const audit = (action: string, outcome: string, detail?: string) => steps.audit({ action, outcome, ...(detail ? { detail } : {}) });
+  const audit = (action: string, outcome: string, detail?: string) =>
+    steps.audit({ action, outcome, ...(detail ? { detail } : {}) });
   return setup({
     types: { context: {} as RunContext, events: {} as RunEvent, input: {} as RunInput },
     actors: { cluster: clusterMachine(steps, plan) },
@@ -52,8 +53,10 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
         const running = context.started.filter((c) => !(c in context.settled)).length;
         const waiting = context.clusters.filter((c) => !context.started.includes(c));
         // a paused run starts no cluster either: a cluster's first batch is a next batch too
-        const starting = context.aborting || context.paused ? [] : waiting.slice(0, Math.max(0, plan.clusterConcurrency - running));
-        for (const c of starting) enqueue(spawnChild('cluster', { id: clusterActorId(c), systemId: clusterActorId(c), input: { cluster: c } }));
+        const starting =
+          context.aborting || context.paused ? [] : waiting.slice(0, Math.max(0, plan.clusterConcurrency - running));
+        for (const c of starting)
+          enqueue(spawnChild('cluster', { id: clusterActorId(c), systemId: clusterActorId(c), input: { cluster: c } }));
         if (starting.length) enqueue.assign({ started: [...context.started, ...starting] });
       }),
       // the children that can still hear: started and not ended for good
@@ -61,25 +64,58 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
         const named = 'cluster' in event && event.cluster ? [event.cluster] : context.started;
         for (const c of named) {
           const end = context.settled[c]?.end;
-          if (context.started.includes(c) && end !== 'done' && end !== 'aborted') enqueue.sendTo(clusterActorId(c), { type: event.type } as never);
+          if (context.started.includes(c) && end !== 'done' && end !== 'aborted')
+            enqueue.sendTo(clusterActorId(c), { type: event.type } as never);
         }
       }),
-      settle: assign({ settled: ({ context, event }) => (event.type === 'CLUSTER_SETTLED' ? { ...context.settled, [event.cluster]: event.result } : context.settled) }),
+      settle: assign({
+        settled: ({ context, event }) =>
+          event.type === 'CLUSTER_SETTLED' ? { ...context.settled, [event.cluster]: event.result } : context.settled,
+      }),
       abortWaiting: assign({
         aborting: true,
         // clusters that never started end here: nothing of theirs was touched
-        settled: ({ context }) => ({ ...context.settled, ...Object.fromEntries(context.clusters.filter((c) => !context.started.includes(c)).map((c): [string, ClusterResult] => [c, { end: 'aborted', outcomes: plan.batches.filter((b) => b.cluster === c).map(() => 'pending' as const) }])) }),
+        settled: ({ context }) => ({
+          ...context.settled,
+          ...Object.fromEntries(
+            context.clusters
+              .filter((c) => !context.started.includes(c))
+              .map((c): [string, ClusterResult] => [
+                c,
+                { end: 'aborted', outcomes: plan.batches.filter((b) => b.cluster === c).map(() => 'pending' as const) },
+              ]),
+          ),
+        }),
       }),
       reopenStopped: enqueueActions(({ context, enqueue }) => {
-        const stopped = Object.entries(context.settled).filter(([, r]) => r.end === 'stopped').map(([c]) => c);
+        const stopped = Object.entries(context.settled)
+          .filter(([, r]) => r.end === 'stopped')
+          .map(([c]) => c);
         for (const c of stopped) enqueue.sendTo(clusterActorId(c), { type: 'RETRY' } as never);
-        enqueue.assign({ settled: Object.fromEntries(Object.entries(context.settled).filter(([, r]) => r.end !== 'stopped')) });
+        enqueue.assign({
+          settled: Object.fromEntries(Object.entries(context.settled).filter(([, r]) => r.end !== 'stopped')),
+        });
       }),
       audit: (_, p: { action: string; outcome: string }) => audit(p.action, p.outcome),
       auditSettled: ({ event }) => {
-        if (event.type === 'CLUSTER_SETTLED') steps.audit({ cluster: event.cluster, action: 'cluster', outcome: event.result.end, ...(event.result.failure ? { detail: `${event.result.failure.reason}: ${event.result.failure.message}` } : {}) });
+        if (event.type === 'CLUSTER_SETTLED')
+          steps.audit({
+            cluster: event.cluster,
+            action: 'cluster',
+            outcome: event.result.end,
+            ...(event.result.failure
+              ? { detail: `${event.result.failure.reason}: ${event.result.failure.message}` }
+              : {}),
+          });
       },
-      auditFinished: ({ context }) => audit('run', 'finished', Object.entries(context.settled).map(([c, r]) => `${c}: ${r.end}`).join(', ')),
+      auditFinished: ({ context }) =>
+        audit(
+          'run',
+          'finished',
+          Object.entries(context.settled)
+            .map(([c, r]) => `${c}: ${r.end}`)
+            .join(', '),
+        ),
     },
     guards: {
       allSettled: ({ context }) => context.clusters.every((c) => c in context.settled),
@@ -87,7 +123,15 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
     },
   }).createMachine({
     id: 'recovery',
-    context: ({ input }) => ({ ...input, runbook: plan.runbook, clusters: clustersOf(plan), started: [], settled: {}, paused: false, aborting: false }),
+    context: ({ input }) => ({
+      ...input,
+      runbook: plan.runbook,
+      clusters: clustersOf(plan),
+      started: [],
+      settled: {},
+      paused: false,
+      aborting: false,
+    }),
     initial: 'awaitingApproval',
     states: {
       awaitingApproval: {
@@ -101,9 +145,28 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
         always: { guard: 'allSettled', target: 'finished' },
         on: {
           CLUSTER_SETTLED: { actions: ['settle', 'auditSettled', 'startClusters'] },
-          PAUSE: { actions: [assign({ paused: true }), 'forward', { type: 'audit', params: { action: 'run', outcome: 'paused' } }] },
-          RESUME: { actions: [assign({ paused: false }), 'forward', 'startClusters', { type: 'audit', params: { action: 'run', outcome: 'resumed' } }] },
-          ABORT: { actions: ['abortWaiting', 'forward', { type: 'audit', params: { action: 'run', outcome: 'abort requested' } }] },
+          PAUSE: {
+            actions: [
+              assign({ paused: true }),
+              'forward',
+              { type: 'audit', params: { action: 'run', outcome: 'paused' } },
+            ],
+          },
+          RESUME: {
+            actions: [
+              assign({ paused: false }),
+              'forward',
+              'startClusters',
+              { type: 'audit', params: { action: 'run', outcome: 'resumed' } },
+            ],
+          },
+          ABORT: {
+            actions: [
+              'abortWaiting',
+              'forward',
+              { type: 'audit', params: { action: 'run', outcome: 'abort requested' } },
+            ],
+          },
           RETRY: { actions: 'forward' },
           SKIP: { actions: 'forward' },
           STOP: { actions: 'forward' },
@@ -112,7 +175,14 @@ export function runMachine(steps: RecoverySteps, plan: RunPlan) {
       finished: {
         entry: 'auditFinished',
         on: {
-          RETRY_STOPPED: { guard: 'anyStopped', target: 'executing', actions: ['reopenStopped', { type: 'audit', params: { action: 'run', outcome: 'resumed to retry stopped clusters' } }] },
+          RETRY_STOPPED: {
+            guard: 'anyStopped',
+            target: 'executing',
+            actions: [
+              'reopenStopped',
+              { type: 'audit', params: { action: 'run', outcome: 'resumed to retry stopped clusters' } },
+            ],
+          },
         },
       },
       cancelled: { type: 'final' },

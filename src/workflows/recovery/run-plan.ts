@@ -6,10 +6,16 @@ import type { ObjectClient } from '../../cluster/objects.js';
 import { durationOf, type RecoveryPlan } from '../../recovery/plan.js';
 import type { RunPlan } from './model.js';
 
-export async function freezePlan(plan: RecoveryPlan, client: (cluster: string) => ObjectClient, at: Date): Promise<RunPlan> {
+export async function freezePlan(
+  plan: RecoveryPlan,
+  client: (cluster: string) => ObjectClient,
+  at: Date,
+): Promise<RunPlan> {
   const { runbook } = plan;
   const uids = new Map<string, string>();
-  const namespaces = new Set(runbook.targets.filter((t) => t.kind === 'Pod').map((t) => `${t.cluster}\0${t.namespace}`));
+  const namespaces = new Set(
+    runbook.targets.filter((t) => t.kind === 'Pod').map((t) => `${t.cluster}\0${t.namespace}`),
+  );
   await Promise.all(
     [...namespaces].map(async (key) => {
       const [cluster, namespace] = key.split('\0') as [string, string];

@@ -43,7 +43,8 @@ export class RunStore {
     workspaceRoot: string,
     readonly id: string,
   ) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw new UserError(`${id} is not a run id; \`ls ${RUNS_DIR}\` lists the runs of this workspace`, 2);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id))
+      throw new UserError(`${id} is not a run id; \`ls ${RUNS_DIR}\` lists the runs of this workspace`, 2);
     this.dir = path.join(workspaceRoot, RUNS_DIR, id);
   }
 
@@ -65,10 +66,14 @@ export class RunStore {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
-      throw new UserError(`there is no run ${this.id} in ${path.dirname(this.dir)}; \`ls ${RUNS_DIR}\` lists the runs of this workspace`, 2);
+      throw new UserError(
+        `there is no run ${this.id} in ${path.dirname(this.dir)}; \`ls ${RUNS_DIR}\` lists the runs of this workspace`,
+        2,
+      );
     }
     const r = JSON.parse(text) as RunRecord;
-    if (r.version !== VERSION || !r.plan) throw new UserError(`${file} is not a run record this kdeck can read (version ${String(r.version)})`, 2);
+    if (r.version !== VERSION || !r.plan)
+      throw new UserError(`${file} is not a run record this kdeck can read (version ${String(r.version)})`, 2);
     return r;
   }
 
@@ -82,12 +87,19 @@ export class RunStore {
   snapshot(): unknown {
     try {
       const doc = JSON.parse(fs.readFileSync(this.file('snapshot.json'), 'utf8')) as SnapshotFile;
-      if (doc.version !== VERSION) throw new UserError(`the snapshot of run ${this.id} has version ${doc.version}; this kdeck reads version ${VERSION}`, 2);
+      if (doc.version !== VERSION)
+        throw new UserError(
+          `the snapshot of run ${this.id} has version ${doc.version}; this kdeck reads version ${VERSION}`,
+          2,
+        );
       return doc.snapshot;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       if (e instanceof UserError) throw e;
-      throw new UserError(`the snapshot of run ${this.id} (${this.file('snapshot.json')}) is damaged; the audit log beside it says what was done`, 2);
+      throw new UserError(
+        `the snapshot of run ${this.id} (${this.file('snapshot.json')}) is damaged; the audit log beside it says what was done`,
+        2,
+      );
     }
   }
 
@@ -98,7 +110,11 @@ export class RunStore {
   auditLog(): AuditEntry[] {
     const file = this.file('audit.jsonl');
     if (!fs.existsSync(file)) return [];
-    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditEntry);
   }
 
   /** Takes the run for this process; another live process holding it is refused. */
@@ -116,7 +132,10 @@ export class RunStore {
           fs.rmSync(file, { force: true });
           continue;
         }
-        throw new UserError(`run ${this.id} is being run by process ${pid} on ${host}; wait for it, or stop that process first`, 1);
+        throw new UserError(
+          `run ${this.id} is being run by process ${pid} on ${host}; wait for it, or stop that process first`,
+          1,
+        );
       }
     }
     return () => fs.rmSync(file, { force: true });
@@ -140,7 +159,8 @@ export function runStanding(log: AuditEntry[]): string {
   return last ? `${last.outcome}${last.detail ? ` (${last.detail})` : ''}` : 'not approved yet';
 }
 
-const ends = (e: AuditEntry | undefined) => e !== undefined && (e.outcome === 'cancelled' || (e.outcome === 'finished' && !/: stopped\b/.test(e.detail ?? '')));
+const ends = (e: AuditEntry | undefined) =>
+  e !== undefined && (e.outcome === 'cancelled' || (e.outcome === 'finished' && !/: stopped\b/.test(e.detail ?? '')));
 
 /** The workspace's unfinished runs, newest first (run ids begin with their start time). */
 export function unfinishedRuns(workspaceRoot: string): UnfinishedRun[] {

@@ -106,7 +106,11 @@ export function startRun(options: RunOptions): LiveRun {
       base.close?.();
       await writing;
       release();
-      if (writeFailed) throw new UserError(`the run's snapshot could not be written to ${store.dir} (${errorMessage(writeFailed)}); what was done is in the audit log beside it`, 1);
+      if (writeFailed)
+        throw new UserError(
+          `the run's snapshot could not be written to ${store.dir} (${errorMessage(writeFailed)}); what was done is in the audit log beside it`,
+          1,
+        );
     },
   };
 }

@@ -14,7 +14,14 @@ import { makeModule, outside, sig } from './common.js';
 import { io, workspacePath } from './workspace.js';
 
 /** The WHATWG labels of UTF-8, the only text encoding a kcl str can be hashed in here. */
-const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']);
+const UTF8_LABELS = new Set([
+  'utf-8',
+  'utf8',
+  'unicode-1-1-utf-8',
+  'unicode11utf8',
+  'unicode20utf8',
+  'x-unicode20utf8',
+]);
 
 /** kcl hashes the str encoded in `encoding` (default UTF-8); its labels ignore case and spaces. */
 function textBytes(call: CallArgs, fn: string): Buffer {

@@ -34,7 +34,8 @@ function copyTree(ctx: SystemContext, src: string, dest: string): void {
 type FileImpl = (call: CallArgs, ctx: SystemContext) => Value;
 
 function fileImpls(): Array<readonly [Signature, FileImpl]> {
-  const at = (ctx: SystemContext, fn: string, p: string, modifies = false): string => workspacePath(ctx, fn, p, { modifies });
+  const at = (ctx: SystemContext, fn: string, p: string, modifies = false): string =>
+    workspacePath(ctx, fn, p, { modifies });
 
   const read: FileImpl = (call, ctx) => {
     const p = pathArg(call, 0, 'filepath', 'read');
@@ -82,7 +83,8 @@ function fileImpls(): Array<readonly [Signature, FileImpl]> {
     const dest = pathArg(call, 1, 'dest', 'cp');
     const from = at(ctx, 'cp', src);
     const to = at(ctx, 'cp', dest, true);
-    const intoItself = fs.existsSync(from) && fs.statSync(from).isDirectory() && !path.relative(from, to).startsWith('..');
+    const intoItself =
+      fs.existsSync(from) && fs.statSync(from).isDirectory() && !path.relative(from, to).startsWith('..');
     // a copy into the tree being copied would never finish
     if (intoItself) evalError(`Failed to copy from '${src}' to '${dest}': the destination is inside the source`);
     io(`Failed to copy from '${src}' to '${dest}'`, () => {
@@ -107,14 +109,16 @@ function fileImpls(): Array<readonly [Signature, FileImpl]> {
     return io(`failed to get size of '${p}'`, () => BigInt(fs.statSync(target).size));
   };
 
-  const writer = (fn: string, append: boolean): FileImpl => (call, ctx) => {
-    const p = pathArg(call, 0, 'filepath', fn);
-    const content = pathArg(call, 1, 'content', fn);
-    const target = at(ctx, fn, p, true);
-    const verb = append ? 'Failed to append to file' : 'Failed to create file';
-    io(`${verb} '${p}'`, () => (append ? fs.appendFileSync(target, content) : fs.writeFileSync(target, content)));
-    return null;
-  };
+  const writer =
+    (fn: string, append: boolean): FileImpl =>
+    (call, ctx) => {
+      const p = pathArg(call, 0, 'filepath', fn);
+      const content = pathArg(call, 1, 'content', fn);
+      const target = at(ctx, fn, p, true);
+      const verb = append ? 'Failed to append to file' : 'Failed to create file';
+      io(`${verb} '${p}'`, () => (append ? fs.appendFileSync(target, content) : fs.writeFileSync(target, content)));
+      return null;
+    };
 
   const readEnv: FileImpl = (call, ctx) => {
     const key = pathArg(call, 0, 'key', 'read_env');
@@ -143,5 +147,8 @@ function fileImpls(): Array<readonly [Signature, FileImpl]> {
 
 /** Every file function depends on the file system or the program's context. */
 export function fileModule(): ModuleValue {
-  return makeModule('file', fileImpls().map(([signature, impl]) => [signature, outside(impl)] as const));
+  return makeModule(
+    'file',
+    fileImpls().map(([signature, impl]) => [signature, outside(impl)] as const),
+  );
 }

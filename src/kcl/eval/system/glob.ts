@@ -71,7 +71,8 @@ export function globPaths(ctx: SystemContext, pattern: string): string[] {
   const out: string[] = [];
   // real paths of directories `**` has entered, so that a symlink cycle ends the descent
   const entered = new Set<string>();
-  const join = (shown: string, name: string): string => (shown === '' ? name : shown.endsWith('/') ? shown + name : `${shown}/${name}`);
+  const join = (shown: string, name: string): string =>
+    shown === '' ? name : shown.endsWith('/') ? shown + name : `${shown}/${name}`;
   const walk = (abs: string, shown: string, i: number): void => {
     if (i === matchers.length) {
       out.push(shown);

@@ -99,7 +99,7 @@ export function ipText(ip: Ip): string {
   if (mapped) return `::ffff:${ipText(mapped)}`;
   const segs = segments(ip);
   let best = { start: -1, len: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (segs[i] !== 0) {
       i++;
       continue;
@@ -148,14 +148,23 @@ export function isIpv4Global(ip: Ip): boolean {
   if (ip.bits === 0xc0000009n || ip.bits === 0xc000000an) return true;
   const isPrivate = a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
   const isBroadcast = ip.bits === 0xffffffffn;
-  const isDocumentation = (a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113);
+  const isDocumentation =
+    (a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113);
   const isShared = a === 100 && (b & 0xc0) === 0x40;
   const isProtocolAssignment = a === 192 && b === 0 && c === 0;
   const isReserved = (a & 0xf0) === 0xf0 && !isBroadcast;
   const isBenchmarking = a === 198 && (b & 0xfe) === 18;
   return !(
-    isPrivate || a === 127 || isIpv4LinkLocal(ip) || isBroadcast || isDocumentation || isShared ||
-    isProtocolAssignment || isReserved || isBenchmarking || a === 0
+    isPrivate ||
+    a === 127 ||
+    isIpv4LinkLocal(ip) ||
+    isBroadcast ||
+    isDocumentation ||
+    isShared ||
+    isProtocolAssignment ||
+    isReserved ||
+    isBenchmarking ||
+    a === 0
   );
 }
 

@@ -47,7 +47,11 @@ class JsonParser {
     if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9')) return this.number();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return v;
@@ -66,10 +70,12 @@ class JsonParser {
     }
     for (;;) {
       this.skipSpace();
-      if (this.text[this.pos] !== '"') this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'key must be a string');
+      if (this.text[this.pos] !== '"')
+        this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'key must be a string');
       const key = this.string();
       this.skipSpace();
-      if (this.text[this.pos] !== ':') this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`');
+      if (this.text[this.pos] !== ':')
+        this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`');
       this.pos++;
       this.skipSpace();
       out.set(key, this.value());
@@ -123,7 +129,16 @@ class JsonParser {
       }
       const e = text[this.pos + 1];
       this.pos += 2;
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (e !== undefined && e in simple) out += simple[e];
       else if (e === 'u') out += this.unicodeEscape();
       else this.fail(e === undefined ? 'EOF while parsing a string' : 'invalid escape', this.pos - 1);

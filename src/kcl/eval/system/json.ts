@@ -5,7 +5,16 @@
 import * as fs from 'node:fs';
 import { toJson, type JsonOptions } from '../../yaml.js';
 import { expectInt, expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
-import { DictValue, deepCopy, isDict, isNoneOrUndefined, UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';
+import {
+  DictValue,
+  deepCopy,
+  isDict,
+  isNoneOrUndefined,
+  UNDEFINED,
+  type CallArgs,
+  type ModuleValue,
+  type Value,
+} from '../values.js';
 import { boolOption, makeModule, outside, sig } from './common.js';
 import { parseJson } from './json-parse.js';
 import { io, workspacePath } from './workspace.js';

@@ -10,7 +10,16 @@
 import { kclError } from '../../diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argAt, expectList, requiredArg, type Impl, type Signature } from '../args.js';
-import { isDict, isNoneOrUndefined, isStr, typeName, UNDEFINED, type DictValue, type ModuleValue, type Value } from '../values.js';
+import {
+  isDict,
+  isNoneOrUndefined,
+  isStr,
+  typeName,
+  UNDEFINED,
+  type DictValue,
+  type ModuleValue,
+  type Value,
+} from '../values.js';
 import { evalError, makeModule, outside, sig } from './common.js';
 
 function flag(opts: DictValue, key: string, fallback: boolean): boolean {
@@ -46,6 +55,8 @@ const yamlStream: Impl = outside((call, ctx) => {
 });
 
 export function manifestsModule(): ModuleValue {
-  const definitions: ReadonlyArray<readonly [Signature, Impl]> = [[sig('yaml_stream', ['values', 'opts'], 1), yamlStream]];
+  const definitions: ReadonlyArray<readonly [Signature, Impl]> = [
+    [sig('yaml_stream', ['values', 'opts'], 1), yamlStream],
+  ];
   return makeModule('manifests', definitions);
 }

@@ -108,4 +108,3 @@ const DEFINITIONS: ReadonlyArray<readonly [Signature, Impl]> = [
 export function mathModule(): ModuleValue {
   return makeModule('math', DEFINITIONS);
 }
-

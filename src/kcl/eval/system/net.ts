@@ -135,7 +135,9 @@ function allocate(cidr: Cidr, additional: bigint, netNum: bigint, fn: string): s
   const w = width(cidr.ip);
   const len = BigInt(cidr.prefix) + additional;
   if (len > BigInt(w)) {
-    evalError(`${fn} invalid additional_bits: would extend network length to ${len} bits, which is too long for IPv${cidr.ip.v6 ? 6 : 4}`);
+    evalError(
+      `${fn} invalid additional_bits: would extend network length to ${len} bits, which is too long for IPv${cidr.ip.v6 ? 6 : 4}`,
+    );
   }
   if (netNum >= 1n << additional) {
     evalError(`${fn} additional_bits of ${additional} does not accommodate a net_num of ${netNum}`);
@@ -173,10 +175,12 @@ function cidrSubnets(call: CallArgs): Value {
     const len = BigInt(cidr.prefix) + bits;
     if (cidr.ip.v6 && bits > 63n) evalError(`${fn}() invalid additional_bits: cannot extend more than 63 bits`);
     if (len > w) {
-      evalError(`${fn}() invalid additional_bits: would extend network length to ${len} bits, which is too long for IPv${cidr.ip.v6 ? 6 : 4}`);
+      evalError(
+        `${fn}() invalid additional_bits: would extend network length to ${len} bits, which is too long for IPv${cidr.ip.v6 ? 6 : 4}`,
+      );
     }
     let num = 0n;
-    for (let clash = true; clash; ) {
+    for (let clash = true; clash;) {
       clash = false;
       nums.forEach((taken, i) => {
         const takenBits = sizes[i] > bits ? bits : sizes[i];
@@ -248,7 +252,10 @@ const DEFINITIONS: ReadonlyArray<readonly [Signature, Impl]> = [
   ],
   [
     ip('is_link_local_unicast_IP'),
-    ipTest('is_link_local_unicast_IP', (a) => !isMulticast(a) && (a.v6 ? isIpv6UnicastLinkLocal(a) : isIpv4LinkLocal(a))),
+    ipTest(
+      'is_link_local_unicast_IP',
+      (a) => !isMulticast(a) && (a.v6 ? isIpv6UnicastLinkLocal(a) : isIpv4LinkLocal(a)),
+    ),
   ],
   [
     ip('is_global_unicast_IP'),

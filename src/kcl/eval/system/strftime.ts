@@ -12,8 +12,18 @@ const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const LONG_MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 /** Composite specifiers, spelled out in their parts. */
@@ -43,7 +53,7 @@ type Token = { literal: string } | { spec: Spec };
 /** Splits a format into literals and specifiers; undefined when the format is malformed. */
 function tokenize(format: string): Token[] | undefined {
   const out: Token[] = [];
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     if (format[i] !== '%') {
       out.push({ literal: format[i] });
       i++;
@@ -117,40 +127,73 @@ function formatSpec(d: Date, spec: Spec): string {
   const name = spec.name;
   if (name.endsWith('f')) return fraction(d, name);
   switch (name) {
-    case 'Y': return year >= 0 && year <= 9999 ? padded(year, 4, spec) : (year > 9999 ? '+' : '') + String(year);
-    case 'C': return padded(Math.floor(year / 100), 2, spec);
-    case 'y': return padded(((year % 100) + 100) % 100, 2, spec);
-    case 'm': return padded(d.getMonth() + 1, 2, spec);
-    case 'b': return SHORT_MONTHS[d.getMonth()];
-    case 'B': return LONG_MONTHS[d.getMonth()];
-    case 'd': return padded(d.getDate(), 2, spec);
-    case 'e': return padded(d.getDate(), 2, spec, ' ');
-    case 'a': return SHORT_DAYS[weekday];
-    case 'A': return LONG_DAYS[weekday];
-    case 'w': return String(weekday);
-    case 'u': return String(weekday || 7);
-    case 'U': return padded(Math.floor((dayOfYear(d) + 6 - weekday) / 7), 2, spec);
-    case 'W': return padded(Math.floor((dayOfYear(d) + 6 - ((weekday + 6) % 7)) / 7), 2, spec);
-    case 'G': return String(isoWeek(year, d.getMonth(), d.getDate()).year);
-    case 'g': return padded(isoWeek(year, d.getMonth(), d.getDate()).year % 100, 2, spec);
-    case 'V': return padded(isoWeek(year, d.getMonth(), d.getDate()).week, 2, spec);
-    case 'j': return padded(dayOfYear(d), 3, spec);
-    case 'H': return padded(hour, 2, spec);
-    case 'k': return padded(hour, 2, spec, ' ');
-    case 'I': return padded(hour % 12 || 12, 2, spec);
-    case 'l': return padded(hour % 12 || 12, 2, spec, ' ');
-    case 'P': return hour < 12 ? 'am' : 'pm';
-    case 'p': return hour < 12 ? 'AM' : 'PM';
-    case 'M': return padded(d.getMinutes(), 2, spec);
-    case 'S': return padded(d.getSeconds(), 2, spec);
-    case 's': return String(Math.floor(d.getTime() / 1000));
+    case 'Y':
+      return year >= 0 && year <= 9999 ? padded(year, 4, spec) : (year > 9999 ? '+' : '') + String(year);
+    case 'C':
+      return padded(Math.floor(year / 100), 2, spec);
+    case 'y':
+      return padded(((year % 100) + 100) % 100, 2, spec);
+    case 'm':
+      return padded(d.getMonth() + 1, 2, spec);
+    case 'b':
+      return SHORT_MONTHS[d.getMonth()];
+    case 'B':
+      return LONG_MONTHS[d.getMonth()];
+    case 'd':
+      return padded(d.getDate(), 2, spec);
+    case 'e':
+      return padded(d.getDate(), 2, spec, ' ');
+    case 'a':
+      return SHORT_DAYS[weekday];
+    case 'A':
+      return LONG_DAYS[weekday];
+    case 'w':
+      return String(weekday);
+    case 'u':
+      return String(weekday || 7);
+    case 'U':
+      return padded(Math.floor((dayOfYear(d) + 6 - weekday) / 7), 2, spec);
+    case 'W':
+      return padded(Math.floor((dayOfYear(d) + 6 - ((weekday + 6) % 7)) / 7), 2, spec);
+    case 'G':
+      return String(isoWeek(year, d.getMonth(), d.getDate()).year);
+    case 'g':
+      return padded(isoWeek(year, d.getMonth(), d.getDate()).year % 100, 2, spec);
+    case 'V':
+      return padded(isoWeek(year, d.getMonth(), d.getDate()).week, 2, spec);
+    case 'j':
+      return padded(dayOfYear(d), 3, spec);
+    case 'H':
+      return padded(hour, 2, spec);
+    case 'k':
+      return padded(hour, 2, spec, ' ');
+    case 'I':
+      return padded(hour % 12 || 12, 2, spec);
+    case 'l':
+      return padded(hour % 12 || 12, 2, spec, ' ');
+    case 'P':
+      return hour < 12 ? 'am' : 'pm';
+    case 'p':
+      return hour < 12 ? 'AM' : 'PM';
+    case 'M':
+      return padded(d.getMinutes(), 2, spec);
+    case 'S':
+      return padded(d.getSeconds(), 2, spec);
+    case 's':
+      return String(Math.floor(d.getTime() / 1000));
     // chrono's Local has no zone names, so %Z prints the offset
-    case 'Z': return offsetText(d, 1);
-    case 'z': return offsetText(d, 0);
-    case ':z': return offsetText(d, 1);
-    case '::z': return offsetText(d, 2);
-    case ':::z': return offsetText(d, 3);
-    case '#z': return offsetText(d, 3);
+    case 'Z':
+      return offsetText(d, 1);
+    case 'z':
+      return offsetText(d, 0);
+    case ':z':
+      return offsetText(d, 1);
+    case '::z':
+      return offsetText(d, 2);
+    case ':::z':
+      return offsetText(d, 3);
+    case '#z':
+      return offsetText(d, 3);
   }
   return '%' + name;
 }
@@ -302,15 +345,19 @@ class Reader {
     const numeric = NUMERIC[name];
     if (numeric) return set(numeric[1], this.number(numeric[0]));
     switch (name) {
-      case 'Y': return set('year', this.year());
+      case 'Y':
+        return set('year', this.year());
       case 'b':
       case 'B': {
         const month0 = this.name(LONG_MONTHS, SHORT_MONTHS, name === 'B');
         return set('month', month0 === undefined ? undefined : month0 + 1);
       }
-      case 'a': return set('weekday', this.name(LONG_DAYS, SHORT_DAYS, false));
-      case 'A': return set('weekday', this.name(LONG_DAYS, SHORT_DAYS, true));
-      case 'w': return set('weekday', this.number(1));
+      case 'a':
+        return set('weekday', this.name(LONG_DAYS, SHORT_DAYS, false));
+      case 'A':
+        return set('weekday', this.name(LONG_DAYS, SHORT_DAYS, true));
+      case 'w':
+        return set('weekday', this.number(1));
       case 'u': {
         const n = this.number(1);
         return set('weekday', n === undefined ? undefined : n % 7);

@@ -33,7 +33,8 @@ beforeAll(() => {
     workspaceRoot: workspace,
     currentFile: () => path.join(workspace, 'main.k'),
     readEnv: (key) => (key === 'KDECK_TEST' ? 'yes' : undefined),
-    setManifestsOutput: (documents, options) => void manifests.push({ stream: toYamlStream(documents, options), options }),
+    setManifestsOutput: (documents, options) =>
+      void manifests.push({ stream: toYamlStream(documents, options), options }),
   };
   host = testHost({ system: ctx, reachesOutside: () => void outsideCalls++ });
 });
@@ -66,9 +67,23 @@ function plain(v: Value): unknown {
 
 describe('SYSTEM_MODULES', () => {
   it('holds kcl system modules', () => {
-    expect([...SYSTEM_MODULES.keys()].sort()).toEqual(
-      ['base32', 'base64', 'collection', 'crypto', 'datetime', 'file', 'json', 'manifests', 'math', 'net', 'regex', 'runtime', 'template', 'units', 'yaml'],
-    );
+    expect([...SYSTEM_MODULES.keys()].sort()).toEqual([
+      'base32',
+      'base64',
+      'collection',
+      'crypto',
+      'datetime',
+      'file',
+      'json',
+      'manifests',
+      'math',
+      'net',
+      'regex',
+      'runtime',
+      'template',
+      'units',
+      'yaml',
+    ]);
   });
 
   it('builds a module once, for every program', () => {
@@ -183,14 +198,23 @@ describe('regex', () => {
   it('supports look-around and named groups', () => {
     const label = '^(?!-)[a-z0-9-]{1,63}(?<!-)$';
     expect(['x', 'x-7', '6x'].map((s) => call('regex.match', [s, label]))).toEqual([true, true, true]);
-    expect(['$', 'x'.repeat(64), 'x-', '_x2'].map((s) => call('regex.match', [s, label]))).toEqual([false, false, false, false]);
-    expect(call('regex.replace', ['2024-08-26', '(?P<y>\\d+)-(?P<m>\\d+)-(?P<d>\\d+)', '${d}/${m}/$y'])).toBe('26/08/2024');
+    expect(['$', 'x'.repeat(64), 'x-', '_x2'].map((s) => call('regex.match', [s, label]))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(call('regex.replace', ['2024-08-26', '(?P<y>\\d+)-(?P<m>\\d+)-(?P<d>\\d+)', '${d}/${m}/$y'])).toBe(
+      '26/08/2024',
+    );
     expect(call('regex.match', ['abab', '(?P<x>ab)(?P=x)'])).toBe(true);
   });
 
   it('finds all matches, or their groups when there are several', () => {
     expect(call('regex.findall', ['aaaa', 'a'])).toEqual(['a', 'a', 'a', 'a']);
-    expect(call('regex.findall', ['4Gi', String.raw`^(\d{0,63})(E|P|T|G|M|K|Ei|Pi|Ti|Gi|Mi|Ki)$`])).toEqual([['4', 'Gi']]);
+    expect(call('regex.findall', ['4Gi', String.raw`^(\d{0,63})(E|P|T|G|M|K|Ei|Pi|Ti|Gi|Mi|Ki)$`])).toEqual([
+      ['4', 'Gi'],
+    ]);
     // one group still lists whole matches, as kcl does
     expect(call('regex.findall', ['a1 b2', '([a-z])\\d'])).toEqual(['a1', 'b2']);
     // Rust skips an empty match right after the previous match
@@ -242,7 +266,9 @@ describe('json', () => {
   });
 
   it('decodes ints, floats and ordered dicts', () => {
-    const decoded = call('json.decode', ['{"b": 1, "a": [1.0, 2e3, null, true, "x\\u00e9"], "big": 9223372036854775807}']);
+    const decoded = call('json.decode', [
+      '{"b": 1, "a": [1.0, 2e3, null, true, "x\\u00e9"], "big": 9223372036854775807}',
+    ]);
     expect(decoded).toBeInstanceOf(DictValue);
     expect([...(decoded as DictValue).entries.keys()]).toEqual(['b', 'a', 'big']);
     expect(plain(decoded)).toEqual({ b: 1n, a: [1, 2000, null, true, 'xé'], big: 9223372036854775807n });
@@ -252,7 +278,8 @@ describe('json', () => {
   });
 
   it('validates strict JSON', () => {
-    for (const ok of ['1', 'true', '1.20', 'null', '[0, 1, 2]', '{"key": "value"}']) expect(call('json.validate', [ok])).toBe(true);
+    for (const ok of ['1', 'true', '1.20', 'null', '[0, 1, 2]', '{"key": "value"}'])
+      expect(call('json.validate', [ok])).toBe(true);
     for (const bad of ['1@', 'True', '1.20.23+1', 'None', '[0, 1, 2,]', `{"key": 'value'}`, '', '01']) {
       expect(call('json.validate', [bad])).toBe(false);
     }
@@ -267,19 +294,27 @@ describe('json', () => {
   });
 
   it('dumps to a file in the workspace', () => {
-    expect(call('json.dump_to_file', [person, 'out.json'], { indent: 4n, ignore_private: true, ignore_none: true })).toBe(UNDEFINED);
+    expect(
+      call('json.dump_to_file', [person, 'out.json'], { indent: 4n, ignore_private: true, ignore_none: true }),
+    ).toBe(UNDEFINED);
     expect(fs.readFileSync(path.join(workspace, 'out.json'), 'utf8')).toBe(
       '{\n    "name": "Alice",\n    "age": 18,\n    "data": [\n        1,\n        2\n    ]\n}',
     );
-    expect(failure(() => call('json.dump_to_file', [1n, '../outside/x.json'])).message).toContain('outside the workspace');
+    expect(failure(() => call('json.dump_to_file', [1n, '../outside/x.json'])).message).toContain(
+      'outside the workspace',
+    );
   });
 });
 
 describe('yaml', () => {
   it('encodes one document or a stream', () => {
     expect(call('yaml.encode', [dictOf({ key: 'value' })])).toBe('key: value\n');
-    expect(call('yaml.encode', [dictOf({ _a: 1n, b: null, c: 2n })], { ignore_private: true, ignore_none: true })).toBe('c: 2\n');
-    expect(call('yaml.encode_all', [[dictOf({ key: 'value' }), [1n, 2n, 3n]]])).toBe('key: value\n\n---\n- 1\n- 2\n- 3\n');
+    expect(call('yaml.encode', [dictOf({ _a: 1n, b: null, c: 2n })], { ignore_private: true, ignore_none: true })).toBe(
+      'c: 2\n',
+    );
+    expect(call('yaml.encode_all', [[dictOf({ key: 'value' }), [1n, 2n, 3n]]])).toBe(
+      'key: value\n\n---\n- 1\n- 2\n- 3\n',
+    );
     expect(call('yaml.encode_all', [[1n, 2n, 3n]])).toBe('1\n\n---\n2\n\n---\n3\n');
   });
 
@@ -299,7 +334,10 @@ describe('yaml', () => {
   });
 
   it('decodes every document of a stream', () => {
-    expect(plain(call('yaml.decode_all', ['key1: value2\n---\nkey2: [1, 2, 3]']))).toEqual([{ key1: 'value2' }, { key2: [1n, 2n, 3n] }]);
+    expect(plain(call('yaml.decode_all', ['key1: value2\n---\nkey2: [1, 2, 3]']))).toEqual([
+      { key1: 'value2' },
+      { key2: [1n, 2n, 3n] },
+    ]);
     expect(call('yaml.decode_all', ['1.1\n---\nnull\n---\ntrue\n---\nfalse'])).toEqual([1.1, null, true, false]);
     expect(plain(call('yaml.decode_all', ['key: value\n']))).toEqual([{ key: 'value' }]);
   });
@@ -308,7 +346,15 @@ describe('yaml', () => {
     for (const ok of ['1', 'true', '1.20', 'null', '[0, 1, 2]', '{"key": "value"}', 'a:1\n---\nb:2']) {
       expect(call('yaml.validate', [ok])).toBe(true);
     }
-    for (const bad of ['a:\n1', 'a:\n1\n  - 2', 'a:\n-1', '1a   : \n1', 'a:\n- 1\n-----\na:\n- 1', `{"key" + 'value'}`, 'a:1\n-----\nb:\n-2']) {
+    for (const bad of [
+      'a:\n1',
+      'a:\n1\n  - 2',
+      'a:\n-1',
+      '1a   : \n1',
+      'a:\n- 1\n-----\na:\n- 1',
+      `{"key" + 'value'}`,
+      'a:1\n-----\nb:\n-2',
+    ]) {
       expect(call('yaml.validate', [bad])).toBe(false);
     }
   });
@@ -383,7 +429,16 @@ describe('datetime', () => {
     for (const ok of ['2024-08-26', '1998-06-06', '2000-01-01', '2024-02-29']) {
       expect(call('datetime.validate', [ok, '%Y-%m-%d'])).toBe(true);
     }
-    for (const bad of ['2024-13-26', '2024-06-32', '2024-08-26abc', 'not-a-date', '2024-08', '08-26', '2024-08-26 10:00', '2023-02-29']) {
+    for (const bad of [
+      '2024-13-26',
+      '2024-06-32',
+      '2024-08-26abc',
+      'not-a-date',
+      '2024-08',
+      '08-26',
+      '2024-08-26 10:00',
+      '2023-02-29',
+    ]) {
       expect(call('datetime.validate', [bad, '%Y-%m-%d'])).toBe(false);
     }
     expect(call('datetime.validate', ['Sat Jun 06 16:26:11 1998', '%a %b %d %H:%M:%S %Y'])).toBe(true);
@@ -431,9 +486,13 @@ describe('crypto', () => {
   });
 
   it('hashes workspace files only', () => {
-    expect(call('crypto.filesha256', ['test.txt'])).toBe('e9c0f8b575cbfcb42ab3b78ecc87efa3b011d9a5d10b09fa4e96f240bf6a82f5');
+    expect(call('crypto.filesha256', ['test.txt'])).toBe(
+      'e9c0f8b575cbfcb42ab3b78ecc87efa3b011d9a5d10b09fa4e96f240bf6a82f5',
+    );
     expect(call('crypto.filesha512', ['test.txt'])).toBe(call('crypto.sha512', ['ABCDEF']));
-    expect(failure(() => call('crypto.filesha256', ['escape/secret.txt'])).message).toContain('through a symbolic link');
+    expect(failure(() => call('crypto.filesha256', ['escape/secret.txt'])).message).toContain(
+      'through a symbolic link',
+    );
     expect(failure(() => call('crypto.filesha256', ['missing.txt'])).message).toBe(
       "failed to access file 'missing.txt': No such file or directory (os error 2)",
     );
@@ -457,7 +516,17 @@ describe('net', () => {
   });
 
   it('parses addresses strictly', () => {
-    const invalid = ['192.168.0,1', '192.168.0.', '192.', '256.168.0.1', '255.255.0.-1', '192.0022.1.1', '0xFF.0xFF.0xFF.0xFF', '1::2::3', '1:2:3:4:5:6::7:8'];
+    const invalid = [
+      '192.168.0,1',
+      '192.168.0.',
+      '192.',
+      '256.168.0.1',
+      '255.255.0.-1',
+      '192.0022.1.1',
+      '0xFF.0xFF.0xFF.0xFF',
+      '1::2::3',
+      '1:2:3:4:5:6::7:8',
+    ];
     for (const ip of invalid) expect(call('net.is_IP', [ip])).toBe(false);
     for (const ip of ['255.255.0.1', '1.0.0.0', '2001:0db8:3c4d:0015:0000:0000:1a2f:1a2b', '::', '::ffff:1.2.3.4']) {
       expect(call('net.is_IP', [ip])).toBe(true);
@@ -506,7 +575,11 @@ describe('net', () => {
     expect(call('net.CIDR_subnet', ['2001:db8::/56', 8n, 25n])).toBe('2001:db8:0:19::/64');
     expect(call('net.CIDR_subnets', ['10.0.0.0/8', [8n, 8n]])).toEqual(['10.0.0.0/16', '10.1.0.0/16']);
     expect(call('net.CIDR_subnets', ['2001:db8::/56', [8n, 8n]])).toEqual(['2001:db8::/64', '2001:db8:0:1::/64']);
-    expect(call('net.CIDR_subnets', ['10.0.0.0/8', [16n, 8n, 16n]])).toEqual(['10.0.0.0/24', '10.1.0.0/16', '10.0.1.0/24']);
+    expect(call('net.CIDR_subnets', ['10.0.0.0/8', [16n, 8n, 16n]])).toEqual([
+      '10.0.0.0/24',
+      '10.1.0.0/16',
+      '10.0.1.0/24',
+    ]);
     expect(call('net.CIDR_host', ['10.0.0.0/8', 5n])).toBe('10.0.0.5');
     expect(call('net.CIDR_host', ['10.0.0.0/8', -1n])).toBe('10.255.255.255');
     expect(call('net.CIDR_host', ['2001:db8::/56', 25n])).toBe('2001:db8::19');
@@ -517,7 +590,9 @@ describe('net', () => {
     expect(failure(() => call('net.CIDR_host', ['10.0.0.0/30', 4n])).message).toBe(
       'CIDR_host() prefix of 30 does not accommodate a host numbered 4',
     );
-    expect(failure(() => call('net.CIDR_netmask', ['::/0'])).message).toBe('CIDR_netmask() IPv6 addresses cannot have a netmask');
+    expect(failure(() => call('net.CIDR_netmask', ['::/0'])).message).toBe(
+      'CIDR_netmask() IPv6 addresses cannot have a netmask',
+    );
   });
 
   it('answers fqdn without DNS', () => {
@@ -549,13 +624,17 @@ describe('file', () => {
     expect(fs.readFileSync(path.join(workspace, 'tmp/nested/a.txt'), 'utf8')).toBe('Hello, world!!');
     call('file.cp', ['tmp/nested', 'tmp/copy']);
     expect(call('file.read', ['tmp/copy/a.txt'])).toBe('Hello, world!!');
-    expect(failure(() => call('file.cp', ['tmp', 'tmp/copy/again'])).message).toContain('the destination is inside the source');
+    expect(failure(() => call('file.cp', ['tmp', 'tmp/copy/again'])).message).toContain(
+      'the destination is inside the source',
+    );
     call('file.mv', ['tmp/copy/a.txt', 'tmp/b.txt']);
     expect(call('file.exists', ['tmp/b.txt'])).toBe(true);
     call('file.delete', ['tmp/b.txt']);
     call('file.delete', ['tmp/copy']);
     expect(call('file.exists', ['tmp/copy'])).toBe(false);
-    expect(failure(() => call('file.delete', ['tmp'])).message).toBe("failed to delete 'tmp': Directory not empty (os error 39)");
+    expect(failure(() => call('file.delete', ['tmp'])).message).toBe(
+      "failed to delete 'tmp': Directory not empty (os error 39)",
+    );
   });
 
   it('reports file errors as kcl does', () => {
@@ -596,7 +675,9 @@ describe('file', () => {
       const d = failure(() => call(fn, args));
       expect(d.kind).toBe('EvaluationError');
       expect(d.message).toMatch(/refuses the path '.*': it resolves to '.*', outside the workspace '.*'/);
-      expect(d.message).toContain(`'${String(args[fn === 'file.cp' && args[0] === 'test.txt' ? 1 : fn === 'file.mv' ? 1 : 0])}'`);
+      expect(d.message).toContain(
+        `'${String(args[fn === 'file.cp' && args[0] === 'test.txt' ? 1 : fn === 'file.mv' ? 1 : 0])}'`,
+      );
     }
     expect(fs.existsSync(path.join(sandbox, 'outside', 'new.txt'))).toBe(false);
     expect(fs.existsSync(path.join(workspace, 'test.txt'))).toBe(true);
@@ -629,7 +710,9 @@ describe('manifests', () => {
     expect(manifests[1].options).toMatchObject({ sortKeys: true, ignorePrivate: true, ignoreNone: false });
     call('manifests.yaml_stream', [[1n, UNDEFINED, 3.0, 'literal', true, null]]);
     expect(manifests[2].stream).toBe('1\n---\nnull\n---\n3.0\n---\nliteral\n---\ntrue\n---\nnull\n');
-    call('manifests.yaml_stream', [[dictOf({ _foo: 'bar', a: null })]], { opts: dictOf({ ignore_private: false, ignore_none: true }) });
+    call('manifests.yaml_stream', [[dictOf({ _foo: 'bar', a: null })]], {
+      opts: dictOf({ ignore_private: false, ignore_none: true }),
+    });
     expect(manifests[3].stream).toBe('_foo: bar\n');
     expect(failure(() => call('manifests.yaml_stream', [[], 1n])).message).toBe(
       'Invalid options arguments in yaml_stream(): expect config, got int',
@@ -671,9 +754,13 @@ describe('collection', () => {
 
 describe('template', () => {
   it('renders Handlebars templates, escaping HTML unless asked not to', () => {
-    expect(call('template.execute', ['hello {{who}}', dictOf({ who: '<b>kcl</b>' })])).toBe('hello &lt;b&gt;kcl&lt;/b&gt;');
+    expect(call('template.execute', ['hello {{who}}', dictOf({ who: '<b>kcl</b>' })])).toBe(
+      'hello &lt;b&gt;kcl&lt;/b&gt;',
+    );
     expect(call('template.execute', ['{{raw who}} {{{who}}}', dictOf({ who: '<b>' })])).toBe('<b> <b>');
-    expect(call('template.execute', ['{{#each xs}}{{this}};{{/each}} {{xs}}', dictOf({ xs: [1n, 2n] })])).toBe('1;2; [1, 2]');
+    expect(call('template.execute', ['{{#each xs}}{{this}};{{/each}} {{xs}}', dictOf({ xs: [1n, 2n] })])).toBe(
+      '1;2; [1, 2]',
+    );
     expect(call('template.html_escape', ['a="b"'])).toBe('a&#x3D;&quot;b&quot;');
   });
 });

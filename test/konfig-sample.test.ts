@@ -13,7 +13,7 @@ import { PackageCache, type EvaluatedPackage } from '../src/kcl/package-cache.js
 import { runKcl } from '../src/kcl/run.js';
 import { toStr } from '../src/kcl/eval/values.js';
 import { compileStack } from '../src/konfig/compile.js';
-import { compileSnapshots, snapshotDrift } from '../src/konfig/snapshots.js';
+import { compileSnapshots, snapshotDrift } from '../scripts/snapshots.js';
 import { asObject, type Attributes, type Resource } from '../src/konfig/spec.js';
 import { loadWorkspace } from '../src/konfig/workspace.js';
 

@@ -90,7 +90,7 @@ export function healthFollower(
         ).catch(() => undefined);
 
       const namespace = ref.namespace;
-      watch(
+      void watch(
         { apiVersion: ref.apiVersion, kind: ref.kind, namespace, fieldSelector: `metadata.name=${ref.name}` },
         (type, o) => {
           if (type === 'DELETED')
@@ -104,7 +104,7 @@ export function healthFollower(
       );
       const selector = WORKLOADS.has(ref.kind) ? labelSelector(object) : undefined;
       if (selector) {
-        watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {
+        void watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {
           const name = String(o.metadata?.name);
           if (type === 'DELETED') pods.delete(name);
           else pods.set(name, o);

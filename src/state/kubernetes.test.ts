@@ -217,7 +217,10 @@ describe('a damaged state Secret', () => {
   for (const [what, change, message] of cases) {
     it(`with ${what} is reported with its name and a way out, and never overwritten`, async () => {
       const { backend, api, state, rv } = await damaged(change);
-      const read = await backend.read(key).catch((e: unknown) => e as Error);
+      const read = await backend.read(key).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       expect(read).toBeInstanceOf(Error);
       expect(read?.message).toMatch(message);
       expect(read?.message).toContain(

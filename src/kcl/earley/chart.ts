@@ -16,6 +16,8 @@
  */
 export const enum Back {
   FRESH = -1,
+  // an item's first link slot doubles as the chain's end: both read as "nothing yet"
+  // eslint-disable-next-line @typescript-eslint/no-duplicate-enum-values
   NO_LINK = -1,
 }
 export const tokenChild = (t: number): number => -2 - 2 * t;

@@ -57,6 +57,7 @@ export function stringMethodNames(): string[] {
 /** kcl's split() without a separator breaks on ASCII whitespace and \v only. */
 const SPLIT_WHITESPACE = new Set([' ', '\t', '\n', '\v', '\f', '\r']);
 /** Space separators plus the bidi whitespace, paragraph and segment separators, as kcl's isspace. */
+// eslint-disable-next-line no-control-regex -- kcl counts the C0 separators \x1c-\x1f as space
 const SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/u;
 const ALPHA = /^\p{Alphabetic}+$/u;
 const ALNUM = /^[\p{Alphabetic}\p{N}]+$/u;

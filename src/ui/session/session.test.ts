@@ -162,7 +162,7 @@ describe('the console session', () => {
       '"outcome":"finished"',
     );
     expect(session.store.get().events.map((e) => e.text)).toContainEqual(
-      expect.stringMatching(/^recovery: sandbox-a  nginx-example-dev\/Pod\//),
+      expect.stringMatching(/^recovery: sandbox-a {2}nginx-example-dev\/Pod\//),
     );
   });
 

@@ -14,14 +14,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { KclError } from '../kcl/diagnostics.js';
-import { firstDifference, loadDocuments } from './document-diff.js';
-import { runKcl } from '../kcl/run.js';
-import { runOptionsFromSettings } from '../kcl/settings.js';
-import { compileStack, settingsFiles } from './compile.js';
-import { crdResources } from './crd.js';
-import { specToYaml } from './spec-yaml.js';
-import { loadWorkspace, type Stack } from './workspace.js';
+import { KclError } from '../src/kcl/diagnostics.js';
+import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
+import { runKcl } from '../src/kcl/run.js';
+import { runOptionsFromSettings } from '../src/kcl/settings.js';
+import { compileStack, settingsFiles } from '../src/konfig/compile.js';
+import { crdResources } from '../src/konfig/crd.js';
+import { specToYaml } from '../src/konfig/spec-yaml.js';
+import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
 
 const GOLDEN = path.join('ci-test', 'stdout.golden.yaml');
 

@@ -10,17 +10,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClusterSet } from '../cluster/cluster-set.js';
-import { loadKubeconfig } from '../cluster/kubeconfig.js';
-import { startSandbox } from '../sandbox/launcher.js';
-import type { StateBackend } from './backend.js';
-import { KubernetesStateBackend } from './kubernetes.js';
-import { LocalStateBackend } from './local.js';
-import type { State } from './model.js';
-import { encodeState } from './state-codec.js';
-import { CHUNK_BYTES } from './secret-chunks.js';
-import { generatedState } from './testing.js';
-import { median, printTargets, runBench } from '../bench-report.js';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import { startSandbox } from '../src/sandbox/launcher.js';
+import type { StateBackend } from '../src/state/backend.js';
+import { KubernetesStateBackend } from '../src/state/kubernetes.js';
+import { LocalStateBackend } from '../src/state/local.js';
+import type { State } from '../src/state/model.js';
+import { encodeState } from '../src/state/state-codec.js';
+import { CHUNK_BYTES } from '../src/state/secret-chunks.js';
+import { generatedState } from '../src/state/testing.js';
+import { median, printTargets, runBench } from './report.js';
 
 const RESOURCES = 5_000;
 const RUNS = 5;

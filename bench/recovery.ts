@@ -9,13 +9,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ClusterSet } from '../../cluster/cluster-set.js';
-import { loadKubeconfig } from '../../cluster/kubeconfig.js';
-import type { KubeObject } from '../../cluster/objects.js';
-import { planRecovery, type RecoveryTarget } from '../../recovery/plan.js';
-import { startSandbox } from '../../sandbox/launcher.js';
-import { printTargets, runBench } from '../../bench-report.js';
-import { launchRun } from './launch.js';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import type { KubeObject } from '../src/cluster/objects.js';
+import { planRecovery, type RecoveryTarget } from '../src/recovery/plan.js';
+import { startSandbox } from '../src/sandbox/launcher.js';
+import { printTargets, runBench } from './report.js';
+import { launchRun } from '../src/workflows/recovery/launch.js';
 
 const CLUSTERS = 3;
 const WORKLOADS = 10;

@@ -20,8 +20,8 @@ import {
   setHeaderOptions,
   Watch,
 } from '@kubernetes/client-node';
-import { startSandbox, type Sandbox } from './launcher.js';
-import { commitCreate, commitUpdate } from './api/write.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+import { commitCreate, commitUpdate } from '../src/sandbox/api/write.js';
 
 const ZERO = { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0, jobRunMs: 0 };
 

@@ -16,16 +16,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { tokenize } from './lexer.js';
-import { parseModule } from './parser.js';
-import { median, printTargets, runBench, type Target } from '../bench-report.js';
+import { tokenize } from '../src/kcl/lexer.js';
+import { parseModule } from '../src/kcl/parser.js';
+import { median, printTargets, runBench, type Target } from './report.js';
 
 const TARGET_LINES_PER_SECOND = 100_000;
 const TARGET_PEAK_MB = 300;
 const RUNS = 5;
 const CLI_RUNS = 3;
 const CLI_TIMEOUT_MS = 120_000;
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
 
 // ------------------------------------------------------------------ generation
 
@@ -245,7 +245,7 @@ async function main(): Promise<number> {
 
   if (!existsSync(CLI)) {
     console.log(`  kcl run        skipped: ${CLI} not found (npm run build)`);
-    results.push({ name: 'kcl run exits 0', ok: undefined, detail: 'skipped, no dist/cli.js' });
+    results.push({ name: 'kcl run exits 0', ok: undefined, detail: 'skipped, no dist/src/cli.js' });
   } else {
     const reportFile = path.join(dir, 'child-maxrss');
     const cliRuns: CliRun[] = [];

@@ -3,15 +3,15 @@
  * suite compares them with a fresh compile; `npm run snapshots:update` rewrites them on purpose
  * and says which files changed.
  *
- * Usage: node dist/konfig/snapshots.js (--check | --update) WORKSPACE SNAPSHOT_DIR
+ * Usage: node dist/scripts/snapshots.js (--check | --update) WORKSPACE SNAPSHOT_DIR
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KclError, renderDiagnostic } from '../kcl/diagnostics.js';
-import { compileStack } from './compile.js';
-import { specToYaml } from './spec-yaml.js';
-import { loadWorkspace } from './workspace.js';
+import { KclError, renderDiagnostic } from '../src/kcl/diagnostics.js';
+import { compileStack } from '../src/konfig/compile.js';
+import { specToYaml } from '../src/konfig/spec-yaml.js';
+import { loadWorkspace } from '../src/konfig/workspace.js';
 
 export interface Snapshot {
   /** `<project>/<stack>.yaml`, relative to the snapshot folder. */
@@ -66,7 +66,7 @@ function writeSnapshots(snapshots: Snapshot[], dir: string, drift: SnapshotDrift
 function main(argv: string[]): number {
   const [mode, workspace, dir] = argv;
   if ((mode !== '--check' && mode !== '--update') || !workspace || !dir) {
-    process.stderr.write('usage: node dist/konfig/snapshots.js (--check | --update) WORKSPACE SNAPSHOT_DIR\n');
+    process.stderr.write('usage: node dist/scripts/snapshots.js (--check | --update) WORKSPACE SNAPSHOT_DIR\n');
     return 2;
   }
   let snapshots: Snapshot[];

@@ -8,17 +8,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ClusterSet } from '../cluster/cluster-set.js';
-import { loadKubeconfig } from '../cluster/kubeconfig.js';
-import { healthFollower } from '../health/follow.js';
-import { compileStack } from '../konfig/compile.js';
-import { startSandbox } from '../sandbox/launcher.js';
-import { LocalStateBackend } from '../state/local.js';
-import { executeChanges } from './execute.js';
-import { summarize, type ChangeSet } from '../diff/change-set.js';
-import { planChanges } from './plan.js';
-import { generatedWorkspace } from './bench-workspace.js';
-import { printTargets, runBench } from '../bench-report.js';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import { healthFollower } from '../src/health/follow.js';
+import { compileStack } from '../src/konfig/compile.js';
+import { startSandbox } from '../src/sandbox/launcher.js';
+import { LocalStateBackend } from '../src/state/local.js';
+import { executeChanges } from '../src/workflows/execute.js';
+import { summarize, type ChangeSet } from '../src/diff/change-set.js';
+import { planChanges } from '../src/workflows/plan.js';
+import { generatedWorkspace } from './workspace.js';
+import { printTargets, runBench } from './report.js';
 
 const APPS = 166;
 const CONCURRENCY = 16;

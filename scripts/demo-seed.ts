@@ -4,19 +4,19 @@
  * update to make) and one live object was then changed by hand (drift), beside stacks never
  * applied (creates). The console then opens on it with `--sandbox`.
  *
- * Usage: node dist/ui/demo-seed.js WORKSPACE
+ * Usage: node dist/scripts/demo-seed.js WORKSPACE
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createActor, waitFor } from 'xstate';
-import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../commands/stack-session.js';
-import { compileStack, type CompileOptions } from '../konfig/compile.js';
-import { findWorkspaceRoot } from '../konfig/workspace.js';
-import { LocalStateBackend, STATE_DIR } from '../state/local.js';
-import { errorMessage } from '../user-error.js';
-import { lockStack, releaseAll, stackOperationMachine } from '../workflows/stack-operation.js';
-import type { ClusterSet } from '../cluster/cluster-set.js';
+import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../src/commands/stack-session.js';
+import { compileStack, type CompileOptions } from '../src/konfig/compile.js';
+import { findWorkspaceRoot } from '../src/konfig/workspace.js';
+import { LocalStateBackend, STATE_DIR } from '../src/state/local.js';
+import { errorMessage } from '../src/user-error.js';
+import { lockStack, releaseAll, stackOperationMachine } from '../src/workflows/stack-operation.js';
+import type { ClusterSet } from '../src/cluster/cluster-set.js';
 
 interface Seeded {
   stack: string;
@@ -100,7 +100,7 @@ async function seedDemo(workspace: string, out: (line: string) => void): Promise
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const workspace = process.argv[2];
   if (!workspace) {
-    process.stderr.write('usage: node dist/ui/demo-seed.js WORKSPACE\n');
+    process.stderr.write('usage: node dist/scripts/demo-seed.js WORKSPACE\n');
     process.exitCode = 2;
   } else {
     const started = Date.now();

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { createElement, type ReactElement } from 'react';
 import { render } from 'ink';
-import { TerminalSizeContext } from './hooks/useTerminalSize.js';
+import { TerminalSizeContext } from '../src/ui/hooks/useTerminalSize.js';
 
 class FrameSink extends EventEmitter {
   readonly columns = 100;

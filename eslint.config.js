@@ -15,6 +15,8 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       // scopes and name tables walk their parent chain starting from `this`
       '@typescript-eslint/no-this-alias': 'off',
+      // a timer declared before the close() that clears it and assigned once after
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
-import type { KubeObject } from '../src/cluster/objects.js';
+import type { KubeObject } from '../src/model/kube-object.js';
 import { planRecovery, type RecoveryTarget } from '../src/recovery/plan.js';
 import { startSandbox } from '../src/sandbox/launcher.js';
 import { printTargets, runBench } from './report.js';

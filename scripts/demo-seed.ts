@@ -14,7 +14,7 @@ import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../src/commands/st
 import { compileStack, type CompileOptions } from '../src/konfig/compile.js';
 import { findWorkspaceRoot } from '../src/konfig/workspace.js';
 import { LocalStateBackend, STATE_DIR } from '../src/state/local.js';
-import { errorMessage } from '../src/user-error.js';
+import { errorMessage } from '../src/diagnostics/user-error.js';
 import { lockStack, releaseAll, stackOperationMachine } from '../src/workflows/stack-operation.js';
 import type { ClusterSet } from '../src/cluster/cluster-set.js';
 

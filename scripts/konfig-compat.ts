@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { KclError } from '../src/kcl/diagnostics.js';
+import { KclError } from '../src/diagnostics/diagnostics.js';
 import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
 import { runKcl } from '../src/kcl/run.js';
 import { runOptionsFromSettings } from '../src/kcl/settings.js';

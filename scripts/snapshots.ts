@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KclError, renderDiagnostic } from '../src/kcl/diagnostics.js';
+import { KclError, renderDiagnostic } from '../src/diagnostics/diagnostics.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
 import { loadWorkspace } from '../src/konfig/workspace.js';

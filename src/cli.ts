@@ -17,9 +17,9 @@ import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { interactive, runUi, uiCommand } from './commands/ui.js';
-import { KclError, renderDiagnostic } from './kcl/diagnostics.js';
+import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
-import { errorMessage, SilentExit, UserError } from './user-error.js';
+import { errorMessage, SilentExit, UserError } from './diagnostics/user-error.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referencesIn } from '../src/graph/references.js';
-import { KclError } from '../src/kcl/diagnostics.js';
+import { KclError } from '../src/diagnostics/diagnostics.js';
 import { PackageCache, type EvaluatedPackage } from '../src/kcl/package-cache.js';
 import { runKcl } from '../src/kcl/run.js';
 import { toStr } from '../src/kcl/eval/values.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { compileSnapshots, snapshotDrift } from '../scripts/snapshots.js';
-import { asObject, type Attributes, type Resource } from '../src/konfig/spec.js';
+import { asObject, type Attributes, type Resource } from '../src/model/resource.js';
 import { loadWorkspace } from '../src/konfig/workspace.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
-import type { KubeObject } from '../src/cluster/objects.js';
+import type { KubeObject } from '../src/model/kube-object.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { startSandbox, type Sandbox, type SandboxCluster } from '../src/sandbox/index.js';
 import type { AuditEntry } from '../src/workflows/recovery/model.js';

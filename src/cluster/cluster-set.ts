@@ -3,7 +3,7 @@
  * are applied in one run, each through its own client.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import type { ContextInfo, Kubeconfig } from './kubeconfig.js';
 import { ObjectClient } from './objects.js';
 import { DEFAULT_RETRY, RestClient, type RetryPolicy } from './rest.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 
 export interface ContextInfo {
   name: string;

@@ -4,7 +4,8 @@
  * instead of listing the namespace again and again, and what wakes it when something changed.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject, ObjectClient } from './objects.js';
+import type { ObjectClient } from './objects.js';
+import type { KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from './watch.js';
 
 export class ObjectCache {

@@ -5,12 +5,7 @@
  * and waiting until an object is gone.
  */
 import { ApiError, RestClient } from './rest.js';
-
-export type KubeObject = Record<string, unknown> & {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; [k: string]: unknown };
-};
+import { refOf, type KubeObject, type ObjectRef } from '../model/kube-object.js';
 
 export const FIELD_MANAGER = 'kdeck';
 
@@ -18,22 +13,6 @@ interface ApiResource {
   name: string;
   kind: string;
   namespaced: boolean;
-}
-
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
-
-export function refOf(o: KubeObject): ObjectRef {
-  return {
-    apiVersion: String(o.apiVersion),
-    kind: String(o.kind),
-    name: String(o.metadata?.name),
-    ...(o.metadata?.namespace ? { namespace: String(o.metadata.namespace) } : {}),
-  };
 }
 
 export interface ApplyOptions {

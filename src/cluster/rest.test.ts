@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { ClusterSet } from './cluster-set.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { ApiError, ClusterUnreachableError, retryDelay, type RetryPolicy } from './rest.js';

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 
 export interface RestRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -5,8 +5,9 @@
  * client-node's Watch.
  */
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject, ObjectClient, ObjectRef } from './objects.js';
-import { errorMessage } from '../user-error.js';
+import type { ObjectClient } from './objects.js';
+import type { KubeObject, ObjectRef } from '../model/kube-object.js';
+import { errorMessage } from '../diagnostics/user-error.js';
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from './rest.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -11,7 +11,7 @@ import { createActor, waitFor } from 'xstate';
 import { LiveOperation } from '../ui/components/LiveOperation.js';
 import { describeHolder, type LockLostError } from '../state/backend.js';
 import { keepRenewed } from '../state/renewal.js';
-import { SilentExit, UserError } from '../user-error.js';
+import { SilentExit, UserError } from '../diagnostics/user-error.js';
 import type { EngineEvent } from '../workflows/execute.js';
 import type { OperationActor } from '../workflows/operation-machine.js';
 import { lockStack, releaseAll, stackOperationMachine } from '../workflows/stack-operation.js';
@@ -20,7 +20,7 @@ import { changeDetails, changeSummary, changeTable } from '../diff/change-text.j
 import type { Operation, OperationFlags } from './apply.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import { openStack, type StackSession } from './stack-session.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../model/duration.js';
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);

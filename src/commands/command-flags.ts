@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { CompileOptions } from '../konfig/compile.js';
 import type { StateFlags } from '../state/config.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 
 export interface GlobalFlags extends StateFlags {
   kubeconfig?: string;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { compileStack } from '../konfig/compile.js';
 import { specToYaml } from '../konfig/spec-yaml.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { compileOptions, withStackOptions, type StackFlags } from './command-flags.js';
 
 interface CompileFlags extends StackFlags {

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { kclError } from '../kcl/diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { collect } from './command-flags.js';

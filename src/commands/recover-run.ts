@@ -17,7 +17,7 @@ import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } 
 import { planText } from '../recovery/plan-text.js';
 import { compileRunbook, hostsOf, requireTargets } from '../recovery/runbook.js';
 import { LiveRecovery } from '../ui/components/LiveRecovery.js';
-import { SilentExit, UserError } from '../user-error.js';
+import { SilentExit, UserError } from '../diagnostics/user-error.js';
 import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
 import { launchRun, resumeRun, type OpenOptions } from '../workflows/recovery/launch.js';
 import type { RunPlan } from '../workflows/recovery/model.js';

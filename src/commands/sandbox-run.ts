@@ -8,7 +8,7 @@ import type { KubeObject } from '../sandbox/api/object.js';
 import { ApiError } from '../sandbox/api/errors.js';
 import { contextName, maskToken } from '../sandbox/kubeconfig.js';
 import { StateFileError, startSandbox, type Sandbox } from '../sandbox/launcher.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import type { SandboxFlags } from './sandbox.js';
 
 /** The objects of a seed file (YAML documents or JSON), each checked to look like an object. */

@@ -10,7 +10,7 @@ import { loadStack } from '../konfig/workspace.js';
 import type { StateBackend } from '../state/backend.js';
 import { stateConfig } from '../state/config.js';
 import type { Clusters } from '../workflows/plan.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { compileOptions, singleContext, type GlobalFlags, type StackFlags } from './command-flags.js';
 import { backendOf } from './state-session.js';
 

@@ -9,7 +9,7 @@ import type { BackendKind, StateBackend } from '../state/backend.js';
 import { CONFIG_FILE, stateConfig, type StateConfig } from '../state/config.js';
 import { KubernetesStateBackend } from '../state/kubernetes.js';
 import { LocalStateBackend } from '../state/local.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import type { GlobalFlags } from './command-flags.js';
 import { openClusters } from './stack-session.js';
 

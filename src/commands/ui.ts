@@ -4,7 +4,7 @@
  * Ink app is loaded only when the console runs.
  */
 import { Command } from 'commander';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { globalFlags } from './command-flags.js';
 
 export const NON_INTERACTIVE =

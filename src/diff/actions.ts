@@ -4,7 +4,7 @@
  * compared is normalised, so an apply followed by a preview shows nothing to do.
  */
 import { fieldChanges, type FieldChange } from './fields.js';
-import type { Attributes } from '../konfig/spec.js';
+import type { Attributes } from '../model/resource.js';
 import { normalize, projectOnto } from './normalize.js';
 
 export type Action = 'Create' | 'Update' | 'Delete' | 'UnChanged' | 'Import';

@@ -3,10 +3,10 @@
  * by cluster, as the three-way comparison decided it. Planned by workflows/plan.ts, carried out
  * by workflows/execute.ts, shown by change-text.ts and the console.
  */
-import type { KubeObject } from '../cluster/objects.js';
+import type { KubeObject } from '../model/kube-object.js';
 import type { ResourceGraph } from '../graph/graph.js';
 import type { Reference } from '../graph/references.js';
-import type { Resource } from '../konfig/spec.js';
+import type { Resource } from '../model/resource.js';
 import type { State, StateResource } from '../state/model.js';
 import type { Action, Decision } from './actions.js';
 

@@ -2,9 +2,9 @@
  * A change set as text (kusion's preview table, then the detail of each change) and as kusion's
  * JSON shape for scripts. Secret values are masked in both.
  */
-import type { KubeObject } from '../cluster/objects.js';
+import type { KubeObject } from '../model/kube-object.js';
 import { maskSecret } from './fields.js';
-import type { Attributes } from '../konfig/spec.js';
+import type { Attributes } from '../model/resource.js';
 import { renderFieldChanges } from './render.js';
 import { summarize, type ChangeSet, type ResourceChange } from './change-set.js';
 

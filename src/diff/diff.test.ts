@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from './actions.js';
 import { fieldChanges, maskSecret } from './fields.js';
-import type { Attributes } from '../konfig/spec.js';
+import type { Attributes } from '../model/resource.js';
 import { renderFieldChanges } from './render.js';
 
 const plan = (image: string, replicas = 2): Attributes => ({

@@ -4,7 +4,7 @@
  * Secret data is masked unless asked for.
  */
 import microdiff from 'microdiff';
-import { isObject, type Attributes } from '../konfig/spec.js';
+import { isObject, type Attributes } from '../model/resource.js';
 import { namedList } from './normalize.js';
 
 export interface FieldChange {

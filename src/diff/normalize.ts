@@ -2,7 +2,7 @@
  * What the server owns, taken out before two objects are compared: status, the bookkeeping in
  * metadata, annotations controllers write, and any fields the user asked to ignore. Pure.
  */
-import { isObject, type Attributes } from '../konfig/spec.js';
+import { isObject, type Attributes } from '../model/resource.js';
 
 const SERVER_METADATA = [
   'managedFields',

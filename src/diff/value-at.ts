@@ -3,7 +3,7 @@
  * `data["a.b"]`, `ports[0]`), read from an object: what the console shows in each of the three
  * columns (state, plan, live) of a field that differs. Pure.
  */
-import { isObject } from '../konfig/spec.js';
+import { isObject } from '../model/resource.js';
 
 type Step = { key: string } | { index: number } | { name: string };
 

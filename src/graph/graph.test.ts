@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnosticOf } from '../kcl/testing.js';
-import type { Resource } from '../konfig/spec.js';
+import type { Resource } from '../model/resource.js';
 import { checkAcyclic, graphOf, ResourceGraph } from './graph.js';
 
 const res = (id: string, dependsOn: string[] = [], attributes: Record<string, unknown> = {}): Resource => ({

@@ -4,8 +4,8 @@
  * attributes (references.ts), and the two are kept apart so the console can tell them apart
  * and the state records only what the user wrote.
  */
-import { kclError } from '../kcl/diagnostics.js';
-import type { Spec } from '../konfig/spec.js';
+import { kclError } from '../diagnostics/diagnostics.js';
+import type { Spec } from '../model/resource.js';
 import { referencesIn } from './references.js';
 
 export type EdgeKind = 'explicit' | 'implicit';

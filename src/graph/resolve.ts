@@ -3,7 +3,7 @@
  * in the target's live object (a whole-string reference keeps the value's type). Pure: the
  * caller supplies the targets.
  */
-import { isObject } from '../konfig/spec.js';
+import { isObject } from '../model/resource.js';
 import { escapePointerToken, pointerTokens, referencesIn, REF_PATTERN, type Reference } from './references.js';
 
 export interface Resolution<T> {

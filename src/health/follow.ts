@@ -4,7 +4,7 @@
  * verdict is reported: the live health stream of apply and of the console.
  */
 import type { ClusterSet } from '../cluster/cluster-set.js';
-import { refOf, type KubeObject } from '../cluster/objects.js';
+import { refOf, type KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from '../cluster/watch.js';
 import { assess, WORKLOADS, type Health } from './rules.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assess, conditionMet, type KubeObject } from './rules.js';
+import { assess, conditionMet } from './rules.js';
+import { type KubeObject } from '../model/kube-object.js';
 
 const deployment = (status: KubeObject, generation = 2, replicas = 3): KubeObject => ({
   kind: 'Deployment',

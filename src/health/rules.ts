@@ -6,7 +6,8 @@
  * whose pods are stuck stays Progressing but carries their reason, and its progress deadline or
  * the caller's timeout turns that into Degraded.
  */
-import { asObject } from '../konfig/spec.js';
+import type { KubeObject } from '../model/kube-object.js';
+import { asObject } from '../model/resource.js';
 
 export type HealthState = 'Progressing' | 'Healthy' | 'Degraded';
 
@@ -16,8 +17,6 @@ export interface Health {
   reason?: string;
   message: string;
 }
-
-export type KubeObject = Record<string, unknown>;
 
 const arr = (x: unknown): KubeObject[] => (Array.isArray(x) ? x.map(asObject) : []);
 const num = (x: unknown, fallback = 0): number => (typeof x === 'number' ? x : fallback);

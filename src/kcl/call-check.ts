@@ -5,7 +5,7 @@
  * unknown keywords, then too few arguments for the parameters without a default.
  */
 import type * as A from './ast.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics/diagnostics.js';
 import { didYouMeanOne } from './suggestions.js';
 
 /** kcl's UnitUsize: the unit is plural only past one ("0 positional argument"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderDiagnostic } from './diagnostics.js';
+import { renderDiagnostic } from '../diagnostics/diagnostics.js';
 
 const source = 'a = 1\nb = a + "x"\n';
 const lookup = (file: string) => (file === 'main.k' ? source : undefined);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KclError, renderDiagnostic } from './diagnostics.js';
+import { KclError, renderDiagnostic } from '../diagnostics/diagnostics.js';
 import { runKcl } from './run.js';
 import { Random } from '../sandbox/random.js';
 

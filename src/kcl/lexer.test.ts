@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KclError } from './diagnostics.js';
+import { KclError } from '../diagnostics/diagnostics.js';
 import { tokenize } from './lexer.js';
 
 const kinds = (src: string) =>

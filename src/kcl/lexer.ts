@@ -9,7 +9,7 @@
  * INDENT only after a line that ends in `:`.
  */
 import moo from 'moo';
-import { kclError, throwAll, type Diagnostic, type Position } from './diagnostics.js';
+import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 
 export interface Token {
   type: string;

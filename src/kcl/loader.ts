@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as A from './ast.js';
-import { KclError, kclError, throwAll, type Diagnostic } from './diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { parseModule } from './parser.js';
 
 export interface PackageFiles {

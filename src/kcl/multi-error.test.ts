@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from '../diagnostics/diagnostics.js';
 import { runKcl } from './run.js';
 import { diagnosticOf } from './testing.js';
 

@@ -4,7 +4,7 @@
  * it holds (`app.spec.replicas=3`); a missing key is added, `-` removes the entry.
  */
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import { parseInterpolation } from './parser.js';
 
 interface Override {

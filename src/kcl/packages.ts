@@ -10,7 +10,7 @@
  * not kept either.
  */
 import type * as A from './ast.js';
-import { kclError, throwAll, type Diagnostic } from './diagnostics.js';
+import { kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { BUILTIN_NAMES, type Evaluator } from './eval/evaluator.js';
 import { InstanceRegistry } from './eval/instances.js';
 import { SYSTEM_MODULES } from './eval/system/index.js';

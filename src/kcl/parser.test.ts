@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type * as A from './ast.js';
-import { KclError } from './diagnostics.js';
+import { KclError } from '../diagnostics/diagnostics.js';
 import { countParses, parseModule } from './parser.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@
  * statement's errors are reported together, as kcl's error-recovering parser does.
  */
 import type * as A from './ast.js';
-import { KclError, kclError, throwAll, type Diagnostic } from './diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
 import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js';

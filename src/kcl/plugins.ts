@@ -3,7 +3,7 @@
  * kdeck's recovery runbooks use this for a CMDB look-up; tests register their own. The plugins
  * KCL itself shipped (project_context) are there unless the host registers one of that name.
  */
-import { kclError } from './diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import type { BuiltinHost, FunctionValue, ModuleValue, Value } from './eval/values.js';
 
 export type PluginFunction = (args: Value[], kwargs: Map<string, Value>, host: BuiltinHost) => Value;

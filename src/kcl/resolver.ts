@@ -9,7 +9,7 @@
  */
 import type * as A from './ast.js';
 import { schemaCallProblems } from './call-check.js';
-import { throwAll, type Diagnostic } from './diagnostics.js';
+import { throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 import { didYouMean } from './suggestions.js';
 

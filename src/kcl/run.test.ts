@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KclError } from './diagnostics.js';
+import { KclError } from '../diagnostics/diagnostics.js';
 import { PluginRegistry } from './plugins.js';
 import { runKcl, type RunOptions } from './run.js';
 import { diagnosticOf } from './testing.js';

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { KclError, kclError, type Position } from './diagnostics.js';
+import { KclError, kclError, type Position } from '../diagnostics/diagnostics.js';
 import { union } from './eval/config.js';
 import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
 import {

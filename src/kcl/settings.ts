@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML, { isMap, isScalar, isSeq, type Node, type YAMLError } from 'yaml';
-import { kclError, type ErrorKind, type KclError, type Position } from './diagnostics.js';
+import { kclError, type ErrorKind, type KclError, type Position } from '../diagnostics/diagnostics.js';
 import { findRoot } from './loader.js';
 import type { RunOptions } from './run.js';
 

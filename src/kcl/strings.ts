@@ -4,7 +4,7 @@
  * at their place in the file.
  */
 import type * as A from './ast.js';
-import { kclError } from './diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import type { Token } from './lexer.js';
 import { parseInterpolation } from './parser.js';
 

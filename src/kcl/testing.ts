@@ -1,7 +1,7 @@
 /**
  * Test support shared by the compiler's tests.
  */
-import { KclError, type Diagnostic } from './diagnostics.js';
+import { KclError, type Diagnostic } from '../diagnostics/diagnostics.js';
 import type { BuiltinHost } from './eval/values.js';
 
 /** The diagnostic `run` fails with; anything else (success included) fails the test. */

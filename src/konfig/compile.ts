@@ -8,13 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { checkAcyclic, graphOf } from '../graph/graph.js';
 import { pointerTokens, referencesIn } from '../graph/references.js';
-import { kclError } from '../kcl/diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import type { PackageCache } from '../kcl/package-cache.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { crdResources } from './crd.js';
-import { resourcesOfOutput, specOf, type Spec } from './spec.js';
+import { resourcesOfOutput, specOf } from './spec.js';
+import { type Spec } from '../model/resource.js';
 import { loadStack, STACK_FILE, type Stack } from './workspace.js';
 
 export interface CompileOptions {

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { kclError } from '../kcl/diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import { yamlSyntaxError } from '../kcl/settings.js';
-import { isObject, resourceFromManifest, type Resource } from './spec.js';
+import { resourceFromManifest } from './spec.js';
+import { isObject, type Resource } from '../model/resource.js';
 
 const CRD_FILE = /\.(ya?ml|json)$/;
 

@@ -4,7 +4,7 @@
  */
 import { fromPlain } from '../kcl/run.js';
 import { toYamlStream } from '../kcl/yaml.js';
-import type { Resource, Spec } from './spec.js';
+import type { Resource, Spec } from '../model/resource.js';
 
 function document(r: Resource): Record<string, unknown> {
   return {

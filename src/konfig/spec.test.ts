@@ -2,7 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnosticOf } from '../kcl/testing.js';
 import { compileStack } from './compile.js';
-import { clusterOf, manifestId, resourcesOfOutput, specOf, type Resource } from './spec.js';
+import { resourcesOfOutput, specOf } from './spec.js';
+import { clusterOf, manifestId, type Resource } from '../model/resource.js';
 import { specToYaml } from './spec-yaml.js';
 import { MINIMAL_STACK, tempWorkspace } from './testing.js';
 

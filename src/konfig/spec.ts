@@ -3,61 +3,13 @@
  * The model is kusion's (`id`, `type`, `dependsOn`, `attributes`, `extensions`), with the same
  * Kubernetes id format, checked here so that later stages can rely on it.
  */
-import { kclError } from '../kcl/diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
+import { isObject, KUBERNETES, manifestId, type Attributes, type Resource, type Spec } from '../model/resource.js';
 
-export type Attributes = Record<string, unknown>;
-
-export interface Resource {
-  id: string;
-  /** The runtime that owns the resource; kdeck applies `Kubernetes` ones. */
-  type: string;
-  dependsOn?: string[];
-  attributes: Attributes;
-  /** Free-form metadata; `cluster` overrides the stack's cluster for this resource. */
-  extensions?: Attributes;
-}
-
-export interface Spec {
-  resources: Resource[];
-}
-
-export const KUBERNETES = 'Kubernetes';
 const RESOURCE_KEYS = ['id', 'type', 'dependsOn', 'attributes', 'extensions'];
-
-export function isObject(x: unknown): x is Attributes {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** `x` when it is a mapping, else an empty one: for reading fields of untrusted objects. */
-export function asObject(x: unknown): Attributes {
-  return isObject(x) ? x : {};
-}
 
 function specError(message: string) {
   return kclError('SpecError', message);
-}
-
-/** `apiVersion:Kind:namespace:name`, or `apiVersion:Kind:name` for an object without a namespace. */
-export function kubernetesId(apiVersion: string, kind: string, name: string, namespace?: string): string {
-  return namespace ? `${apiVersion}:${kind}:${namespace}:${name}` : `${apiVersion}:${kind}:${name}`;
-}
-
-/** The id of a Kubernetes manifest, or the reason it has none. */
-export function manifestId(obj: Attributes): string | { missing: string } {
-  const metadata = isObject(obj.metadata) ? obj.metadata : {};
-  const field = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const apiVersion = field(obj.apiVersion);
-  const kind = field(obj.kind);
-  const name = field(metadata.name);
-  const missing = [!apiVersion && 'apiVersion', !kind && 'kind', !name && 'metadata.name'].filter(Boolean);
-  if (!apiVersion || !kind || !name) return { missing: missing.join(', ') };
-  return kubernetesId(apiVersion, kind, name, field(metadata.namespace));
-}
-
-/** The cluster a resource goes to: its own `extensions.cluster`, else its stack's. */
-export function clusterOf(resource: Resource, stackCluster: string | undefined): string | undefined {
-  const own = resource.extensions?.cluster;
-  return typeof own === 'string' && own !== '' ? own : stackCluster;
 }
 
 /** A Kubernetes manifest (from a CRD file or a raw-manifest output) as a resource. */

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, type Node } from 'yaml';
-import { kclError, type Position } from '../kcl/diagnostics.js';
+import { kclError, type Position } from '../diagnostics/diagnostics.js';
 import { folderAbove, kclModAbove } from '../kcl/loader.js';
 import { parseYamlFile, positionOf } from '../kcl/settings.js';
 

@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import YAML from 'yaml';
-import type { KubeObject } from '../cluster/objects.js';
+import type { KubeObject } from '../model/kube-object.js';
 import { fromPlain } from '../kcl/run.js';
 import type { PluginFunction } from '../kcl/plugins.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 
 export const CMDB_PLUGIN = 'cmdb';
 

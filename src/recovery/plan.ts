@@ -3,9 +3,9 @@
  * into batches that never take more than `maxUnavailable` replicas of one workload at once, the
  * blast radius per workload, and the kubectl commands that would do the same by hand. Pure.
  */
-import { asObject } from '../konfig/spec.js';
-import { parseDuration } from '../duration.js';
-import { UserError } from '../user-error.js';
+import { asObject } from '../model/resource.js';
+import { parseDuration } from '../model/duration.js';
+import { UserError } from '../diagnostics/user-error.js';
 
 export type RecoveryAction = 'delete' | 'evict' | 'rollout-restart';
 export type OnFailure = 'pause' | 'abort' | 'continue';

@@ -5,7 +5,7 @@
  */
 import { PluginRegistry } from '../kcl/plugins.js';
 import { runKcl } from '../kcl/run.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { CMDB_PLUGIN, cmdbPlugin, type HostTable } from './cmdb.js';
 import { planRecovery, runbookOf, type RecoveryPlan } from './plan.js';
 

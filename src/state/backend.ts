@@ -5,7 +5,7 @@
  * holder renews it, and the last operations on a stack. The local files and the in-cluster
  * Secrets both offer exactly this, so the engine never knows which one it writes to.
  */
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
 
 export interface LockHolder {

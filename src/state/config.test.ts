@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KclError, renderDiagnostic } from '../kcl/diagnostics.js';
+import { KclError, renderDiagnostic } from '../diagnostics/diagnostics.js';
 import { readStateConfig, stateConfig } from './config.js';
 
 function workspaceWith(config?: string): string {

@@ -14,9 +14,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, type Node } from 'yaml';
-import { kclError } from '../kcl/diagnostics.js';
+import { kclError } from '../diagnostics/diagnostics.js';
 import { parseYamlFile, positionOf } from '../kcl/settings.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { BACKENDS, DEFAULT_LOCK_SECONDS, DEFAULT_STATE_NAMESPACE, type BackendKind } from './backend.js';
 
 export const CONFIG_FILE = path.join('.kdeck', 'config.yaml');

@@ -14,7 +14,7 @@
  * values among them.
  */
 import type { RestClient } from '../cluster/rest.js';
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { lastOperations, StateConflictError, type Lock, type LockHolder, type StateBackend } from './backend.js';
 import { isStatus, NamespacedApi, type SecretObject } from './kube-api.js';
 import {

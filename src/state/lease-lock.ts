@@ -10,7 +10,7 @@
  * than a lease duration apart could take a live lock over, which is why durations are tens of
  * seconds, not one.
  */
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import { isExpired, LockedError, LockLostError, type Lock, type LockHolder } from './backend.js';
 import { holderFromId } from './holder.js';
 import { isStatus, type LeaseObject, type NamespacedApi } from './kube-api.js';

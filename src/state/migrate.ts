@@ -7,7 +7,7 @@
  * read back and compared before the migration calls it done. The source keeps its states: the
  * workspace moves over when its config names the new backend.
  */
-import { UserError } from '../user-error.js';
+import { UserError } from '../diagnostics/user-error.js';
 import type { Lock, LockHolder, LockLostError, StateBackend } from './backend.js';
 import { keepRenewed } from './renewal.js';
 import { describeKey, type State, type StateKey } from './model.js';

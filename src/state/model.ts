@@ -3,7 +3,7 @@
  * (project, stack, cluster, serial, operator, resources, createTime, modifiedTime), plus each
  * resource's live identity and an operation history. Pure: the backends store it.
  */
-import type { Resource } from '../konfig/spec.js';
+import type { Resource } from '../model/resource.js';
 
 export const STATE_VERSION = 1;
 /** Operations kept in a state's history; older ones fall off. */

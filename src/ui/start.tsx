@@ -11,7 +11,7 @@ import { openClusters } from '../commands/stack-session.js';
 import { backendOf } from '../commands/state-session.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
 import { stateConfig } from '../state/config.js';
-import { errorMessage } from '../user-error.js';
+import { errorMessage } from '../diagnostics/user-error.js';
 import { App } from './App.js';
 import { KEYMAP_FILE, loadKeymap } from './keymap.js';
 import { WorkerCompiler } from './session/compiler.js';

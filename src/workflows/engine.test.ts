@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Resource, Spec } from '../konfig/spec.js';
+import type { Resource, Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';

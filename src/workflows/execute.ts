@@ -5,7 +5,7 @@
  * again and the difference reported before it is applied.
  */
 import { setMaxListeners } from 'node:events';
-import { refOf, type KubeObject } from '../cluster/objects.js';
+import { refOf, type KubeObject } from '../model/kube-object.js';
 import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { decide } from '../diff/actions.js';
@@ -17,7 +17,7 @@ import type { OperationKind, OperationRecord } from '../state/model.js';
 import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
 import { keyFor, type Clusters } from './plan.js';
 import type { Stack } from '../konfig/workspace.js';
-import { errorMessage } from '../user-error.js';
+import { errorMessage } from '../diagnostics/user-error.js';
 import { StateRecorder } from './state-recorder.js';
 import { walkGraph, type Outcome } from './walk.js';
 

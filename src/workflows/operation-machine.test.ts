@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise, waitFor } from 'xstate';
-import type { Resource, Spec } from '../konfig/spec.js';
+import type { Resource, Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges } from './execute.js';

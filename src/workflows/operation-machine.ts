@@ -5,10 +5,10 @@
  * machine against real clusters, the sandbox or a scripted double.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom } from 'xstate';
-import type { Spec } from '../konfig/spec.js';
+import type { Spec } from '../model/resource.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
-import { errorMessage } from '../user-error.js';
+import { errorMessage } from '../diagnostics/user-error.js';
 import { summarize, type ChangeSet } from '../diff/change-set.js';
 
 export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';

@@ -5,12 +5,13 @@
  */
 import { graphOf, ResourceGraph } from '../graph/graph.js';
 import { resolveReferences } from '../graph/resolve.js';
-import { clusterOf, type Attributes, type Spec } from '../konfig/spec.js';
+import { clusterOf, type Attributes, type Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
-import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
-import { refOf } from '../cluster/objects.js';
+import type { ApplyOptions } from '../cluster/objects.js';
+import type { KubeObject, ObjectRef } from '../model/kube-object.js';
+import { refOf } from '../model/kube-object.js';
 import { ApiError } from '../cluster/rest.js';
-import { errorMessage } from '../user-error.js';
+import { errorMessage } from '../diagnostics/user-error.js';
 import { decide } from '../diff/actions.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';

@@ -5,7 +5,7 @@
  */
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { healthFollower } from '../health/follow.js';
-import { clusterOf, type Spec } from '../konfig/spec.js';
+import { clusterOf, type Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { Lock, StateBackend } from '../state/backend.js';
 import { operatorName, thisProcess } from '../state/holder.js';

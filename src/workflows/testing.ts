@@ -2,8 +2,9 @@
  * A scripted cluster for engine tests: objects in a map, server-side apply as a plain replace
  * with the bookkeeping a server adds, failures on request. The end-to-end tests use the sandbox.
  */
-import type { ApplyOptions, KubeObject, ObjectRef } from '../cluster/objects.js';
-import { refOf } from '../cluster/objects.js';
+import type { ApplyOptions } from '../cluster/objects.js';
+import type { KubeObject, ObjectRef } from '../model/kube-object.js';
+import { refOf } from '../model/kube-object.js';
 import type { ClusterPort, Clusters } from './plan.js';
 
 const keyOf = (r: ObjectRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;

@@ -3,7 +3,7 @@
  * checked once per call, then parameters are read by keyword or position and converted to the JS
  * type the implementation wants, with kcl's messages when they do not fit.
  */
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import {
   isDict,
   isInt,

@@ -8,7 +8,7 @@
  */
 import type { TypeNode } from '../ast.js';
 import { typeText } from './types.js';
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import {
   argAt,
   defineFunction,

@@ -2,7 +2,7 @@
  * Lists, configs, comprehensions and quantifiers.
  */
 import type * as A from '../ast.js';
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import { mergeEntry, union } from './config.js';
 import { withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';

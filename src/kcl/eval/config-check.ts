@@ -8,7 +8,7 @@
  * is checked and all its problems are reported together.
  */
 import type * as A from '../ast.js';
-import { KclError, kclError, throwAll, type Diagnostic, type Position } from '../diagnostics.js';
+import { KclError, kclError, throwAll, type Diagnostic, type Position } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { lookupKeyPath, type KeyPart } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';

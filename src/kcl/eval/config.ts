@@ -2,7 +2,7 @@
  * Config merging, the heart of KCL: entries written with `:` unify (dicts merge key by key, equal
  * scalars agree, different scalars conflict), `=` overrides, `+=` appends to a list.
  */
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import { DictValue, deepCopy, equals, isDict, isList, repr, UNDEFINED, type EntryOp, type Value } from './values.js';
 
 export interface UnionOptions {

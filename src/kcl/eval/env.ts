@@ -3,7 +3,7 @@
  * diagnostics), the module it belongs to, and the frame of the lambda call it runs in, if any.
  */
 import type { TypeNode } from '../ast.js';
-import type { Position } from '../diagnostics.js';
+import type { Position } from '../../diagnostics/diagnostics.js';
 import type { SchemaDef } from './schema-def.js';
 import type { SchemaParts, Scope } from './scope.js';
 import type { Value } from './values.js';

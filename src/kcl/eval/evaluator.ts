@@ -3,7 +3,7 @@
  * Collections and comprehensions are in collections.ts, schemas in schema.ts.
  */
 import type * as A from '../ast.js';
-import { isRuntimeKind, KclError, kclError, throwAll, type Diagnostic } from '../diagnostics.js';
+import { isRuntimeKind, KclError, kclError, throwAll, type Diagnostic } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';

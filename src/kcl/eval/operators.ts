@@ -3,7 +3,7 @@
  * division and modulo, comparison and membership, and the type errors kcl reports.
  */
 import type { BinaryOp, UnaryOp } from '../ast.js';
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import { union } from './config.js';
 import {
   equals,

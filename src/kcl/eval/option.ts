@@ -3,7 +3,7 @@
  * files), converted to the type asked for. It reads the run through the host it is called with,
  * so one function value serves every run.
  */
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import { isDict, isInt, isList, isStr, toStr, truthy, type FunctionValue, type Value } from './values.js';
 
 function convertOption(v: Value, type: string): Value {

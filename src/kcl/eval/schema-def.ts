@@ -3,7 +3,7 @@
  * resolved, its attributes indexed, and the scope it was defined in kept for its bodies.
  */
 import type * as A from '../ast.js';
-import type { Position } from '../diagnostics.js';
+import type { Position } from '../../diagnostics/diagnostics.js';
 import type { ModuleCtx } from './env.js';
 import { definedNames } from './lazy.js';
 import type { Scope } from './scope.js';

@@ -9,7 +9,7 @@
  * see the final value.
  */
 import type * as A from '../ast.js';
-import { KclError, kclError } from '../diagnostics.js';
+import { KclError, kclError } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { configOf, union } from './config.js';
 import type { Env } from './env.js';

@@ -5,7 +5,7 @@
  * mostly follows Python; the places where kcl departs from Python are kept and commented, since a
  * program must evaluate here as it does under kcl. Indices are JS string (UTF-16) indices.
  */
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import {
   argAt,
   defineFunction,

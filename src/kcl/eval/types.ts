@@ -8,7 +8,7 @@
  * sees it, and config-check.ts checks those places before running.
  */
 import type { TypeNode } from '../ast.js';
-import { kclError } from '../diagnostics.js';
+import { kclError } from '../../diagnostics/diagnostics.js';
 import {
   DictValue,
   equals,

@@ -7,7 +7,7 @@
 import { clone, isMap } from '../json.js';
 import { commitUpdate } from '../api/write.js';
 import { READINESS_DELAY_ANNOTATION } from '../faults.js';
-import { parseDuration } from '../../duration.js';
+import { parseDuration } from '../../model/duration.js';
 import { rfc3339 } from '../time.js';
 import { advance, newRun, type ContainerNature, type ContainerRun, type Happening } from './container-run.js';
 import type { Container, Node, Pod } from './kinds.js';

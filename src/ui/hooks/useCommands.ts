@@ -13,7 +13,7 @@ import { matchStack, parseCommand, type PaletteCommand } from '../palette.js';
 import type { ConsoleControl } from '../session/control.js';
 import type { RecoveryCommand } from '../session/recovery.js';
 import type { ConsoleState } from '../session/state.js';
-import { errorMessage } from '../../user-error.js';
+import { errorMessage } from '../../diagnostics/user-error.js';
 import { VIEWS } from '../views.js';
 import type { Screen } from './useScreen.js';
 

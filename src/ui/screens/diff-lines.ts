@@ -9,7 +9,7 @@ import { maskSecret } from '../../diff/fields.js';
 import { normalize } from '../../diff/normalize.js';
 import { renderFieldChanges } from '../../diff/render.js';
 import { valueAt } from '../../diff/value-at.js';
-import type { Attributes } from '../../konfig/spec.js';
+import type { Attributes } from '../../model/resource.js';
 import { cut, cutStart, fit } from '../text.js';
 import type { Tone } from '../theme.js';
 

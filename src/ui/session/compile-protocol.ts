@@ -4,7 +4,7 @@
  * into text.
  */
 import type { StackInputs } from '../../konfig/stack-inputs.js';
-import type { Spec } from '../../konfig/spec.js';
+import type { Spec } from '../../model/resource.js';
 
 export interface CompileRequest {
   id: number;

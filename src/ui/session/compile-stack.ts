@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { KclError, renderDiagnostic } from '../../kcl/diagnostics.js';
+import { KclError, renderDiagnostic } from '../../diagnostics/diagnostics.js';
 import { compileStack } from '../../konfig/compile.js';
 import { stackInputs, type StackInputs } from '../../konfig/stack-inputs.js';
 import { findWorkspaceRoot, loadStack } from '../../konfig/workspace.js';
-import { UserError, errorMessage } from '../../user-error.js';
+import { UserError, errorMessage } from '../../diagnostics/user-error.js';
 import type { CompileFailure, CompileOutcome } from './compile-protocol.js';
 
 /** `main.k` for a file of the stack, `base/pkg/x.k` for one elsewhere in the workspace. */

@@ -2,7 +2,7 @@
  * What a live object says about a planned resource: its health by the readiness rules, and
  * whether it drifted from what kdeck last applied (compared on the fields kdeck set). Pure.
  */
-import type { KubeObject } from '../../cluster/objects.js';
+import type { KubeObject } from '../../model/kube-object.js';
 import { driftOf } from '../../diff/actions.js';
 import type { ResourceChange } from '../../diff/change-set.js';
 import type { FieldChange } from '../../diff/fields.js';

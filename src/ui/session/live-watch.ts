@@ -6,9 +6,9 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
-import type { KubeObject } from '../../cluster/objects.js';
+import type { KubeObject } from '../../model/kube-object.js';
 import { watchObjects, type WatchEventType } from '../../cluster/watch.js';
-import { errorMessage } from '../../user-error.js';
+import { errorMessage } from '../../diagnostics/user-error.js';
 
 export interface LiveEvent {
   cluster: string;

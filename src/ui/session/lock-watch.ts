@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { isExpired, type LockHolder, type StateBackend } from '../../state/backend.js';
 import type { StateKey } from '../../state/model.js';
-import { errorMessage } from '../../user-error.js';
+import { errorMessage } from '../../diagnostics/user-error.js';
 
 const mine = (h: LockHolder) => h.pid === process.pid && h.host === os.hostname();
 

@@ -8,7 +8,7 @@ import { createActor, waitFor } from 'xstate';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
 import { describeHolder, type StateBackend } from '../../state/backend.js';
 import { keepRenewed } from '../../state/renewal.js';
-import { errorMessage, UserError } from '../../user-error.js';
+import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import type { Clusters } from '../../workflows/plan.js';
 import { lockStack, releaseAll, stackOperationMachine, type Operation } from '../../workflows/stack-operation.js';
 import type { OperationActor } from '../../workflows/operation-machine.js';

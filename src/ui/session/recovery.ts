@@ -13,7 +13,7 @@ import { parseOptionArg } from '../../kcl/run.js';
 import { resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
 import { compileRunbook, hostsOf, requireTargets } from '../../recovery/runbook.js';
-import { errorMessage, UserError } from '../../user-error.js';
+import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { launchRun, resumeRun, type OpenOptions } from '../../workflows/recovery/launch.js';
 import type { RunActor } from '../../workflows/recovery/run-machine.js';
 import { RunStore, runStanding, type RunRecord } from '../../workflows/recovery/run-store.js';

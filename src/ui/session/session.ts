@@ -4,14 +4,14 @@
  * concerns, follows the clusters to mark drift and health as they happen, and runs the
  * operations the user asks for. Everything it learns goes into one store the views read.
  */
-import { manifestId } from '../../konfig/spec.js';
+import { manifestId } from '../../model/resource.js';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
 import type { FieldChange } from '../../diff/fields.js';
 import { graphOf } from '../../graph/graph.js';
 import { loadWorkspace, type Stack, type Workspace } from '../../konfig/workspace.js';
 import type { StackInputs } from '../../konfig/stack-inputs.js';
 import type { StateBackend } from '../../state/backend.js';
-import { errorMessage, UserError } from '../../user-error.js';
+import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { keyFor, planChanges } from '../../workflows/plan.js';
 import { describeHolder, type LockHolder } from '../../state/backend.js';
 import { LockWatch } from './lock-watch.js';

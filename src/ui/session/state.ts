@@ -8,7 +8,7 @@
 import type { ChangeSet } from '../../diff/change-set.js';
 import type { ResourceGraph } from '../../graph/graph.js';
 import type { Health } from '../../health/rules.js';
-import type { Spec } from '../../konfig/spec.js';
+import type { Spec } from '../../model/resource.js';
 import type { Stack } from '../../konfig/workspace.js';
 import type { OperationActor } from '../../workflows/operation-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';

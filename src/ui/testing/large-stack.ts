@@ -4,7 +4,7 @@
  * Service), planned against a live copy with every tenth Deployment changed: what the bench
  * scrolls through and switches views on.
  */
-import type { Attributes, Spec } from '../../konfig/spec.js';
+import type { Attributes, Spec } from '../../model/resource.js';
 import { Store, type ConsoleState } from '../session/state.js';
 import type { ConsoleControl } from '../session/control.js';
 import { deployment, planned, resource, stack } from './fixture.js';

@@ -7,7 +7,7 @@
  * timers, so a run restored from its snapshot keeps them.
  */
 import { assign, fromCallback, sendParent, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { errorMessage } from '../../user-error.js';
+import { errorMessage } from '../../diagnostics/user-error.js';
 import type { OnFailure } from '../../recovery/plan.js';
 import {
   StepError,

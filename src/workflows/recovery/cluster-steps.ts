@@ -11,9 +11,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
-import type { KubeObject, ObjectClient } from '../../cluster/objects.js';
+import type { ObjectClient } from '../../cluster/objects.js';
+import type { KubeObject } from '../../model/kube-object.js';
 import { assess, conditionMet, podTrouble, type Health } from '../../health/rules.js';
-import { asObject } from '../../konfig/spec.js';
+import { asObject } from '../../model/resource.js';
 import {
   StepError,
   targetName,

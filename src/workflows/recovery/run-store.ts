@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isAlive, writeDurably, writeDurablyAsync } from '../../state/durable-file.js';
-import { UserError } from '../../user-error.js';
+import { UserError } from '../../diagnostics/user-error.js';
 import type { AuditEntry, RunPlan } from './model.js';
 
 export const RUNS_DIR = path.join('.kdeck', 'runs');

@@ -4,7 +4,7 @@
  * (with the live health readings) passed to whoever shows them: the command line or the console.
  */
 import { createActor, waitFor, type Snapshot } from 'xstate';
-import { errorMessage, UserError } from '../../user-error.js';
+import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import type { AuditEntry, HealthNote, RecoverySteps, RunPlan } from './model.js';
 import { runMachine, type RunActor, type RunInput, type RunSnapshot } from './run-machine.js';
 import type { RunStore } from './run-store.js';

@@ -2,7 +2,7 @@
  * What the system modules share: the context a program gives them, the way a module value is put
  * together from signatures, and the argument readers their functions use on top of args.ts.
  */
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argTypeError, defineFunction, optionalArg, type Impl, type Signature } from '../args.js';
 import { isFloat, isInt, type CallArgs, type ModuleValue, type Value } from '../values.js';

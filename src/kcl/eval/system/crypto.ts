@@ -7,7 +7,7 @@
  */
 import { createHash, getHashes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import { expectStr, optionalArg, requiredArg, type Impl, type Signature } from '../args.js';
 import type { CallArgs, ModuleValue, Value } from '../values.js';
 import { makeModule, outside, sig } from './common.js';

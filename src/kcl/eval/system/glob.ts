@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import type { SystemContext } from './common.js';
 import { staysInside, workspacePath } from './workspace.js';
 

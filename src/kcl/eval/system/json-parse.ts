@@ -4,7 +4,7 @@
  * 64-bit ints. Objects keep their key order; a repeated key keeps its first place and last value.
  * Error messages follow serde_json's ("... at line L column C").
  */
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import { DictValue, type Value } from '../values.js';
 
 const I64_MIN = -(2n ** 63n);

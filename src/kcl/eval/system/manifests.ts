@@ -7,7 +7,7 @@
  * `ignore_private` defaults to True, as documented, whether or not `opts` is given (kcl's runtime
  * defaults it to False when `opts` is left out).
  */
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import type { YamlStreamOptions } from '../../yaml.js';
 import { argAt, expectList, requiredArg, type Impl, type Signature } from '../args.js';
 import {

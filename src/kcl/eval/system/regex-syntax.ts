@@ -14,7 +14,7 @@
  * Syntax JS cannot express (flags in the middle of a pattern, atomic groups, nested classes and
  * class set operations) is refused with an error rather than approximated.
  */
-import { KclError, kclError } from '../../diagnostics.js';
+import { KclError, kclError } from '../../../diagnostics/diagnostics.js';
 
 /** The members of Rust's Unicode `\w`, usable inside a class. */
 const WORD = '\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}';

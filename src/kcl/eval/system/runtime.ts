@@ -3,7 +3,7 @@
  * message of the error it raised, or Undefined when it raised none. Only kcl errors are caught; a
  * failure of kdeck itself still propagates.
  */
-import { KclError } from '../../diagnostics.js';
+import { KclError } from '../../../diagnostics/diagnostics.js';
 import { argTypeError, requiredArg, type Impl, type Signature } from '../args.js';
 import { isFunction, UNDEFINED, type ModuleValue } from '../values.js';
 import { makeModule, sig } from './common.js';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KclError } from '../../diagnostics.js';
+import { KclError } from '../../../diagnostics/diagnostics.js';
 import { toYamlStream, type YamlStreamOptions } from '../../yaml.js';
 import { DictValue, dictOf, UNDEFINED, type BuiltinHost, type FunctionValue, type Value } from '../values.js';
 import { SYSTEM_MODULES, type SystemContext } from './index.js';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import type { SystemContext } from './common.js';
 
 export function baseDir(ctx: SystemContext): string {

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
-import { kclError } from '../../diagnostics.js';
+import { kclError } from '../../../diagnostics/diagnostics.js';
 import { toYaml, type EncodeOptions } from '../../yaml.js';
 import { expectList, expectStr, requiredArg, type Impl, type Signature } from '../args.js';
 import { DictValue, UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';

@@ -18,7 +18,7 @@ import { GENERATED_STACK, generatedWorkspace } from './workspace.js';
 import type { BenchScreen } from './console-harness.js';
 import { tuneConsoleRuntime } from '../src/ui/runtime.js';
 import { until } from '../src/ui/testing/until.js';
-import type { ConsoleSession } from '../src/ui/session/session.js';
+import type { ConsoleSession } from '../src/app/console/session.js';
 import { percentile, printTargets, runBench } from './report.js';
 
 tuneConsoleRuntime();
@@ -29,8 +29,8 @@ const { LocalStateBackend } = await import('../src/state/local.js');
 const { App } = await import('../src/ui/App.js');
 const { DEFAULT_BINDINGS } = await import('../src/ui/actions.js');
 const { benchRender } = await import('./console-harness.js');
-const { WorkerCompiler } = await import('../src/ui/session/compiler.js');
-const { ConsoleSession: Session } = await import('../src/ui/session/session.js');
+const { WorkerCompiler } = await import('../src/app/console/compiler.js');
+const { ConsoleSession: Session } = await import('../src/app/console/session.js');
 
 const SAVES = 20;
 const APPS = 333;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createActor, waitFor } from 'xstate';
-import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../src/commands/stack-session.js';
+import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../src/app/workspace.js';
 import { compileStack, type CompileOptions } from '../src/konfig/compile.js';
 import { findWorkspaceRoot } from '../src/konfig/workspace.js';
 import { LocalStateBackend, STATE_DIR } from '../src/state/local.js';

@@ -16,13 +16,26 @@ import { previewCommand } from './commands/preview.js';
 import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
-import { interactive, runUi, uiCommand } from './commands/ui.js';
+import { globalFlags } from './commands/command-flags.js';
+import { interactive, NON_INTERACTIVE, uiCommand } from './commands/ui.js';
 import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
 import { errorMessage, SilentExit, UserError } from './diagnostics/user-error.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
+
+/** The console face, loaded only when it runs; it needs a terminal for its keys. */
+async function runUi(workspace: string | undefined, command: Command): Promise<void> {
+  if (!interactive()) {
+    throw new UserError(
+      `kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`,
+    );
+  }
+  (await import('./ui/runtime.js')).tuneConsoleRuntime();
+  const { runConsole } = await import('./ui/start.js');
+  await runConsole(workspace ?? '.', globalFlags(command));
+}
 
 function program(): Command {
   const root = new Command('kdeck')
@@ -64,7 +77,7 @@ function program(): Command {
   root.addCommand(stateCommand());
   root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
-  root.addCommand(uiCommand());
+  root.addCommand(uiCommand(runUi));
   // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the help
   root.action(async () => (interactive() ? runUi(undefined, root) : root.outputHelp()));
   for (const c of root.commands) {

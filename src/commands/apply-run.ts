@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { render } from 'ink';
 import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
-import { LiveOperation } from '../ui/components/LiveOperation.js';
+import { LiveOperation } from '../views/LiveOperation.js';
 import { describeHolder, type LockLostError } from '../state/backend.js';
 import { keepRenewed } from '../state/renewal.js';
 import { SilentExit, UserError } from '../diagnostics/user-error.js';
@@ -18,8 +18,8 @@ import { lockStack, releaseAll, stackOperationMachine } from '../workflows/stack
 import type { ChangeSet } from '../diff/change-set.js';
 import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
 import type { Operation, OperationFlags } from './apply.js';
-import { globalFlags, ignoreList } from './command-flags.js';
-import { openStack, type StackSession } from './stack-session.js';
+import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
+import { openStack, type StackSession } from '../app/workspace.js';
 import { parseDuration } from '../model/duration.js';
 
 function timeoutOf(text: string): number {
@@ -75,7 +75,7 @@ export async function runOperationCommand(
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
-  const session = await openStack(flags, global);
+  const session = await openStack(flags.workdir, compileOptions(flags), global);
   try {
     await operate(session, operation, flags, timeoutMs, concurrency);
   } finally {

@@ -4,16 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { CompileOptions } from '../konfig/compile.js';
-import type { StateFlags } from '../state/config.js';
-import { UserError } from '../diagnostics/user-error.js';
+import type { WorkspaceOptions } from '../app/workspace.js';
 
-export interface GlobalFlags extends StateFlags {
-  kubeconfig?: string;
-  /** `--context`, repeatable: the console works with several; other commands take one. */
-  context: string[];
-  readOnly?: boolean;
-  sandbox?: boolean;
-}
+export type GlobalFlags = WorkspaceOptions;
 
 export interface StackFlags {
   workdir?: string;
@@ -43,15 +36,6 @@ export function withStackOptions(cmd: Command): Command {
 
 export function globalFlags(cmd: Command): GlobalFlags {
   return cmd.optsWithGlobals<GlobalFlags>();
-}
-
-/** The one `--context` of a command that works on one stack at a time. */
-export function singleContext(global: GlobalFlags): string | undefined {
-  if (global.context.length > 1)
-    throw new UserError(
-      `--context is given ${global.context.length} times (${global.context.join(', ')}); this command uses one context (the console, kdeck ui, takes several)`,
-    );
-  return global.context[0];
 }
 
 /** What the compile flags ask of the compiler. */

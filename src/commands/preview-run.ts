@@ -6,12 +6,12 @@ import type { Command } from 'commander';
 import { describeLock } from '../state/backend.js';
 import { planChanges } from '../workflows/plan.js';
 import { changeDetails, changeJson, changeSummary, changeTable } from '../diff/change-text.js';
-import { globalFlags, ignoreList } from './command-flags.js';
+import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import type { PreviewFlags } from './preview.js';
-import { openStack, type StackSession } from './stack-session.js';
+import { openStack, type StackSession } from '../app/workspace.js';
 
 export async function runPreview(flags: PreviewFlags, command: Command): Promise<void> {
-  const session = await openStack(flags, globalFlags(command));
+  const session = await openStack(flags.workdir, compileOptions(flags), globalFlags(command));
   try {
     await preview(session, flags);
   } finally {

@@ -16,7 +16,7 @@ import { parseOptionArg } from '../kcl/run.js';
 import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
 import { planText } from '../recovery/plan-text.js';
 import { compileRunbook, hostsOf, requireTargets } from '../recovery/runbook.js';
-import { LiveRecovery } from '../ui/components/LiveRecovery.js';
+import { LiveRecovery } from '../views/LiveRecovery.js';
 import { SilentExit, UserError } from '../diagnostics/user-error.js';
 import type { ClusterActor } from '../workflows/recovery/cluster-machine.js';
 import { launchRun, resumeRun, type OpenOptions } from '../workflows/recovery/launch.js';
@@ -26,7 +26,7 @@ import { RunStore } from '../workflows/recovery/run-store.js';
 import type { LiveRun, RunUpdate } from '../workflows/recovery/runner.js';
 import { globalFlags, type GlobalFlags } from './command-flags.js';
 import type { RecoverFlags } from './recover.js';
-import { openClusters } from './stack-session.js';
+import { openClusters } from '../app/workspace.js';
 import { updateLine } from '../workflows/recovery/update-line.js';
 
 async function hostTable(

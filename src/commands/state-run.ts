@@ -16,7 +16,7 @@ import type { State, StateKey } from '../state/model.js';
 import { UserError } from '../diagnostics/user-error.js';
 import { globalFlags } from './command-flags.js';
 import type { HistoryFlags, MigrateFlags, ShowFlags, StackStateFlags, UnlockFlags } from './state.js';
-import { openStateSession, type StateSession } from './state-session.js';
+import { openStateSession, type StateSession } from '../app/state-session.js';
 import { table } from './table.js';
 
 function masked(state: State, showSecrets: boolean): State {

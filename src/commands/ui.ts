@@ -4,8 +4,6 @@
  * Ink app is loaded only when the console runs.
  */
 import { Command } from 'commander';
-import { UserError } from '../diagnostics/user-error.js';
-import { globalFlags } from './command-flags.js';
 
 export const NON_INTERACTIVE =
   'kdeck ls (stacks), kdeck preview -d (the plan and its diff), kdeck apply --yes, kdeck destroy --yes, kdeck recover RUNBOOK.k --plan';
@@ -14,18 +12,8 @@ export function interactive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
-export async function runUi(workspace: string | undefined, command: Command): Promise<void> {
-  if (!interactive()) {
-    throw new UserError(
-      `kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`,
-    );
-  }
-  (await import('../ui/runtime.js')).tuneConsoleRuntime();
-  const { runConsole } = await import('../ui/start.js');
-  await runConsole(workspace ?? '.', globalFlags(command));
-}
-
-export function uiCommand(): Command {
+/** `kdeck ui`: cli.ts, which chooses the face, gives what runs the console. */
+export function uiCommand(runUi: (workspace: string | undefined, command: Command) => Promise<void>): Command {
   return new Command('ui')
     .description(
       'the console: stacks, resource graph, three-way diff, apply and recovery, in watch mode (global flags: --sandbox, --kubeconfig, --context (repeatable), --read-only)',

@@ -29,10 +29,10 @@ import { GraphView } from './screens/GraphView.js';
 import { MainPane } from './screens/MainPane.js';
 import { RecoveryView } from './screens/RecoveryView.js';
 import { ResourcesView } from './screens/ResourcesView.js';
-import type { ConsoleControl } from './session/control.js';
-import { filterRows } from './session/derive.js';
+import type { ConsoleControl } from '../app/console/control.js';
+import { filterRows } from './derive.js';
 import { fit } from './text.js';
-import { theme } from './theme.js';
+import { theme } from '../views/theme.js';
 import type { UnfinishedRun } from '../workflows/recovery/run-store.js';
 
 export interface AppProps {

@@ -5,19 +5,10 @@
  * reducer; selections are kept by key (project/stack, cluster+id), so a new plan does not move
  * them.
  */
+import type { Confirmation } from '../app/console/confirmation.js';
 import type { Focus } from './actions.js';
-import type { Tone } from './theme.js';
+import type { Tone } from '../views/theme.js';
 import type { ViewId } from './views.js';
-
-export interface Confirmation {
-  action: 'apply' | 'destroy' | 'recover';
-  /** The stack, or the runbook for a recovery. */
-  subject: string;
-  /** What must be typed to confirm (the stack, or the prod clusters' names); y/N when absent. */
-  typed?: string;
-  /** What will happen, a line each. */
-  summary: string[];
-}
 
 export type Mode =
   | { kind: 'normal' }

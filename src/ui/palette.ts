@@ -3,7 +3,7 @@
  * console carries the command out (commands.ts hook). The same table gives the help and the
  * completions, so what `?` lists is what `:` accepts.
  */
-import { recoveryArgs } from './session/recovery.js';
+import { recoveryArgs } from '../app/console/recovery.js';
 import { VIEWS, viewByName, type ViewId } from './views.js';
 
 export type PaletteCommand =

@@ -6,17 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { render } from 'ink';
-import type { GlobalFlags } from '../commands/command-flags.js';
-import { openClusters } from '../commands/stack-session.js';
-import { backendOf } from '../commands/state-session.js';
+import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
+import { backendOf } from '../app/state-session.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
 import { stateConfig } from '../state/config.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { App } from './App.js';
 import { KEYMAP_FILE, loadKeymap } from './keymap.js';
-import { WorkerCompiler } from './session/compiler.js';
+import { WorkerCompiler } from '../app/console/compiler.js';
 import { unfinishedRuns } from '../workflows/recovery/run-store.js';
-import { ConsoleSession } from './session/session.js';
+import { ConsoleSession } from '../app/console/session.js';
 
 const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALT_SCREEN = '\u001B[?1049l';
@@ -56,7 +55,7 @@ function captureConsole(root: string): () => void {
   return () => Object.assign(console, original);
 }
 
-export async function runConsole(dir: string, global: GlobalFlags): Promise<void> {
+export async function runConsole(dir: string, global: WorkspaceOptions): Promise<void> {
   const root = findWorkspaceRoot(dir);
   const config = stateConfig(root, global);
   const { clusterSet, close } = await openClusters(global, root);

@@ -3,9 +3,9 @@
  * context, the stack's name typed in full (Shopify's DangerousConfirmationPrompt). Esc cancels.
  */
 import { Box, Text } from 'ink';
-import type { Confirmation } from '../navigation.js';
+import type { Confirmation } from '../../app/console/confirmation.js';
 import { cut, fit } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; input: string; width: number }) {
   const verb = { apply: 'Apply', destroy: 'Destroy', recover: 'Run the recovery' }[confirm.action];

@@ -4,8 +4,8 @@
  */
 import { Box, Text } from 'ink';
 import SelectInput from 'ink-select-input';
-import type { ContextEntry } from '../session/state.js';
-import { theme } from '../theme.js';
+import type { ContextEntry } from '../../app/console/state.js';
+import { theme } from '../../views/theme.js';
 
 export function ContextPicker({
   contexts,

@@ -5,7 +5,7 @@
 import { Text } from 'ink';
 import { visibleActions, type ActionContext, type Bindings } from '../actions.js';
 import { keyLabel } from '../keys.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 interface Hint {
   key: string;
@@ -62,7 +62,7 @@ export function Footer({ ctx, bindings, width }: { ctx: ActionContext; bindings:
           <Text bold color={theme.accent}>
             {h.key}
           </Text>
-          <Text color={theme.muted}> {h.label} </Text>
+          <Text color={theme.muted}>{` ${h.label}  `}</Text>
         </Text>
       ))}
     </Text>

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { Box, Text } from 'ink';
 import { summarize } from '../../diff/change-set.js';
-import type { ConsoleState, StackEntry } from '../session/state.js';
+import type { ConsoleState, StackEntry } from '../../app/console/state.js';
 import { cut } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 function compileText(s: StackEntry): { text: string; tone: keyof typeof theme } {
   if (s.compile.state === 'error') return { text: `✗ ${s.compile.failure.summary}`, tone: 'danger' };
@@ -49,9 +49,9 @@ export function Header({ state, stack, width }: { state: ConsoleState; stack?: S
         {state.watching && <Text color={theme.muted}>· watching</Text>}
       </Text>
       <Text wrap="truncate-end">
-        <Text bold>{target} </Text>
+        <Text bold>{`${target}  `}</Text>
         {compile && (
-          <Text color={theme[compile.tone]}>{cut(compile.text, Math.max(20, width - target.length - 30))} </Text>
+          <Text color={theme[compile.tone]}>{`${cut(compile.text, Math.max(20, width - target.length - 30))}  `}</Text>
         )}
         <Text color={theme.muted}>{plan}</Text>
       </Text>

@@ -8,7 +8,7 @@ import { visibleActions, type ActionContext, type ActionGroup, type Bindings } f
 import { keyLabel } from '../keys.js';
 import { COMMANDS } from '../palette.js';
 import { cut, fit } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 
 const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Recovery', 'Console'];

@@ -3,7 +3,7 @@
  */
 import type { ReactNode } from 'react';
 import { Box } from 'ink';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 export function Pane({
   width,

@@ -4,10 +4,10 @@
  * height.
  */
 import { Box, Text } from 'ink';
-import { stackBadge } from '../session/derive.js';
-import type { ConsoleState, StackEntry } from '../session/state.js';
+import { stackBadge } from '../derive.js';
+import type { ConsoleState, StackEntry } from '../../app/console/state.js';
 import { fit, windowStart } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 interface Line {
   key: string;

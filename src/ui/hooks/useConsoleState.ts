@@ -3,7 +3,7 @@
  * every view renders from one consistent snapshot.
  */
 import { useSyncExternalStore } from 'react';
-import type { ConsoleState, Store } from '../session/state.js';
+import type { ConsoleState, Store } from '../../app/console/state.js';
 
 export function useConsoleState(store: Store<ConsoleState>): ConsoleState {
   return useSyncExternalStore(store.subscribe, store.get, store.get);

@@ -8,8 +8,9 @@ import { useMemo } from 'react';
 import type { ResourceChange } from '../../diff/change-set.js';
 import type { ActionContext } from '../actions.js';
 import type { NavState } from '../navigation.js';
-import { changeIndex, filterRows, resourceRows, rowText, type ResourceRow } from '../session/derive.js';
-import { liveKey, type ConsoleState, type StackEntry } from '../session/state.js';
+import { filterRows, resourceRows, rowText, type ResourceRow } from '../derive.js';
+import { changeIndex } from '../../app/console/state.js';
+import { liveKey, type ConsoleState, type StackEntry } from '../../app/console/state.js';
 import { graphLayout } from '../screens/graph-layout.js';
 
 export interface Screen {

@@ -4,12 +4,12 @@
  */
 import { useSelector } from '@xstate/react';
 import { Box, Text } from 'ink';
-import type { OperationEntry } from '../session/state.js';
-import { shortId } from '../session/derive.js';
-import { OperationProgress } from '../components/OperationProgress.js';
+import type { OperationEntry } from '../../app/console/state.js';
+import { shortId } from '../../model/ids.js';
+import { OperationProgress } from '../../views/OperationProgress.js';
 import { cut, fit } from '../text.js';
 import { clock } from '../time.js';
-import { healthTone, theme } from '../theme.js';
+import { healthTone, theme } from '../../views/theme.js';
 
 const STATE_TEXT: Record<string, string> = {
   compiling: 'starting',

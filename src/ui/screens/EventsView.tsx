@@ -3,10 +3,10 @@
  * operations, watch reconnects. It follows the newest unless scrolled back.
  */
 import { Box, Text } from 'ink';
-import type { ConsoleEvent } from '../session/state.js';
+import type { ConsoleEvent } from '../../app/console/state.js';
 import { cut, fit } from '../text.js';
 import { clock } from '../time.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 
 const GLYPH = {
   info: { glyph: '·', tone: 'muted' },

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { Bindings } from '../actions.js';
 import { keyLabel } from '../keys.js';
 import { cut } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 import { VIEWS, type ViewId } from '../views.js';
 
 function TabLine({ view, bindings, width }: { view: ViewId; bindings: Bindings; width: number }) {

@@ -6,11 +6,11 @@
  */
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { LiveRecovery } from '../components/LiveRecovery.js';
-import type { RecoveryEntry } from '../session/recovery.js';
+import { LiveRecovery } from '../../views/LiveRecovery.js';
+import type { RecoveryEntry } from '../../app/console/recovery.js';
 import type { UnfinishedRun } from '../../workflows/recovery/run-store.js';
 import { cut, fit } from '../text.js';
-import { theme } from '../theme.js';
+import { theme } from '../../views/theme.js';
 import { recoveryLines } from './recovery-lines.js';
 
 export interface RecoveryViewProps {

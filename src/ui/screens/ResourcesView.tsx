@@ -4,10 +4,10 @@
  * A compile error shows above the last good plan, which stays.
  */
 import { Box, Text } from 'ink';
-import type { ResourceRow } from '../session/derive.js';
-import type { StackEntry } from '../session/state.js';
+import type { ResourceRow } from '../derive.js';
+import type { StackEntry } from '../../app/console/state.js';
 import { cut, cutStart, fit, windowStart } from '../text.js';
-import { actionTone, healthTone, theme } from '../theme.js';
+import { actionTone, healthTone, theme } from '../../views/theme.js';
 
 export interface ViewProps {
   entry: StackEntry;

@@ -11,7 +11,7 @@ import { renderFieldChanges } from '../../diff/render.js';
 import { valueAt } from '../../diff/value-at.js';
 import type { Attributes } from '../../model/resource.js';
 import { cut, cutStart, fit } from '../text.js';
-import type { Tone } from '../theme.js';
+import type { Tone } from '../../views/theme.js';
 
 export interface DiffLine {
   text: string;

@@ -19,8 +19,8 @@ import { operationMachine } from '../../workflows/operation-machine.js';
 import { StepError, type RecoverySteps, type RunPlan, type TargetOutcome } from '../../workflows/recovery/model.js';
 import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
-import type { ConsoleControl } from '../session/control.js';
-import type { RecoveryCommand } from '../session/recovery.js';
+import type { ConsoleControl } from '../../app/console/control.js';
+import type { RecoveryCommand } from '../../app/console/recovery.js';
 import {
   liveKey,
   newStackEntry,
@@ -30,7 +30,7 @@ import {
   type EventLevel,
   type LiveStatus,
   type StackEntry,
-} from '../session/state.js';
+} from '../../app/console/state.js';
 
 /** 2026-03-02 09:00:00 UTC: every time the fixture shows. */
 export const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);

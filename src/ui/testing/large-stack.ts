@@ -5,8 +5,8 @@
  * scrolls through and switches views on.
  */
 import type { Attributes, Spec } from '../../model/resource.js';
-import { Store, type ConsoleState } from '../session/state.js';
-import type { ConsoleControl } from '../session/control.js';
+import { Store, type ConsoleState } from '../../app/console/state.js';
+import type { ConsoleControl } from '../../app/console/control.js';
 import { deployment, planned, resource, stack } from './fixture.js';
 
 export function largeStackState(n: number): ConsoleState {

@@ -4,7 +4,7 @@
  */
 import { useSelector } from '@xstate/react';
 import { useStdout } from 'ink';
-import type { OperationActor } from '../../workflows/operation-machine.js';
+import type { OperationActor } from '../workflows/operation-machine.js';
 import { OperationProgress } from './OperationProgress.js';
 
 export function LiveOperation({ actor }: { actor: OperationActor }) {

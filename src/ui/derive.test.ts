@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
-import { ResourceGraph } from '../../graph/graph.js';
-import { filterRows, idParts, resourceRows, shortId, stackBadge } from './derive.js';
-import { liveKey, newStackEntry, type StackEntry } from './state.js';
+import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
+import { ResourceGraph } from '../graph/graph.js';
+import { filterRows, resourceRows, stackBadge } from './derive.js';
+import { idParts, shortId } from '../model/ids.js';
+import { liveKey, newStackEntry, type StackEntry } from '../app/console/state.js';
 
 const stack = {
   name: 'dev',

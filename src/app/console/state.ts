@@ -5,7 +5,7 @@
  * not change keeps its object, so views that did not change are not redrawn) and the views
  * read it through a store.
  */
-import type { ChangeSet } from '../../diff/change-set.js';
+import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
 import type { ResourceGraph } from '../../graph/graph.js';
 import type { Health } from '../../health/rules.js';
 import type { Spec } from '../../model/resource.js';
@@ -140,4 +140,15 @@ export class Store<T> {
     this.value = next;
     for (const l of this.listeners) l();
   }
+}
+
+/** A change set's changes by liveKey(cluster, id), built once per change set. */
+const changeIndexes = new WeakMap<ChangeSet, Map<string, ResourceChange>>();
+export function changeIndex(cs: ChangeSet): ReadonlyMap<string, ResourceChange> {
+  let index = changeIndexes.get(cs);
+  if (!index) {
+    index = new Map(cs.changes.map((c) => [liveKey(c.cluster, c.id), c]));
+    changeIndexes.set(cs, index);
+  }
+  return index;
 }

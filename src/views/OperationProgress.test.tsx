@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { ResourceGraph } from '../../graph/graph.js';
-import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
+import { ResourceGraph } from '../graph/graph.js';
+import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
 import { OperationProgress } from './OperationProgress.js';
 
 const change = (id: string, action: ResourceChange['action']): ResourceChange => ({

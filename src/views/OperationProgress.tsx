@@ -4,9 +4,9 @@
  * terminal and by the console's Apply view.
  */
 import { Box, Text } from 'ink';
-import type { ChangeSet } from '../../diff/change-set.js';
-import type { ResourceProgress } from '../../workflows/operation-machine.js';
-import { healthTone, phaseGlyph, theme } from '../theme.js';
+import type { ChangeSet } from '../diff/change-set.js';
+import type { ResourceProgress } from '../workflows/operation-machine.js';
+import { healthTone, phaseGlyph, theme } from './theme.js';
 
 export interface OperationProgressProps {
   changeSet: ChangeSet;

@@ -4,11 +4,20 @@
  * typed); likewise before a recovery runs. Refuses, with the reason, when there is nothing to
  * show or do. Pure.
  */
-import { summarize } from '../diff/change-set.js';
-import type { RecoveryPlan } from '../recovery/plan.js';
-import type { RunRecord } from '../workflows/recovery/run-store.js';
-import type { Confirmation } from './navigation.js';
-import type { ConsoleState, StackEntry } from './session/state.js';
+import { summarize } from '../../diff/change-set.js';
+import type { RecoveryPlan } from '../../recovery/plan.js';
+import type { RunRecord } from '../../workflows/recovery/run-store.js';
+import type { ConsoleState, StackEntry } from './state.js';
+
+export interface Confirmation {
+  action: 'apply' | 'destroy' | 'recover';
+  /** The stack, or the runbook for a recovery. */
+  subject: string;
+  /** What must be typed to confirm (the stack, or the prod clusters' names); y/N when absent. */
+  typed?: string;
+  /** What will happen, a line each. */
+  summary: string[];
+}
 
 export function confirmationFor(
   action: 'apply' | 'destroy',

@@ -2,22 +2,12 @@
  * What the views show, derived from the console's state: a stack's badge, its resource rows,
  * and short names for ids. Pure, so the tests and the bench call it without a screen.
  */
-import { summarize, type ChangeSet, type ResourceChange } from '../../diff/change-set.js';
-import type { Action } from '../../diff/actions.js';
-import type { Health } from '../../health/rules.js';
-import type { Tone } from '../theme.js';
-import { liveKey, type OperationEntry, type StackEntry } from './state.js';
-
-/** A change set's changes by liveKey(cluster, id), built once per change set. */
-const changeIndexes = new WeakMap<ChangeSet, Map<string, ResourceChange>>();
-export function changeIndex(cs: ChangeSet): ReadonlyMap<string, ResourceChange> {
-  let index = changeIndexes.get(cs);
-  if (!index) {
-    index = new Map(cs.changes.map((c) => [liveKey(c.cluster, c.id), c]));
-    changeIndexes.set(cs, index);
-  }
-  return index;
-}
+import { summarize } from '../diff/change-set.js';
+import { idParts } from '../model/ids.js';
+import type { Action } from '../diff/actions.js';
+import type { Health } from '../health/rules.js';
+import type { Tone } from '../views/theme.js';
+import { liveKey, type OperationEntry, type StackEntry } from '../app/console/state.js';
 
 export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running' | 'locked';
 
@@ -42,27 +32,6 @@ export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
   const changes = n.Create + n.Update + n.Delete + n.Import;
   if (changes) return { kind: 'changes', text: `${changes} change${changes === 1 ? '' : 's'}`, tone: 'accent' };
   return { kind: 'unchanged', text: 'unchanged', tone: 'ok' };
-}
-
-export interface IdParts {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-}
-
-/** `apps/v1:Deployment:shop:web` → its parts. */
-export function idParts(id: string): IdParts {
-  const [apiVersion = '', kind = '', ...rest] = id.split(':');
-  return rest.length > 1
-    ? { apiVersion, kind, namespace: rest[0], name: rest.slice(1).join(':') }
-    : { apiVersion, kind, name: rest[0] ?? '' };
-}
-
-/** `Deployment/shop/web`: what a person calls a resource. */
-export function shortId(id: string): string {
-  const p = idParts(id);
-  return [p.kind, p.namespace, p.name].filter(Boolean).join('/');
 }
 
 export interface ResourceRow {

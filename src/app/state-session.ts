@@ -10,8 +10,7 @@ import { CONFIG_FILE, stateConfig, type StateConfig } from '../state/config.js';
 import { KubernetesStateBackend } from '../state/kubernetes.js';
 import { LocalStateBackend } from '../state/local.js';
 import { UserError } from '../diagnostics/user-error.js';
-import type { GlobalFlags } from './command-flags.js';
-import { openClusters } from './stack-session.js';
+import { openClusters, type WorkspaceOptions } from './workspace.js';
 
 /** The backend of `kind` with the workspace's settings; `clusterSet` is needed for kubernetes. */
 export function backendOf(
@@ -45,7 +44,11 @@ export interface StateSession {
 }
 
 /** The state backend of the workspace at `root`, opening its clusters if it needs them (or `withClusters`). */
-export async function openStateSession(global: GlobalFlags, root: string, withClusters = false): Promise<StateSession> {
+export async function openStateSession(
+  global: WorkspaceOptions,
+  root: string,
+  withClusters = false,
+): Promise<StateSession> {
   const config = stateConfig(root, global);
   const clusters = withClusters || config.backend === 'kubernetes' ? await openClusters(global, root) : undefined;
   try {

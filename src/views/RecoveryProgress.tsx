@@ -5,8 +5,8 @@
  * reason. LiveRecovery puts them together for `kdeck recover` and the console's Recovery view.
  */
 import { Box, Text } from 'ink';
-import type { BatchOutcome, HealthNote, StepFailure } from '../../workflows/recovery/model.js';
-import { healthTone, phaseGlyph, theme, type Tone } from '../theme.js';
+import type { BatchOutcome, HealthNote, StepFailure } from '../workflows/recovery/model.js';
+import { healthTone, phaseGlyph, theme, type Tone } from './theme.js';
 
 export interface ClusterRow {
   cluster: string;

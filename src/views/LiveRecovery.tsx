@@ -6,8 +6,8 @@
 import { useSelector } from '@xstate/react';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useState } from 'react';
-import type { ClusterActor, ClusterSnapshot } from '../../workflows/recovery/cluster-machine.js';
-import { clusterActorId, type RunActor } from '../../workflows/recovery/run-machine.js';
+import type { ClusterActor, ClusterSnapshot } from '../workflows/recovery/cluster-machine.js';
+import { clusterActorId, type RunActor } from '../workflows/recovery/run-machine.js';
 import {
   ClusterProgressLine,
   nameWidth,
@@ -15,7 +15,7 @@ import {
   WaitingClusters,
   type ClusterRow,
 } from './RecoveryProgress.js';
-import { theme } from '../theme.js';
+import { theme } from './theme.js';
 
 export interface LiveRecoveryProps {
   actor: RunActor;

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { StepError, type RecoverySteps, type RunBatch, type RunPlan } from '../../workflows/recovery/model.js';
-import { runMachine } from '../../workflows/recovery/run-machine.js';
+import { StepError, type RecoverySteps, type RunBatch, type RunPlan } from '../workflows/recovery/model.js';
+import { runMachine } from '../workflows/recovery/run-machine.js';
 import { LiveRecovery } from './LiveRecovery.js';
 
 const batch = (cluster: string, index: number, name: string): RunBatch => ({

@@ -10,6 +10,7 @@ export type { Operation };
 
 export interface OperationFlags extends StackFlags {
   yes?: boolean;
+  confirm?: string;
   watch: boolean;
   dryRun?: boolean;
   timeout: string;
@@ -25,7 +26,11 @@ export function operationCommand(operation: Operation): Command {
         ? 'apply the stack: preview, confirm, then apply every change in dependency order and follow its health'
         : 'delete every resource kdeck applied for the stack, dependents first',
     )
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (not enough for production: see --confirm)')
+    .option(
+      '--confirm <contexts>',
+      'the production contexts the change touches, by name (comma-separated): the confirmation production needs without a terminal',
+    )
     .option('--timeout <duration>', 'how long each resource may take to become healthy or to be deleted', '5m')
     .option('--concurrency <n>', 'resources worked on at once', '8')
     .option('--fail-fast', 'start nothing new after the first failure')

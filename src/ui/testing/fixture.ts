@@ -5,6 +5,7 @@
  * what the screen asks and runs a scripted apply and a scripted recovery through the real
  * operation and recovery machines.
  */
+import { ProductionPolicy } from '../../app/policy/production.js';
 import { createActor } from 'xstate';
 import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
 import { decide } from '../../diff/actions.js';
@@ -240,6 +241,7 @@ export function fixtureState(): ConsoleState {
       { name: 'sandbox-a', prod: false },
       { name: 'sandbox-b', prod: true },
     ],
+    production: new ProductionPolicy([{ name: 'sandbox-a' }, { name: 'sandbox-b' }], ['sandbox-b']),
     context: 'sandbox-a',
     stacks,
     operations: new Map(),

@@ -28,12 +28,27 @@ function timeoutOf(text: string): number {
   return ms;
 }
 
+function graceOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`--health-grace ${text} is not a duration; write it like 10s, 30s or 2m`);
+  return ms;
+}
+
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   switch (e.type) {
     case 'finished':
-      return e.outcome === 'succeeded'
-        ? `✓ ${e.id} (${e.cluster})`
-        : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      switch (e.outcome) {
+        case 'succeeded':
+          return `✓ ${e.id} (${e.cluster})`;
+        case 'failed':
+          return `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+        // neither is done: say what did happen
+        case 'stopped':
+        case 'forgotten':
+          return `${e.outcome === 'stopped' ? '◌' : '○'} ${e.id} (${e.cluster}) ${e.message ?? e.outcome}`;
+      }
+      break;
     case 'skipped':
       return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
     case 'health':
@@ -72,12 +87,13 @@ export async function runOperationCommand(
   if (global.readOnly)
     throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
   const timeoutMs = timeoutOf(flags.timeout);
+  const healthGraceMs = graceOf(flags.healthGrace);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
   const session = await openStack(flags, global);
   try {
-    await operate(session, operation, flags, timeoutMs, concurrency);
+    await operate(session, operation, flags, timeoutMs, concurrency, healthGraceMs);
   } finally {
     await session.close();
   }
@@ -89,6 +105,7 @@ async function operate(
   flags: OperationFlags,
   timeoutMs: number,
   concurrency: number,
+  healthGraceMs: number | undefined,
 ): Promise<void> {
   const { stack, spec } = session.compile();
   const out = (text: string) => process.stdout.write(text);
@@ -101,6 +118,7 @@ async function operate(
     operation,
     concurrency,
     timeoutMs,
+    ...(healthGraceMs !== undefined ? { healthGraceMs } : {}),
     ignoreFields: ignoreList(flags),
     failFast: flags.failFast,
     forceConflicts: flags.forceConflicts,
@@ -205,8 +223,12 @@ async function runOperation(
   const { result, error } = final.context;
   if (final.value === 'failed' && error) throw new UserError(error, 1);
   const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
+  // kept objects are counted apart from deleted ones: they are still in the cluster
+  const kept = result?.forgotten.length ? `, ${result.forgotten.length} forgotten (kept for another stack)` : '';
   const totals =
-    operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
+    (operation === 'apply'
+      ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted`
+      : `${c.deleted} deleted`) + kept;
   const Op = operation === 'apply' ? 'Apply' : 'Destroy';
   if (final.value === 'done') {
     out(`${Op} complete! Resources: ${totals}.\n`);
@@ -214,12 +236,15 @@ async function runOperation(
   }
   if (final.value === 'interrupted') {
     out(
-      `${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`,
+      `${Op} interrupted. Resources: ${totals}; ${result?.stopped.length ? `${result.stopped.length} stopped while progressing (health unknown), ` : ''}${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`,
     );
     throw new SilentExit(130);
   }
+  const unhealthy = result?.unhealthy.length
+    ? ` The stack is unhealthy: ${result.unhealthy.join(', ')} did not become healthy.`
+    : '';
   throw new UserError(
-    `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`,
+    `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.${unhealthy}`,
     1,
   );
 }

@@ -33,7 +33,12 @@ const STOP_LIMIT_MS = 15_000;
 function outcomeText(actor: OperationActor): { level: EventLevel; text: string } {
   const s = actor.getSnapshot();
   const c = s.context.result?.counts;
-  const totals = c ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : 'nothing to do';
+  const r = s.context.result;
+  const kept = r?.forgotten.length ? `, ${r.forgotten.length} forgotten (kept for another stack)` : '';
+  const stopped = r?.stopped.length ? `, ${r.stopped.length} stopped while progressing` : '';
+  const totals = c
+    ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted${kept}${stopped}`
+    : 'nothing to do';
   switch (s.value) {
     case 'done':
       return { level: 'info', text: `done: ${totals}` };

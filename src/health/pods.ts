@@ -117,25 +117,49 @@ const labelOf = (pod: KubeObject, label: string): string | undefined =>
   str(asObject(asObject(pod.metadata).labels)[label]);
 const createdAt = (pod: KubeObject): number => Date.parse(str(asObject(pod.metadata).creationTimestamp) ?? '') || 0;
 
+/** The ReplicaSet a Deployment's Progressing condition names as its new one, as the deployment controller writes it. */
+function newReplicaSetOf(deployment: KubeObject): string | undefined {
+  const progressing = arr(asObject(deployment.status).conditions).find((c) => c.type === 'Progressing');
+  return /(?:ReplicaSet|replica set) "([^"]+)"/.exec(str(progressing?.message) ?? '')?.[1];
+}
+
+const ownedBy = (pod: KubeObject, kind: string, name: string): boolean =>
+  arr(asObject(pod.metadata).ownerReferences).some((r) => r.kind === kind && r.name === name);
+
 /**
  * The pods of the workload's current revision, not yet going: an old revision's pods in trouble
- * are what a rollout replaces, so they do not fail it. A Deployment's newest ReplicaSet is the
- * pod-template-hash of its most recently created pod; a StatefulSet names its update revision;
- * a DaemonSet labels its pods with the template generation. Other workloads: all their pods.
+ * are what a rollout replaces, so they do not fail it; and none is current before the controller
+ * has observed the workload's spec (the new revision may not exist yet, and the old pods would be
+ * taken for new ones). A Deployment's current pods are those of the ReplicaSet its Progressing
+ * condition names, as the deployment controller writes it; without such a
+ * condition, those with the pod-template-hash of its most recently created pod. A StatefulSet
+ * names its update revision; a DaemonSet labels its pods with the template generation. Other
+ * workloads: all their pods.
  */
 export function currentPods(workload: KubeObject, pods: readonly KubeObject[]): KubeObject[] {
   const live = pods.filter((p) => asObject(p.metadata).deletionTimestamp === undefined);
   const only = (label: string, value: string | undefined) =>
     value === undefined ? live : live.filter((p) => labelOf(p, label) === value);
-  switch (str(workload.kind)) {
+  const kind = str(workload.kind);
+  const generation = asObject(workload.metadata).generation;
+  const observed = asObject(workload.status).observedGeneration;
+  // until its controller has seen the spec, a workload's revision labels still name the old one
+  if (
+    (kind === 'Deployment' || kind === 'StatefulSet' || kind === 'DaemonSet') &&
+    typeof generation === 'number' &&
+    (typeof observed !== 'number' || observed < generation)
+  )
+    return [];
+  switch (kind) {
     case 'Deployment': {
+      const replicaSet = newReplicaSetOf(workload);
+      if (replicaSet) return live.filter((p) => ownedBy(p, 'ReplicaSet', replicaSet));
       const newest = [...live].sort((a, b) => createdAt(b) - createdAt(a))[0];
       return newest ? only('pod-template-hash', labelOf(newest, 'pod-template-hash')) : [];
     }
     case 'StatefulSet':
       return only('controller-revision-hash', str(asObject(workload.status).updateRevision));
     case 'DaemonSet': {
-      const generation = asObject(workload.metadata).generation;
       return typeof generation === 'number' && live.some((p) => labelOf(p, 'pod-template-generation'))
         ? only('pod-template-generation', String(generation))
         : live;

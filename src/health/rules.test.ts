@@ -141,6 +141,48 @@ describe('health as kubectl rollout status judges it', () => {
     expect(assess(rollingOut(), { pods: [old, fresh] }, at(60_000)).reason).toBeUndefined();
   });
 
+  it('judges a Deployment by the pods of the ReplicaSet its Progressing condition names, once it has seen its spec', () => {
+    // fixing a crash loop: the old ReplicaSet's pods keep crashing until the new one's replace them
+    const crashing = {
+      ...stuckPod('CrashLoopBackOff', 9, 'web-old-1'),
+      metadata: {
+        name: 'web-old-1',
+        uid: 'uid-web-old-1',
+        creationTimestamp: iso(T0),
+        labels: { 'pod-template-hash': 'old' },
+        ownerReferences: [{ kind: 'ReplicaSet', name: 'web-old', controller: true }],
+      },
+    };
+    const fixing = (observedGeneration: number, rs: string) =>
+      deployment(
+        {
+          observedGeneration,
+          updatedReplicas: 0,
+          replicas: 1,
+          conditions: [{ type: 'Progressing', status: 'True', message: `ReplicaSet "${rs}" is progressing.` }],
+        },
+        2,
+        1,
+      );
+    expect(assess(fixing(1, 'web-old'), { pods: [crashing] }, at(60_000)).state).toBe('Progressing');
+    expect(assess(fixing(2, 'web-new'), { pods: [crashing] }, at(60_000))).toMatchObject({ state: 'Progressing' });
+    expect(assess(fixing(2, 'web-new'), { pods: [crashing] }, at(60_000)).reason).toBeUndefined();
+    // the new ReplicaSet's own pod crash-looping past its grace does fail it
+    const alsoCrashing = {
+      ...crashing,
+      metadata: {
+        ...crashing.metadata,
+        name: 'web-new-1',
+        uid: 'uid-web-new-1',
+        ownerReferences: [{ kind: 'ReplicaSet', name: 'web-new' }],
+      },
+    };
+    expect(assess(fixing(2, 'web-new'), { pods: [crashing, alsoCrashing] }, at(60_000))).toMatchObject({
+      state: 'Degraded',
+      reason: 'CrashLoopBackOff',
+    });
+  });
+
   it("counts a pod from when it was first seen when the cluster's clock runs ahead of ours", () => {
     const ahead = {
       ...stuckPod('ImagePullBackOff'),

@@ -38,17 +38,10 @@ function graceOf(text: string | undefined): number | undefined {
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   switch (e.type) {
     case 'finished':
-      switch (e.outcome) {
-        case 'succeeded':
-          return `✓ ${e.id} (${e.cluster})`;
-        case 'failed':
-          return `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
-        // neither is done: say what did happen
-        case 'stopped':
-        case 'forgotten':
-          return `${e.outcome === 'stopped' ? '◌' : '○'} ${e.id} (${e.cluster}) ${e.message ?? e.outcome}`;
-      }
-      break;
+      if (e.outcome === 'succeeded') return `✓ ${e.id} (${e.cluster})`;
+      if (e.outcome === 'failed') return `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      // stopped or forgotten: neither is done, so say what did happen
+      return `${e.outcome === 'stopped' ? '◌' : '○'} ${e.id} (${e.cluster}) ${e.message ?? e.outcome}`;
     case 'skipped':
       return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
     case 'health':

@@ -26,8 +26,8 @@ export interface HealthClock {
   graceMs: number;
   /**
    * When the caller first saw each pod (by uid), epoch ms. A cluster whose clock runs ahead of
-   * ours stamps pods with a creation time in our future; the pod then counts from when we first
-   * saw it, so a grace still ends (and never later than the pod's real age would make it).
+   * ours stamps pods with a creation time in our future, and a grace counted from it would end
+   * late or never; a pod's grace counts from the earlier of its creation and our first sight.
    */
   firstSeen?: ReadonlyMap<string, number>;
 }

@@ -42,15 +42,13 @@ describe('health follower', () => {
         const seen: Health[] = [];
         return {
           seen,
-          done: client
-            .apply(deployment(image), { force: true })
-            .then((o) =>
-              healthFollower(clusters, timers)('sandbox-a', o, {
-                signal: new AbortController().signal,
-                timeoutMs: 60_000,
-                onHealth: (h) => seen.push(h),
-              }),
-            ),
+          done: client.apply(deployment(image), { force: true }).then((o) =>
+            healthFollower(clusters, timers)('sandbox-a', o, {
+              signal: new AbortController().signal,
+              timeoutMs: 60_000,
+              onHealth: (h) => seen.push(h),
+            }),
+          ),
         };
       };
       const good = follow('registry.example/web:1', manualTimers().timers);

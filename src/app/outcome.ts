@@ -18,8 +18,12 @@ export interface Outcome {
 export function operationOutcome(final: OperationSnapshot, operation: Operation): Outcome {
   const { result, error } = final.context;
   const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
+  // kept objects are counted apart from deleted ones: they are still in the cluster
+  const kept = result?.forgotten.length ? `, ${result.forgotten.length} forgotten (kept for another stack)` : '';
   const totals =
-    operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
+    (operation === 'apply'
+      ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted`
+      : `${c.deleted} deleted`) + kept;
   const Op = operation === 'apply' ? 'Apply' : 'Destroy';
   switch (final.value) {
     case 'done':
@@ -30,16 +34,20 @@ export function operationOutcome(final: OperationSnapshot, operation: Operation)
       return {
         kind: 'interrupted',
         totals,
-        text: `${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.`,
+        text: `${Op} interrupted. Resources: ${totals}; ${result?.stopped.length ? `${result.stopped.length} stopped while progressing (health unknown), ` : ''}${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.`,
       };
-    default:
+    default: {
+      const unhealthy = result?.unhealthy.length
+        ? ` The stack is unhealthy: ${result.unhealthy.join(', ')} did not become healthy.`
+        : '';
       return {
         kind: 'failed',
         totals,
         text:
           error && !result
             ? error
-            : `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`,
+            : `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.${unhealthy}`,
       };
+    }
   }
 }

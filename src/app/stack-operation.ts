@@ -32,6 +32,8 @@ export interface OperationSettings {
   concurrency: number;
   /** Per resource: how long its health may take, and how long a delete may take. */
   timeoutMs: number;
+  /** How long a stuck pod is given, from its creation, before its workload fails (default 30 s). */
+  healthGraceMs?: number;
   ignoreFields?: string[];
   failFast?: boolean;
   /** Take back fields another manager owns (the conflicts policy decided it). */

@@ -29,12 +29,20 @@ function timeoutOf(text: string): number {
   return ms;
 }
 
+function graceOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`--health-grace ${text} is not a duration; write it like 10s, 30s or 2m`);
+  return ms;
+}
+
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   switch (e.type) {
     case 'finished':
-      return e.outcome === 'succeeded'
-        ? `✓ ${e.id} (${e.cluster})`
-        : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      if (e.outcome === 'succeeded') return `✓ ${e.id} (${e.cluster})`;
+      if (e.outcome === 'failed') return `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      // stopped or forgotten: neither is done, so say what did happen
+      return `${e.outcome === 'stopped' ? '◌' : '○'} ${e.id} (${e.cluster}) ${e.message ?? e.outcome}`;
     case 'skipped':
       return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
     case 'health':
@@ -59,6 +67,7 @@ export async function runOperationCommand(
   if (global.readOnly)
     throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
   const timeoutMs = timeoutOf(flags.timeout);
+  const healthGraceMs = graceOf(flags.healthGrace);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
@@ -69,7 +78,13 @@ export async function runOperationCommand(
       `the ${operation}`,
       openStack(flags.workdir, compileOptions(flags), global),
     );
-    await operate(session, operation, flags, { timeoutMs, concurrency }, interrupts);
+    await operate(
+      session,
+      operation,
+      flags,
+      { timeoutMs, concurrency, ...(healthGraceMs !== undefined ? { healthGraceMs } : {}) },
+      interrupts,
+    );
   } finally {
     interrupts.dispose();
     await session?.close();
@@ -80,7 +95,7 @@ async function operate(
   session: StackSession,
   operation: Operation,
   flags: OperationFlags,
-  limits: { timeoutMs: number; concurrency: number },
+  limits: { timeoutMs: number; concurrency: number; healthGraceMs?: number },
   interrupts: Interrupts,
 ): Promise<void> {
   const { stack, spec } = session.compile();

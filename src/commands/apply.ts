@@ -14,6 +14,7 @@ export interface OperationFlags extends StackFlags {
   watch: boolean;
   dryRun?: boolean;
   timeout: string;
+  healthGrace?: string;
   concurrency: string;
   failFast?: boolean;
   forceConflicts?: boolean;
@@ -38,6 +39,11 @@ export function operationCommand(operation: Operation): Command {
   if (operation === 'apply') {
     cmd
       .option('--no-watch', 'do not follow health after applying (dependents then start once a resource is applied)')
+      .option(
+        '--health-grace <duration>',
+        'how long a pod may crash-loop, fail to pull its image or go unscheduled (from its creation) before its workload fails',
+        '30s',
+      )
       .option('--dry-run', 'preview and report what would be applied, changing nothing')
       .option('--force-conflicts', 'take over fields another field manager owns');
   }

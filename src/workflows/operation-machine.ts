@@ -11,7 +11,9 @@ import type { EngineEvent, ExecuteResult } from './execute.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { summarize, type ChangeSet } from '../diff/change-set.js';
 
-export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
+/** `stopped` and `forgotten` as ResourceOutcome (execute.ts) says: neither is done. */
+export type ResourcePhase =
+  'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped' | 'stopped' | 'forgotten';
 
 export interface ResourceProgress {
   phase: ResourcePhase;

@@ -110,7 +110,10 @@ export function useKeyRouter(
           if (confirmedBy(m.confirm, m.input)) return commands.answer(true);
           return dispatch({
             type: 'message',
-            message: { tone: 'warning', text: `type ${typed} to go ahead (every production context it touches), or esc to cancel` },
+            message: {
+              tone: 'warning',
+              text: `type ${typed} to go ahead (every production context it touches), or esc to cancel`,
+            },
           });
         }
         return dispatch({ type: 'mode', mode: { kind: 'confirm', confirm: m.confirm, input: next } });

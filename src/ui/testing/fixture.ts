@@ -264,6 +264,9 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
           failed: [],
           skipped: [],
           notStarted: cs.changes.slice(1).map((c) => c.id),
+          stopped: [],
+          forgotten: [],
+          unhealthy: [],
           interrupted: true,
           counts: { created: 0, updated: 0, deleted: 0 },
         };
@@ -297,6 +300,9 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
         failed: [],
         skipped: [],
         notStarted: [],
+        stopped: [],
+        forgotten: [],
+        unhealthy: [],
         interrupted: false,
         counts: { created: 1, updated: ids.length - 1, deleted: 0 },
       };

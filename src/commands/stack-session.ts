@@ -36,7 +36,7 @@ export interface StackSession {
   clusterSet: ClusterSet;
   clusters: Clusters;
   backend: StateBackend;
-  /** Ends the session: stops the embedded sandbox, which keeps its objects for the next one. */
+  /** Ends the session: lets go of the workspace's sandbox, which stops once no kdeck holds it. */
   close(): Promise<void>;
 }
 
@@ -50,23 +50,17 @@ export async function openClusters(
 ): Promise<{ clusterSet: ClusterSet; close: () => Promise<void> }> {
   if (global.sandbox && global.kubeconfig)
     throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
-  // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) whose objects, ports and
-  // tokens persist in the workspace, so that successive commands see the same clusters
+  // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) served by one process per
+  // workspace, which this command (or the console) attaches to, starting it if none runs
   const sandbox = global.sandbox
-    ? await (
-        await import('../sandbox/index.js')
-      ).startSandbox({
-        clusters: 2,
-        statePath: path.join(root, SANDBOX_DIR, 'state.json'),
-        kubeconfig: path.join(root, SANDBOX_DIR, 'kubeconfig'),
-      })
+    ? await (await import('../app/workspace-sandbox.js')).attachWorkspaceSandbox(root)
     : undefined;
   try {
     const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? global.kubeconfig));
     for (const c of global.context) clusterSet.config(c);
-    return { clusterSet, close: async () => sandbox?.stop() };
+    return { clusterSet, close: async () => sandbox?.release() };
   } catch (e) {
-    await sandbox?.stop();
+    await sandbox?.release();
     throw e;
   }
 }

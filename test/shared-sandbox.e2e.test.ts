@@ -128,7 +128,7 @@ describe('one daemon per workspace', () => {
     expect(fs.existsSync(path.join(ws, '.kdeck', 'sandbox', 'daemon.lock'))).toBe(false);
   }, 120_000);
 
-  it('replaces a stale registry: its pid gone, or its control port not answering', async () => {
+  it('replaces a stale registry (its pid gone, or its control port not answering) and a stale start lock', async () => {
     const ws = workspace('stale');
     const stale = (pid: number, control: string) => {
       fs.mkdirSync(path.dirname(registryFile(ws)), { recursive: true });
@@ -161,6 +161,11 @@ describe('one daemon per workspace', () => {
     const gonePid = goneChild.pid!;
     await new Promise((r) => goneChild.on('close', r));
     stale(gonePid, `http://127.0.0.1:${closedPort}`);
+    // and the start lock of a kdeck killed while it started one
+    fs.writeFileSync(
+      path.join(ws, '.kdeck', 'sandbox', 'daemon.lock'),
+      JSON.stringify({ id: 'stale', pid: gonePid, at: Date.now() }),
+    );
     const first = await preview(ws);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const replaced = daemonOf(ws);

@@ -178,7 +178,8 @@ async function startDaemon(paths: SandboxPaths, lock: Lock, options: AttachOptio
   const log = fs.openSync(paths.log, 'a', 0o600);
   const args = [script, '--dir', paths.dir, '--started-by', lock.id];
   if (idle !== undefined) args.push('--idle-timeout-ms', String(idle));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log] });
+  // detached in a session of its own, in its folder (not the caller's, which may go away)
+  const child = spawn(process.execPath, args, { cwd: paths.dir, detached: true, stdio: ['ignore', log, log] });
   fs.closeSync(log);
   let exited = false;
   child.on('exit', () => (exited = true));

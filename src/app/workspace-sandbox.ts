@@ -69,13 +69,31 @@ function idleFromEnv(): number | undefined {
   return ms;
 }
 
-/** The registry if its daemon answers as itself; 'stale' if there is one that does not. */
-async function liveRegistry(paths: SandboxPaths): Promise<Registry | 'stale' | undefined> {
+type Found = { registry: Registry; state: 'live' | 'stopping' | 'stale' } | undefined;
+
+/** How long a daemon that runs but does not answer gets before it counts as hung. */
+const PATIENCE_MS = 10_000;
+
+/**
+ * The registry and what its daemon says: live (answers as itself), stopping (saving its state:
+ * wait for it), or stale (its pid gone, running something else, or no answer for PATIENCE_MS:
+ * a daemon busy for a moment is not replaced).
+ */
+async function lookUp(paths: SandboxPaths): Promise<Found> {
   const registry = readRegistry(paths.registry);
   if (!registry) return undefined;
-  if (!processAlive(registry.pid)) return 'stale';
-  const answer = await health(registry.control);
-  return answer?.instance === registry.instance && answer.pid === registry.pid ? registry : 'stale';
+  const deadline = Date.now() + PATIENCE_MS;
+  for (;;) {
+    if (!processAlive(registry.pid) || runsDaemon(registry.pid) === false) return { registry, state: 'stale' };
+    const answer = await health(registry.control);
+    if (answer) {
+      const itself = answer.instance === registry.instance && answer.pid === registry.pid;
+      return { registry, state: !itself ? 'stale' : answer.stopping ? 'stopping' : 'live' };
+    }
+    if (readRegistry(paths.registry)?.instance !== registry.instance) return lookUp(paths);
+    if (Date.now() > deadline) return { registry, state: 'stale' };
+    await sleep(200);
+  }
 }
 
 /**
@@ -87,7 +105,8 @@ async function retire(paths: SandboxPaths): Promise<void> {
   if (!registry) return;
   if (processAlive(registry.pid) && runsDaemon(registry.pid) === true) {
     process.kill(registry.pid, 'SIGTERM');
-    const deadline = Date.now() + 5_000;
+    // time to save its state, as a stop does
+    const deadline = Date.now() + 15_000;
     while (processAlive(registry.pid) && Date.now() < deadline) await sleep(50);
     if (processAlive(registry.pid)) process.kill(registry.pid, 'SIGKILL');
   }
@@ -201,19 +220,20 @@ export async function attachWorkspaceSandbox(root: string, options: AttachOption
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
-    const live = await liveRegistry(paths);
-    if (live && live !== 'stale') {
-      const held = await hold(live.control, live.token);
-      // no hold: the daemon is on its way out; the next round sees it gone and starts another
-      if (held) return { kubeconfigPath: live.kubeconfig, pid: live.pid, release: () => held.release() };
-    } else {
+    const found = await lookUp(paths);
+    if (found?.state === 'live') {
+      const held = await hold(found.registry.control, found.registry.token);
+      // no hold: the daemon is on its way out; a later round sees it stopping or gone
+      if (held)
+        return { kubeconfigPath: found.registry.kubeconfig, pid: found.registry.pid, release: () => held.release() };
+    } else if (found?.state !== 'stopping') {
       const lock = tryLock(paths);
       if (lock) {
         try {
           // another process may have finished starting one between the look and the lock
-          const again = await liveRegistry(paths);
-          if (again === 'stale') await retire(paths);
-          if (again === undefined || again === 'stale') await startDaemon(paths, lock, options, deadline);
+          const again = await lookUp(paths);
+          if (again?.state === 'stale') await retire(paths);
+          if (again === undefined || again.state === 'stale') await startDaemon(paths, lock, options, deadline);
         } finally {
           unlock(paths, lock);
         }
@@ -242,26 +262,27 @@ export interface StopOutcome {
 /** Stops the workspace's daemon (its state saved) and waits, bounded, for its process to end. */
 export async function stopWorkspaceSandbox(root: string, timeoutMs = 20_000): Promise<StopOutcome> {
   const paths = sandboxDir(root);
-  const live = await liveRegistry(paths);
-  if (live === undefined) return { holders: 0, stale: false };
-  if (live === 'stale') {
+  const found = await lookUp(paths);
+  if (found === undefined) return { holders: 0, stale: false };
+  if (found.state === 'stale') {
     await retire(paths);
     return { holders: 0, stale: true };
   }
-  const answer = await requestStop(live.control, live.token);
+  const { registry } = found;
+  const answer = found.state === 'live' ? await requestStop(registry.control, registry.token) : undefined;
   const deadline = Date.now() + timeoutMs;
-  while (processAlive(live.pid) && Date.now() < deadline) await sleep(50);
-  if (processAlive(live.pid)) {
+  while (processAlive(registry.pid) && Date.now() < deadline) await sleep(50);
+  if (processAlive(registry.pid)) {
     throw new UserError(
-      `the workspace sandbox (pid ${live.pid}) did not stop within ${Math.round(timeoutMs / 1000)} s; see ${paths.log}`,
+      `the workspace sandbox (pid ${registry.pid}) did not stop within ${Math.round(timeoutMs / 1000)} s; see ${paths.log}`,
       1,
     );
   }
-  return { pid: live.pid, holders: answer?.holders ?? 0, stale: false };
+  return { pid: registry.pid, holders: answer?.holders ?? 0, stale: false };
 }
 
 /** The running daemon's registry (for `kdeck sandbox status` and tests), or undefined. */
 export async function workspaceSandbox(root: string): Promise<Registry | undefined> {
-  const live = await liveRegistry(sandboxDir(root));
-  return live === 'stale' ? undefined : live;
+  const found = await lookUp(sandboxDir(root));
+  return found?.state === 'live' ? found.registry : undefined;
 }

@@ -19,12 +19,16 @@ export interface ControlOptions {
   onHolders(count: number): void;
   /** Called once the answer to a stop request has been sent. */
   onStop(): void;
+  /** Whether the daemon is on its way out: health says so, and holds are refused. */
+  stopping(): boolean;
 }
 
 export interface ControlServer {
   url: string;
   holders(): number;
-  /** Ends every hold (their holders see the connection end) and closes the endpoint. */
+  /** Ends every hold: their holders see the connection end. */
+  endHolds(): void;
+  /** Ends every hold and closes the endpoint. */
   close(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ export interface Health {
   instance: string;
   pid: number;
   holders: number;
+  /** Saving and stopping: wait for the process to end rather than attach or start another. */
+  stopping: boolean;
 }
 
 function authorized(req: http.IncomingMessage, token: string): boolean {
@@ -49,7 +55,12 @@ export async function startControlServer(options: ControlOptions): Promise<Contr
   const server = http.createServer((req, res) => {
     const route = `${req.method ?? ''} ${new URL(req.url ?? '/', 'http://control').pathname}`;
     if (route === 'GET /healthz') {
-      json(res, 200, { instance: options.instance, pid: process.pid, holders: holds.size } satisfies Health);
+      json(res, 200, {
+        instance: options.instance,
+        pid: process.pid,
+        holders: holds.size,
+        stopping: options.stopping(),
+      } satisfies Health);
       return;
     }
     if (route !== 'GET /hold' && route !== 'POST /stop') {
@@ -63,6 +74,10 @@ export async function startControlServer(options: ControlOptions): Promise<Contr
     if (route === 'POST /stop') {
       res.on('finish', () => options.onStop());
       json(res, 200, { holders: holds.size });
+      return;
+    }
+    if (options.stopping()) {
+      json(res, 503, { message: 'the sandbox is stopping' });
       return;
     }
     holds.add(res);
@@ -81,14 +96,18 @@ export async function startControlServer(options: ControlOptions): Promise<Contr
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  function endHolds(): void {
+    for (const res of [...holds]) {
+      holds.delete(res);
+      res.end();
+    }
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     holders: () => holds.size,
+    endHolds,
     async close() {
-      for (const res of [...holds]) {
-        holds.delete(res);
-        res.end();
-      }
+      endHolds();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -64,6 +64,7 @@ export async function serveWorkspaceSandbox(options: DaemonOptions): Promise<Dae
         idleAfter(count);
       },
       onStop: () => void stop('asked to stop'),
+      stopping: () => stopping !== undefined,
     });
   } catch (e) {
     await sandbox.stop();
@@ -94,12 +95,17 @@ export async function serveWorkspaceSandbox(options: DaemonOptions): Promise<Dae
     stopping ??= (async () => {
       clearTimeout(idleTimer);
       log(`stopping: ${reason}`);
-      // first unregistered, so that no one attaches to a sandbox on its way out
-      removeRegistry(paths.registry, instance);
-      await control.close();
-      await sandbox.stop();
-      log(`stopped; state saved to ${paths.state}`);
-      markStopped();
+      // registered and answering "stopping" until the state is saved, so that a kdeck arriving
+      // now waits for this process to end instead of starting a second one on the same state
+      control.endHolds();
+      try {
+        await sandbox.stop();
+        log(`stopped; state saved to ${paths.state}`);
+      } finally {
+        removeRegistry(paths.registry, instance);
+        await control.close();
+        markStopped();
+      }
     })();
     return stopping;
   }

@@ -103,7 +103,7 @@ async function lookUp(paths: SandboxPaths): Promise<Found> {
 async function retire(paths: SandboxPaths): Promise<void> {
   const registry = readRegistry(paths.registry);
   if (!registry) return;
-  if (processAlive(registry.pid) && runsDaemon(registry.pid) === true) {
+  if (processAlive(registry.pid) && runsDaemon(registry.pid, paths.dir) === true) {
     process.kill(registry.pid, 'SIGTERM');
     // time to save its state, as a stop does
     const deadline = Date.now() + 15_000;

@@ -100,18 +100,29 @@ export function processAlive(pid: number): boolean {
 /** The file name of the daemon's entry point (daemon-main.ts, built). */
 export const DAEMON_ENTRY = 'daemon-main.js';
 
-/**
- * Whether `pid` runs the daemon's entry point (Linux: from its command line); undefined when it
- * cannot be told. A pid is reused once its process is gone: this keeps a stale registry from
- * making kdeck signal an unrelated process.
- */
-export function runsDaemon(pid: number): boolean | undefined {
+const real = (p: string) => {
   try {
-    return fs
-      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      .split('\0')
-      .some((arg) => path.basename(arg) === DAEMON_ENTRY);
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+
+/**
+ * Whether `pid` runs the daemon's entry point (for the sandbox folder `dir`, when given; Linux:
+ * from its command line); undefined when it cannot be told. A pid is reused once its process is
+ * gone: this keeps a stale registry from making kdeck signal an unrelated process, or another
+ * workspace's daemon.
+ */
+export function runsDaemon(pid: number, dir?: string): boolean | undefined {
+  let args: string[];
+  try {
+    args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
     return undefined;
   }
+  if (!args.some((arg) => path.basename(arg) === DAEMON_ENTRY)) return false;
+  if (dir === undefined) return true;
+  const given = args[args.indexOf('--dir') + 1];
+  return args.includes('--dir') && given !== undefined && real(given) === real(dir);
 }

@@ -185,6 +185,25 @@ describe('one daemon per workspace', () => {
     expect(alive(other.pid!)).toBe(true);
   }, 120_000);
 
+  it('replaces a daemon that runs but no longer answers, after a grace, and ends the hung one', async () => {
+    const ws = workspace('hung');
+    const first = await preview(ws);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const hung = daemonOf(ws);
+    process.kill(hung, 'SIGSTOP');
+    try {
+      const second = await preview(ws);
+      expect(second.code, second.stdout + second.stderr).toBe(0);
+      const next = daemonOf(ws);
+      expect(next).not.toBe(hung);
+      expect(alive(next)).toBe(true);
+      expect(await ended(hung, 20_000)).toBe(true);
+      expect(servingLines(ws)).toBe(2);
+    } finally {
+      if (alive(hung)) process.kill(hung, 'SIGCONT');
+    }
+  }, 120_000);
+
   it('kdeck sandbox stop stops it with its state saved; the next kdeck starts it again with the objects', async () => {
     const ws = workspace('stop');
     const apply = await kdeckIn(ws, ['--sandbox', 'apply', '-y', '-w', 'appops/nginx-example/dev']);

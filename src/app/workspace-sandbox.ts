@@ -79,10 +79,11 @@ const PATIENCE_MS = 10_000;
  * wait for it), or stale (its pid gone, running something else, or no answer for PATIENCE_MS:
  * a daemon busy for a moment is not replaced).
  */
-async function lookUp(paths: SandboxPaths): Promise<Found> {
+async function lookUp(paths: SandboxPaths, judgedStale?: Found): Promise<Found> {
   const registry = readRegistry(paths.registry);
   if (!registry) return undefined;
-  const deadline = Date.now() + PATIENCE_MS;
+  // one that was given its grace already gets one more try, not a second grace
+  const deadline = Date.now() + (judgedStale?.registry.instance === registry.instance ? 0 : PATIENCE_MS);
   for (;;) {
     if (!processAlive(registry.pid) || runsDaemon(registry.pid) === false) return { registry, state: 'stale' };
     const answer = await health(registry.control);
@@ -105,6 +106,8 @@ async function retire(paths: SandboxPaths): Promise<void> {
   if (!registry) return;
   if (processAlive(registry.pid) && runsDaemon(registry.pid, paths.dir) === true) {
     process.kill(registry.pid, 'SIGTERM');
+    // a stopped process (SIGSTOP) takes its SIGTERM once continued
+    process.kill(registry.pid, 'SIGCONT');
     // time to save its state, as a stop does
     const deadline = Date.now() + 15_000;
     while (processAlive(registry.pid) && Date.now() < deadline) await sleep(50);
@@ -231,7 +234,7 @@ export async function attachWorkspaceSandbox(root: string, options: AttachOption
       if (lock) {
         try {
           // another process may have finished starting one between the look and the lock
-          const again = await lookUp(paths);
+          const again = await lookUp(paths, found);
           if (again?.state === 'stale') await retire(paths);
           if (again === undefined || again.state === 'stale') await startDaemon(paths, lock, options, deadline);
         } finally {

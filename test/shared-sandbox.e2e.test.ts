@@ -49,6 +49,7 @@ afterAll(async () => {
   }
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await stopDaemons([...daemons, ...workspaces.map(daemonPid)]);
+  fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('the console and the command line share the workspace sandbox', () => {

@@ -118,8 +118,11 @@ async function retire(paths: SandboxPaths): Promise<void> {
 
 interface Lock {
   id: string;
+  /** The process starting a daemon. */
   pid: number;
   at: number;
+  /** The daemon it spawned, once it has: the lock stands while either runs. */
+  daemon?: number;
 }
 
 function readLock(file: string): Lock | undefined {
@@ -157,8 +160,12 @@ function unlock(paths: SandboxPaths, lock: Lock): void {
  */
 function clearStaleLock(paths: SandboxPaths, startTimeoutMs: number): void {
   const lock = readLock(paths.lock);
+  // a starter killed after spawning its daemon leaves a lock that still stands while the daemon
+  // starts: clearing it then would start a second daemon beside the first
   const fresh = (l: Lock | undefined) =>
-    l !== undefined && processAlive(l.pid) && Date.now() - l.at < startTimeoutMs + 10_000;
+    l !== undefined &&
+    (processAlive(l.pid) || (l.daemon !== undefined && processAlive(l.daemon))) &&
+    Date.now() - l.at < startTimeoutMs + 10_000;
   if (fresh(lock)) return;
   // a lock file being written right now has no content yet: give its writer a moment
   if (!lock) {
@@ -203,6 +210,7 @@ async function startDaemon(paths: SandboxPaths, lock: Lock, options: AttachOptio
   // detached in a session of its own, in its folder (not the caller's, which may go away)
   const child = spawn(process.execPath, args, { cwd: paths.dir, detached: true, stdio: ['ignore', log, log] });
   fs.closeSync(log);
+  if (child.pid !== undefined) fs.writeFileSync(paths.lock, JSON.stringify({ ...lock, daemon: child.pid }));
   let exited = false;
   child.on('exit', () => (exited = true));
   child.on('error', () => (exited = true));

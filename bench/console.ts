@@ -189,7 +189,11 @@ async function saveToScreen(): Promise<number[]> {
       await until(settled(session, key), `${key} to be planned`, WAIT_MS);
       // applied first, so that an image change is one Update of one field
       const state = session.store.get();
-      const confirmation = confirmationFor('apply', state.stacks.find((s) => s.key === key)!, state);
+      const confirmation = confirmationFor(
+        'apply',
+        state.stacks.find((s) => s.key === key)!,
+        state,
+      );
       if ('refused' in confirmation) throw new Error(confirmation.refused);
       await session.operations.start(key, 'apply', confirmation);
       await until(() => session.store.get().operations.get(key)?.running === false, `the apply of ${key}`, WAIT_MS);

@@ -22,14 +22,14 @@ describe('kdeck --sandbox', () => {
     copySample(copy);
     copies.push(copy);
     const stack = ['-w', 'appops/nginx-example/prod'];
-    const apply = await kdeck(['--sandbox', 'apply', '-y', ...stack], copy);
+    const apply = await kdeck(['--sandbox', 'apply', '-y', '--confirm', 'sandbox-b', ...stack], copy);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toMatch(/v1:Namespace:nginx-example +sandbox-b +Create/);
     expect(fs.existsSync(path.join(copy, '.kdeck', 'sandbox', 'state.json'))).toBe(true);
     expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toContain(
       'All resources are reconciled. No diff found.',
     );
-    const destroy = await kdeck(['--sandbox', 'destroy', '-y', ...stack], copy);
+    const destroy = await kdeck(['--sandbox', 'destroy', '-y', '--confirm', 'sandbox-b', ...stack], copy);
     expect(destroy.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
     expect((await kdeck(['--sandbox', 'preview', ...stack], copy)).stdout).toMatch(
       /Plan: \d+ to create, 0 to update, 0 to delete, 0 unchanged\./,

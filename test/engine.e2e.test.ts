@@ -63,7 +63,9 @@ describe('kdeck apply, preview and destroy on the sample', () => {
   it('applies every sample stack, all healthy, and an immediate preview shows nothing to do', async () => {
     // the stacks are independent (each its own namespace), so they go at once, as a team would
     const applies = await Promise.all(
-      stacks().map(async (s) => [s, await kdeck(['apply', '-y', '-w', s, '--timeout', '60s'])] as const),
+      stacks().map(
+        async (s) => [s, await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', s, '--timeout', '60s'])] as const,
+      ),
     );
     for (const [s, r] of applies) {
       expect(r.stderr, s).toBe('');
@@ -120,7 +122,7 @@ describe('kdeck apply, preview and destroy on the sample', () => {
     const replicaSets = async () =>
       (await kubectl(['get', 'rs', '-n', 'nginx-example-dev', '-o', 'name'])).stdout.trim().split('\n');
     const rsBefore = await replicaSets();
-    const r = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/dev']);
+    const r = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/dev']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const health = r.stdout
       .split('\n')
@@ -137,12 +139,15 @@ describe('kdeck apply, preview and destroy on the sample', () => {
     const r = await kdeck(['preview', '-d', '-w', 'appops/nginx-example/dev']);
     expect(r.stdout).toContain('apps/v1:Deployment:nginx-example-dev:nginx-example  sandbox-a  Update (drift)');
     expect(r.stdout).toContain('Drift (changed outside kdeck):\n  ~ spec.replicas: 1 → 4');
-    expect((await kdeck(['apply', '-y', '--force-conflicts', '-w', 'appops/nginx-example/dev'])).code).toBe(0);
+    expect(
+      (await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '--force-conflicts', '-w', 'appops/nginx-example/dev']))
+        .code,
+    ).toBe(0);
     expect((await kdeck(['preview', '-w', 'appops/nginx-example/dev'])).stdout).toContain('No diff found');
   });
 
   it('destroys a stack: the objects are gone, kubectl agrees, and the state is empty', async () => {
-    const r = await kdeck(['destroy', '-y', '-w', 'appops/guestbook/prod']);
+    const r = await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/guestbook/prod']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Destroy complete! Resources: \d+ deleted\./);
     expect(
@@ -165,8 +170,8 @@ describe('kdeck apply under faults', () => {
         ],
       });
     try {
-      await kdeck(['destroy', '-y', '-w', 'appops/guestbook/dev']);
-      const r = await kdeck(['apply', '-y', '-w', 'appops/guestbook/dev']);
+      await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/guestbook/dev']);
+      const r = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', 'appops/guestbook/dev']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
     } finally {
       for (const c of sandbox.clusters) c.faults.clear();
@@ -175,14 +180,23 @@ describe('kdeck apply under faults', () => {
   });
 
   it('marks an image that never pulls Degraded at its timeout, skips its dependents, applies the rest, and records what reached the cluster', async () => {
-    await kdeck(['destroy', '-y', '-w', 'appops/http-echo/prod']);
+    await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/http-echo/prod']);
     edit(
       path.join(copy, 'appops/http-echo/base/base.k'),
       'docker.io/hashicorp/http-echo:1.0.0',
       'docker.io/hashicorp/http-echo:nopull',
     );
     try {
-      const r = await kdeck(['apply', '-y', '-w', 'appops/http-echo/prod', '--timeout', '3s']);
+      const r = await kdeck([
+        'apply',
+        '-y',
+        '--confirm',
+        'sandbox-b',
+        '-w',
+        'appops/http-echo/prod',
+        '--timeout',
+        '3s',
+      ]);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/✗ apps\/v1:Deployment:http-echo:http-echo \(sandbox-a\) failed: ImagePullBackOff/);
       expect(r.stdout).toContain(
@@ -204,11 +218,21 @@ describe('kdeck apply under faults', () => {
   });
 
   it('keeps the state intact when killed mid-apply, and a re-run converges; a second apply at once is refused naming the holder', async () => {
-    await kdeck(['destroy', '-y', '-w', 'appops/nginx-example/staging']);
+    await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
     sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
     const child = spawn(
       process.execPath,
-      [CLI, '--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '-w', 'appops/nginx-example/staging'],
+      [
+        CLI,
+        '--kubeconfig',
+        sandbox.kubeconfigPath,
+        'apply',
+        '-y',
+        '--confirm',
+        'sandbox-b',
+        '-w',
+        'appops/nginx-example/staging',
+      ],
       { cwd: copy, stdio: 'ignore' },
     );
     const exited = new Promise((r) => child.once('exit', r));
@@ -221,7 +245,7 @@ describe('kdeck apply under faults', () => {
           readState('nginx-example', 'staging', 'sandbox-a').resources.length > 0,
         'the first apply to record a resource',
       );
-      const second = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/staging']);
+      const second = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`is locked by \\S+:${child.pid} \\(apply since `));
     } finally {
@@ -231,7 +255,7 @@ describe('kdeck apply under faults', () => {
     }
     const state = readState('nginx-example', 'staging', 'sandbox-a');
     expect(state.serial).toBeGreaterThan(0);
-    const rerun = await kdeck(['apply', '-y', '-w', 'appops/nginx-example/staging']);
+    const rerun = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
     expect((await kdeck(['preview', '-w', 'appops/nginx-example/staging'])).stdout).toContain('No diff found');
   });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmationFor } from '../src/app/console/confirmation.js';
 import { ConsoleSession } from '../src/app/console/session.js';
-import { WorkerCompiler } from '../src/app/console/compiler.js';
+import { InlineCompiler } from '../src/app/console/compiler.js';
 import { LocalStateBackend } from '../src/state/local.js';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
@@ -66,7 +66,7 @@ async function consoleConfirmation(stack: string, action: 'apply' | 'destroy') {
     dir: workspace,
     clusterSet,
     backend: new LocalStateBackend(workspace),
-    compiler: new WorkerCompiler(),
+    compiler: new InlineCompiler(),
     contexts: [],
     readOnly: false,
     watch: false,
@@ -107,7 +107,7 @@ describe('production, the same on both faces', () => {
     expect(refused.stderr).toContain('the apply touches production (sandbox-b)');
     expect(refused.stderr).toContain('--confirm sandbox-b');
     expect(refused.stderr).not.toContain('internal error');
-    expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'nginx-example-prod'])).code).not.toBe(0);
+    expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'nginx-example'])).code).not.toBe(0);
 
     const console = await consoleConfirmation('nginx-example/prod', 'apply');
     expect(console).toMatchObject({ typed: 'sandbox-b', approval: { production: ['sandbox-b'] } });
@@ -116,7 +116,7 @@ describe('production, the same on both faces', () => {
     expect(wrongName.code).toBe(2);
     const confirmed = await kdeck(['apply', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/prod']);
     expect(confirmed.code, confirmed.stderr).toBe(0);
-    expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'nginx-example-prod'])).code).toBe(0);
+    expect((await kubectl(['--context', 'sandbox-b', 'get', 'ns', 'nginx-example'])).code).toBe(0);
   }, 240_000);
 
   it('a stack that is not on production takes a plain --yes, and the console asks for a y', async () => {

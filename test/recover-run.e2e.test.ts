@@ -325,7 +325,7 @@ describe('kdeck recover, run against three clusters', () => {
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
-      'the run touches production clusters (prod-a); confirm them by name with --confirm prod-a',
+      'the recovery touches production (prod-a); --yes alone is not enough: confirm by name with --confirm prod-a',
     );
     const events = sandbox.cluster('a').store.eventsAfter(rv);
     expect(

@@ -84,8 +84,8 @@ describe('kdeck with the kubernetes state backend', () => {
     const name = stateObjectName({ project: 'nginx-example', stack: 'staging', cluster: 'sandbox-a' });
     sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
     const both = [
-      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack]),
-      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', ...stack]),
+      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '--confirm', 'sandbox-b', ...stack]),
+      startKdeck(dir, ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '--confirm', 'sandbox-b', ...stack]),
     ];
     try {
       // the one refused exits at once; the other waits on its pods' readiness
@@ -142,7 +142,7 @@ describe('kdeck with the kubernetes state backend', () => {
       // the next apply has a change to make: two replicas become three
       const main = path.join(dir, 'appops/nginx-example/staging/main.k');
       fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('replicas = 2', 'replicas = 3'));
-      const next = await kdeck(['apply', '-y', ...stack]);
+      const next = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', ...stack]);
       expect(next.code, next.stdout + next.stderr).toBe(0);
       expect(next.stderr).toMatch(
         new RegExp(
@@ -166,7 +166,7 @@ describe('kdeck with the kubernetes state backend', () => {
     const dir = team();
     const kdeck = kdeckAt(dir);
     const stack = ['-w', 'appops/guestbook/dev'];
-    expect((await kdeck(['apply', '-y', ...stack])).code).toBe(0);
+    expect((await kdeck(['apply', '-y', '--confirm', 'sandbox-b', ...stack])).code).toBe(0);
     // a lock held by another live process: this test's
     const rest = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath)).client('sandbox-a').rest;
     const backend = new KubernetesStateBackend({ rest, namespace: 'kdeck-system', lockSeconds: 300 });
@@ -177,7 +177,7 @@ describe('kdeck with the kubernetes state backend', () => {
     try {
       const since = held.holder.since;
       for (const op of ['apply', 'destroy']) {
-        const r = await kdeck([op, '-y', ...stack]);
+        const r = await kdeck([op, '-y', '--confirm', 'sandbox-b', ...stack]);
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(
           `is locked by ${held.holder.id} (apply since ${since}); wait for that operation to finish`,
@@ -203,7 +203,7 @@ describe('kdeck with the kubernetes state backend', () => {
       expect(forced.stdout).toBe(
         `unlocked guestbook/dev on sandbox-a (was held by ${held.holder.id} (apply since ${since}))\n`,
       );
-      expect((await kdeck(['destroy', '-y', ...stack])).code).toBe(0);
+      expect((await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', ...stack])).code).toBe(0);
     } finally {
       await held.release();
     }
@@ -213,7 +213,7 @@ describe('kdeck with the kubernetes state backend', () => {
     const dir = team();
     const kdeck = kdeckAt(dir);
     const stack = ['-w', 'appops/http-echo/dev'];
-    expect((await kdeck(['apply', '-y', ...stack])).code).toBe(0);
+    expect((await kdeck(['apply', '-y', '--confirm', 'sandbox-b', ...stack])).code).toBe(0);
     const name = stateObjectName({ project: 'http-echo', stack: 'dev', cluster: 'sandbox-a' });
     const patch = {
       metadata: { annotations: { 'kdeck.io/encoding': 'gzip+base64' } },
@@ -225,7 +225,7 @@ describe('kdeck with the kubernetes state backend', () => {
     const before = await version();
     for (const args of [
       ['preview', ...stack],
-      ['apply', '-y', ...stack],
+      ['apply', '-y', '--confirm', 'sandbox-b', ...stack],
       ['state', 'show', ...stack],
     ]) {
       const r = await kdeck(args);
@@ -243,7 +243,7 @@ describe('kdeck with the kubernetes state backend', () => {
     const dir = workspace();
     const kdeck = kdeckAt(dir);
     const stacks = ['appops/guestbook/prod', 'appops/nginx-example/dev', 'appops/batch-report/dev'];
-    for (const s of stacks) expect((await kdeck(['apply', '-y', '-w', s])).code).toBe(0);
+    for (const s of stacks) expect((await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', s])).code).toBe(0);
     const stateDir = path.join(dir, '.kdeck', 'state');
     const files = (fs.readdirSync(stateDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).sort();
     expect(files).toHaveLength(3);

@@ -79,17 +79,19 @@ describe('the console', () => {
     tui.unmount();
   });
 
-  it('asks for the stack name before applying to a prod context, then shows the apply and its health', async () => {
+  it('asks for the production context by name before applying to it, then shows the apply and its health', async () => {
     const control = new FixtureControl();
     const tui = await renderTui(app(control));
     await tui.press('j', 'j', 'j', 'a');
-    await tui.waitFor('Type guestbook/prod to apply, esc to cancel');
-    await tui.type('guestbook/dev');
+    await tui.waitFor('Type sandbox-b to apply, esc to cancel');
+    await tui.type('sandbox-a');
     await tui.press('enter');
-    expect(status(tui.frame())).toBe('type guestbook/prod exactly to go ahead, or esc to cancel');
+    expect(status(tui.frame())).toBe(
+      'type sandbox-b to go ahead (every production context it touches), or esc to cancel',
+    );
     expect(control.calls).toEqual([]);
-    for (let i = 0; i < 3; i++) await tui.press('backspace');
-    await tui.type('prod');
+    await tui.press('backspace');
+    await tui.type('b');
     await tui.press('enter');
     await tui.waitFor('apply guestbook/prod done');
     expect(control.calls).toEqual(['apply guestbook/prod']);

@@ -48,13 +48,13 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
   ['resources', onProd],
   ['graph', async (tui) => (await onProd(tui), await tui.press('2'))],
   ['diff', async (tui) => (await onProd(tui), await tui.press('enter'))],
-  ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('guestbook/pr'))],
+  ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('sandbox-'))],
   [
     'apply',
     async (tui) => (
       await onProd(tui),
       await tui.press('a'),
-      await tui.type('guestbook/prod'),
+      await tui.type('sandbox-b'),
       await tui.press('enter'),
       void (await tui.waitFor('apply guestbook/prod done'))
     ),

@@ -3,7 +3,13 @@ import { completions, matchStack, parseCommand } from './palette.js';
 
 describe('the command line', () => {
   it('parses the commands with their arguments', () => {
-    expect(parseCommand(':apply')).toEqual({ kind: 'apply' });
+    expect(parseCommand(':apply')).toEqual({ kind: 'apply', forceConflicts: false });
+    expect(parseCommand(':apply --force-conflicts guestbook/dev')).toEqual({
+      kind: 'apply',
+      stack: 'guestbook/dev',
+      forceConflicts: true,
+    });
+    expect(parseCommand(':apply --force guestbook/dev')).toHaveProperty('error');
     expect(parseCommand('destroy guestbook/dev')).toEqual({ kind: 'destroy', stack: 'guestbook/dev' });
     expect(parseCommand(':recover runbooks/AppRecovery.k hosts=a-node-1,b-node-2')).toEqual({
       kind: 'recover',

@@ -31,7 +31,7 @@ import { RecoveryView } from './screens/RecoveryView.js';
 import { ResourcesView } from './screens/ResourcesView.js';
 import type { ConsoleControl } from '../app/console/control.js';
 import { filterRows } from './derive.js';
-import { fit } from './text.js';
+import { fit } from '../views/text.js';
 import { theme } from '../views/theme.js';
 import type { UnfinishedRun } from '../workflows/recovery/run-store.js';
 

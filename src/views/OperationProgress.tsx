@@ -6,6 +6,7 @@
 import { Box, Text } from 'ink';
 import type { ChangeSet } from '../diff/change-set.js';
 import type { ResourceProgress } from '../workflows/operation-machine.js';
+import { cells, fit } from './text.js';
 import { healthTone, phaseGlyph, theme } from './theme.js';
 
 export interface OperationProgressProps {
@@ -19,10 +20,10 @@ export interface OperationProgressProps {
 
 export function OperationProgress({ changeSet, progress, maxRows, width: columns }: OperationProgressProps) {
   const rows = changeSet.changes.filter((c) => c.action !== 'UnChanged');
-  const clusterWidth = Math.max(0, ...rows.map((c) => c.cluster.length)) + 1;
+  const clusterWidth = Math.max(0, ...rows.map((c) => cells(c.cluster))) + 1;
   // leave the health message at least a third of a narrow pane
   const room = columns === undefined ? 70 : Math.max(10, Math.floor((columns - 10 - clusterWidth) * 0.6));
-  const width = Math.min(room, Math.max(...rows.map((c) => c.id.length), 10));
+  const width = Math.min(room, Math.max(...rows.map((c) => cells(c.id)), 10));
   // rows still moving first, so a long run keeps the interesting part on screen
   const active = (p?: ResourceProgress) => p?.phase === 'running' || p?.phase === 'applied' || p?.phase === 'failed';
   const ordered = [...rows.filter((c) => active(progress[c.id])), ...rows.filter((c) => !active(progress[c.id]))];
@@ -39,7 +40,7 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
             <Box flexShrink={0}>
               <Text color={theme[g.tone]}>{g.glyph} </Text>
               <Text>{c.action.padEnd(7)} </Text>
-              <Text>{compactId(c.id, width).padEnd(width)} </Text>
+              <Text>{fit(compactId(c.id, width), width)} </Text>
               <Text color={theme.muted}>{c.cluster} </Text>
             </Box>
             <Detail progress={p} />

@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import type { BatchOutcome, HealthNote, StepFailure } from '../workflows/recovery/model.js';
+import { fit } from './text.js';
 import { healthTone, phaseGlyph, theme, type Tone } from './theme.js';
 
 export interface ClusterRow {
@@ -83,7 +84,7 @@ export function ClusterProgressLine({ row, width }: { row: ClusterRow; width: nu
   return (
     <Box flexDirection="column">
       <Box>
-        <Text color={row.prod ? theme.warning : undefined}>{row.cluster.padEnd(width)} </Text>
+        <Text color={row.prod ? theme.warning : undefined}>{fit(row.cluster, width)} </Text>
         <Text color={theme[p.tone]}>{p.label.padEnd(15)} </Text>
         <Text>
           {String(through).padStart(3)}/{row.outcomes.length}{' '}
@@ -113,7 +114,7 @@ export function WaitingClusters({ clusters, width }: { clusters: string[]; width
     <>
       {clusters.map((c) => (
         <Text key={c} color={theme.muted}>
-          {c.padEnd(width)} waiting for a free slot
+          {fit(c, width)} waiting for a free slot
         </Text>
       ))}
     </>

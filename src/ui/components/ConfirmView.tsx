@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import type { Confirmation } from '../../app/console/confirmation.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 
 export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; input: string; width: number }) {

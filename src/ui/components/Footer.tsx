@@ -2,6 +2,7 @@
  * The bottom line: the keys that work here, from the action registry (so read-only mode and
  * the keymap file show through), as `key label` pairs, cut to the width.
  */
+import { cells } from '../../views/text.js';
 import { Text } from 'ink';
 import { visibleActions, type ActionContext, type Bindings } from '../actions.js';
 import { keyLabel } from '../keys.js';
@@ -45,7 +46,7 @@ function fitHints(hints: Hint[], width: number): Hint[] {
   const kept = new Set<Hint>();
   let used = 0;
   for (const h of [...hints].sort((a, b) => a.priority - b.priority)) {
-    const cost = h.key.length + h.label.length + 3;
+    const cost = cells(h.key) + cells(h.label) + 3;
     if (used + cost > width) continue;
     used += cost;
     kept.add(h);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Box, Text } from 'ink';
 import { summarize } from '../../diff/change-set.js';
 import type { ConsoleState, StackEntry } from '../../app/console/state.js';
-import { cut } from '../text.js';
+import { cells, cut } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 
 function compileText(s: StackEntry): { text: string; tone: keyof typeof theme } {
@@ -51,7 +51,7 @@ export function Header({ state, stack, width }: { state: ConsoleState; stack?: S
       <Text wrap="truncate-end">
         <Text bold>{`${target}  `}</Text>
         {compile && (
-          <Text color={theme[compile.tone]}>{`${cut(compile.text, Math.max(20, width - target.length - 30))}  `}</Text>
+          <Text color={theme[compile.tone]}>{`${cut(compile.text, Math.max(20, width - cells(target) - 30))}  `}</Text>
         )}
         <Text color={theme.muted}>{plan}</Text>
       </Text>

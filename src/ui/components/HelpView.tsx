@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import { visibleActions, type ActionContext, type ActionGroup, type Bindings } from '../actions.js';
 import { keyLabel } from '../keys.js';
 import { COMMANDS } from '../palette.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import { stackBadge } from '../derive.js';
 import type { ConsoleState, StackEntry } from '../../app/console/state.js';
-import { fit, windowStart } from '../text.js';
+import { cells, fit, windowStart } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 
 interface Line {
@@ -59,7 +59,7 @@ export function StackTree({ state, stacks, selected, width, height, focused, pro
         const badge = stackBadge(s, state.operations.get(s.key));
         const isSelected = s.key === selected;
         const onProd = prod.has(s.stack.cluster ?? state.context ?? '');
-        const nameWidth = Math.max(4, width - badge.text.length - 4);
+        const nameWidth = Math.max(4, width - cells(badge.text) - 4);
         return (
           <Text key={l.key} inverse={isSelected && focused} bold={isSelected}>
             <Text>{isSelected ? '▸ ' : '  '}</Text>

@@ -7,7 +7,7 @@ import { Text } from 'ink';
 import type { Message, Mode } from '../navigation.js';
 import { completions } from '../palette.js';
 import type { ConsoleEvent } from '../../app/console/state.js';
-import { cut } from '../text.js';
+import { cut } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 
 const levelTone = { info: 'muted', warn: 'warning', error: 'danger' } as const;

@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import type { OperationEntry } from '../../app/console/state.js';
 import { shortId } from '../../model/ids.js';
 import { OperationProgress } from '../../views/OperationProgress.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { clock } from '../time.js';
 import { healthTone, theme } from '../../views/theme.js';
 

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ResourceChange } from '../../diff/change-set.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { diffLines } from './diff-lines.js';
 import { CompileError, errorLines, type ViewProps } from './ResourcesView.js';

@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import type { ConsoleEvent } from '../../app/console/state.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { clock } from '../time.js';
 import { theme } from '../../views/theme.js';
 

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { idParts, shortId } from '../../model/ids.js';
-import { cut, fit, windowStart } from '../text.js';
+import { cut, fit, windowStart } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { graphLayout } from './graph-layout.js';
 import type { ViewProps } from './ResourcesView.js';

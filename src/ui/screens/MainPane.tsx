@@ -6,7 +6,7 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { Bindings } from '../actions.js';
 import { keyLabel } from '../keys.js';
-import { cut } from '../text.js';
+import { cells, cut } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { VIEWS, type ViewId } from '../views.js';
 
@@ -17,7 +17,7 @@ function TabLine({ view, bindings, width }: { view: ViewId; bindings: Bindings; 
       {VIEWS.map((v) => {
         const key = bindings.get(`view.${v.id}`)?.[0];
         const label = `${key ? `${keyLabel(key)} ` : ''}${v.title}`;
-        used += label.length + 2;
+        used += cells(label) + 2;
         if (used > width) return null;
         return (
           <Text key={v.id} inverse={v.id === view} bold={v.id === view} color={v.id === view ? undefined : theme.muted}>

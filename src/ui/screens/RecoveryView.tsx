@@ -9,7 +9,7 @@ import { Box, Text } from 'ink';
 import { LiveRecovery } from '../../views/LiveRecovery.js';
 import type { RecoveryEntry } from '../../app/console/recovery.js';
 import type { UnfinishedRun } from '../../workflows/recovery/run-store.js';
-import { cut, fit } from '../text.js';
+import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { recoveryLines } from './recovery-lines.js';
 

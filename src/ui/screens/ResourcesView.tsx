@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { ResourceRow } from '../derive.js';
 import type { StackEntry } from '../../app/console/state.js';
-import { cut, cutStart, fit, windowStart } from '../text.js';
+import { cells, cut, cutStart, fit, windowStart } from '../../views/text.js';
 import { actionTone, healthTone, theme } from '../../views/theme.js';
 
 export interface ViewProps {
@@ -46,7 +46,7 @@ export function errorLines(entry: StackEntry, height: number): number {
 
 function columns(width: number, rows: readonly ResourceRow[]) {
   // as wide as the longest kind shown plus a space (ServiceAccount, PodDisruptionBudget), up to 20
-  const kind = Math.min(20, Math.max(4, ...rows.map((r) => r.kind.length)) + 1);
+  const kind = Math.min(20, Math.max(4, ...rows.map((r) => cells(r.kind))) + 1);
   const cluster = 10;
   const action = 13;
   const health = Math.max(12, Math.floor((width - 2 - kind - cluster - action) * 0.3));
@@ -102,7 +102,7 @@ export function ResourcesView({
               <Text>{fit(cutStart(r.name, c.name - 1), c.name)}</Text>
               <Text color={theme.muted}>{fit(r.cluster, c.cluster)}</Text>
               <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
-              <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - action.length)}</Text>
+              <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
               <Text color={theme[health.tone]}>{fit(health.text, c.health)}</Text>
             </Text>
           );

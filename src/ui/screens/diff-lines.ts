@@ -10,7 +10,7 @@ import { normalize } from '../../diff/normalize.js';
 import { renderFieldChanges } from '../../diff/render.js';
 import { valueAt } from '../../diff/value-at.js';
 import type { Attributes } from '../../model/resource.js';
-import { cut, cutStart, fit } from '../text.js';
+import { cut, cutStart, fit } from '../../views/text.js';
 import type { Tone } from '../../views/theme.js';
 
 export interface DiffLine {

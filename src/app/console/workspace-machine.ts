@@ -33,7 +33,7 @@ import {
 } from './stack-machine.js';
 
 export interface WorkspaceIO {
-  /** Compiles the stack (in the worker); a failure is an outcome, not a rejection. */
+  /** Compiles the stack (in the worker); a compile error is an outcome, a rejection is shown as one. */
   compile(key: string): Promise<CompileOutcome>;
   /** Compares the stack's Spec with its state and clusters. */
   plan(key: string, spec: Spec): Promise<ChangeSet>;

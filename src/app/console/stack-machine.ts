@@ -31,7 +31,7 @@ export interface StackContext extends StackInput {
   planError?: string;
   /** Saved while compiling: compile once more when this compile ends. */
   compileAgain: boolean;
-  /** Asked to plan while planning: plan once more when this plan ends. */
+  /** Asked to plan while busy: plan once more when this plan ends (or after this compile, even a failed one). */
   planAgain: boolean;
   /** The plan in flight, as the workspace numbered it: the answer of a plan a compile made moot is not taken for a newer one. */
   planId?: number;
@@ -140,6 +140,8 @@ export function stackMachine(report: StackReport, timing: StackTiming) {
               },
             },
             on: {
+              // a plan follows a good compile anyway; after a failed one, the last good Spec is planned
+              PLAN: { actions: assign({ planAgain: true }) },
               COMPILED: [
                 // the files changed under the compile: what it made is shown, but not planned
                 {
@@ -149,6 +151,11 @@ export function stackMachine(report: StackReport, timing: StackTiming) {
                   actions: ['keepCompile', 'reportCompiled'],
                 },
                 { guard: 'compiledOk', target: 'planning', actions: ['keepCompile', 'reportCompiled'] },
+                {
+                  guard: and(['planAgain', 'hasSpec']),
+                  target: 'planning',
+                  actions: ['keepCompile', 'reportCompiled'],
+                },
                 { target: 'error', actions: ['keepCompile', 'reportCompiled'] },
               ],
             },

@@ -249,6 +249,14 @@ describe('the console engine machines', () => {
     await w.finishPlan();
     expect(w.state('p/a')).toBe('error');
 
+    // an apply ends while a broken save compiles: the last good Spec is still planned again
+    w.actor.send({ type: 'COMPILE', keys: ['p/a'] });
+    w.actor.send({ type: 'PLAN', keys: ['p/a'] });
+    await w.finishCompile(broken);
+    expect(w.plans.map((p) => p.spec)).toEqual([specOf('good')]);
+    await w.finishPlan();
+    expect(w.state('p/a')).toBe('error');
+
     w.actor.send({ type: 'COMPILE', keys: ['p/a'] });
     await w.finishCompile((k) => compiled(k, specOf('fixed')));
     await w.finishPlan();

@@ -8,6 +8,7 @@
  *      watch, compile in the worker, plan against the cluster, render); p50 and p95.
  * The process is tuned as the console tunes its own (runtime.ts) before the app loads.
  */
+import { confirmationFor } from '../src/app/console/confirmation.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -187,7 +188,14 @@ async function saveToScreen(): Promise<number[]> {
       const key = 'nginx-example/dev';
       await until(settled(session, key), `${key} to be planned`, WAIT_MS);
       // applied first, so that an image change is one Update of one field
-      await session.operations.start(key, 'apply');
+      const state = session.store.get();
+      const confirmation = confirmationFor(
+        'apply',
+        state.stacks.find((s) => s.key === key)!,
+        state,
+      );
+      if ('refused' in confirmation) throw new Error(confirmation.refused);
+      await session.operations.start(key, 'apply', confirmation);
       await until(() => session.store.get().operations.get(key)?.running === false, `the apply of ${key}`, WAIT_MS);
       await until(settled(session, key), `${key} to be planned again`, WAIT_MS);
       await screen.type(`:stack ${key}\r/Deployment\r\r`);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createActor, waitFor } from 'xstate';
+import { stopWorkspaceSandbox } from '../src/app/workspace-sandbox.js';
 import { openClusters, SANDBOX_DIR, DefaultedClusters } from '../src/app/workspace.js';
 import { compileStack, type CompileOptions } from '../src/konfig/compile.js';
 import { findWorkspaceRoot } from '../src/konfig/workspace.js';
@@ -83,6 +84,8 @@ async function scaleByHand(clusterSet: ClusterSet): Promise<void> {
 async function seedDemo(workspace: string, out: (line: string) => void): Promise<void> {
   const root = findWorkspaceRoot(workspace);
   // a fresh sandbox and a fresh state: what was applied before is forgotten with the clusters
+  // (a sandbox still serving the folder would write its old objects back: it is stopped first)
+  await stopWorkspaceSandbox(root);
   for (const dir of [SANDBOX_DIR, STATE_DIR]) fs.rmSync(path.join(root, dir), { recursive: true, force: true });
   const { clusterSet, close } = await openClusters({ sandbox: true, context: [] }, root);
   try {

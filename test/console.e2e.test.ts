@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { daemonPid, stopDaemons } from './support/workspace-sandbox.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-console-'));
 const workspace = path.join(dir, 'konfig-sample');
@@ -46,13 +47,15 @@ beforeAll(() => {
   tmux('new-session', '-d', '-x', '100', '-y', '30', '-s', 'console', command);
 });
 
-afterAll(() => {
+afterAll(async () => {
   try {
     tmux('kill-server');
   } catch {
     // the server ends by itself once its session's command has ended
   }
-});
+  // the workspace's sandbox daemon outlives the console by its idle timeout
+  await stopDaemons([daemonPid(workspace)]);
+}, 30_000);
 
 describe('kdeck ui in a terminal', () => {
   it('opens a stack, shows a diff, applies it, follows it to Healthy and quits', async () => {

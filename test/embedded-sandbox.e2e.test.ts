@@ -1,20 +1,26 @@
 /**
- * `--sandbox`: the workspace's embedded clusters, started by each command and kept in
- * .kdeck/sandbox between commands, so apply, preview and destroy see the same clusters.
+ * `--sandbox`: the workspace's embedded clusters, served by one daemon per workspace that each
+ * command attaches to (stopped by its pid at the end), their objects kept in .kdeck/sandbox, so
+ * apply, preview and destroy see the same clusters.
  */
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { daemonPid, stopDaemons } from './support/workspace-sandbox.js';
 
 const kdeck = (args: string[], cwd: string) => kdeckIn(cwd, args);
+const copies: string[] = [];
+
+afterAll(() => stopDaemons(copies.map(daemonPid)), 30_000);
 
 describe('kdeck --sandbox', () => {
   it('applies to the embedded clusters, which keep the objects for the next command', async () => {
     const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-embedded-'));
     copySample(copy);
+    copies.push(copy);
     const stack = ['-w', 'appops/nginx-example/prod'];
     const apply = await kdeck(['--sandbox', 'apply', '-y', ...stack], copy);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);

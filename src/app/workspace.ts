@@ -55,7 +55,7 @@ export interface StackSession {
   clusterSet: ClusterSet;
   clusters: Clusters;
   backend: StateBackend;
-  /** Ends the session: lets go of the embedded sandbox, which keeps its objects for the next one. */
+  /** Ends the session: lets go of the workspace's sandbox, which stops once no kdeck holds it. */
   close(): Promise<void>;
 }
 
@@ -71,23 +71,17 @@ export interface OpenClusters {
 export async function openClusters(options: WorkspaceOptions, root: string): Promise<OpenClusters> {
   if (options.sandbox && options.kubeconfig)
     throw new UserError('--sandbox and --kubeconfig both say which clusters to use; give one of them');
-  // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) whose objects, ports and
-  // tokens persist in the workspace, so that successive commands see the same clusters
+  // the embedded sandbox: two clusters (contexts sandbox-a, sandbox-b) served by one process per
+  // workspace, which this command (or the console) attaches to, starting it if none runs
   const sandbox = options.sandbox
-    ? await (
-        await import('../sandbox/index.js')
-      ).startSandbox({
-        clusters: 2,
-        statePath: path.join(root, SANDBOX_DIR, 'state.json'),
-        kubeconfig: path.join(root, SANDBOX_DIR, 'kubeconfig'),
-      })
+    ? await (await import('./workspace-sandbox.js')).attachWorkspaceSandbox(root)
     : undefined;
   try {
     const clusterSet = new ClusterSet(loadKubeconfig(sandbox?.kubeconfigPath ?? options.kubeconfig));
     for (const c of options.context) clusterSet.config(c);
-    return { clusterSet, close: async () => sandbox?.stop() };
+    return { clusterSet, close: async () => sandbox?.release() };
   } catch (e) {
-    await sandbox?.stop();
+    await sandbox?.release();
     throw e;
   }
 }

@@ -1,26 +1,27 @@
 /**
- * What `kdeck apply` and `kdeck destroy` do: lock the stack, preview, confirm, then run the
- * operation machine, printing a line per resource and per health change (or a live view on a
- * terminal), and a closing summary like kusion's.
+ * What `kdeck apply` and `kdeck destroy` do, on the application layer's stack operation: plan
+ * under the stack's lock, print the plan, apply the policies (conflicts, production), ask or take
+ * the flags' word, then follow the run, a line per resource and per health change (or a live view
+ * on a terminal), and close with kusion's summary.
  */
-import readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { render } from 'ink';
 import { createElement } from 'react';
-import { createActor, waitFor } from 'xstate';
-import { LiveOperation } from '../views/LiveOperation.js';
-import { describeHolder, type LockLostError } from '../state/backend.js';
-import { keepRenewed } from '../state/renewal.js';
-import { SilentExit, UserError } from '../diagnostics/user-error.js';
-import type { EngineEvent } from '../workflows/execute.js';
-import type { OperationActor } from '../workflows/operation-machine.js';
-import { lockStack, releaseAll, stackOperationMachine } from '../workflows/stack-operation.js';
-import type { ChangeSet } from '../diff/change-set.js';
-import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
-import type { Operation, OperationFlags } from './apply.js';
-import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
+import { listedProductionContexts, ProductionPolicy } from '../app/policy/production.js';
+import { flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
+import { conflictRefusal, FORCE_ON_COMMAND_LINE } from '../app/policy/conflicts.js';
+import { EXIT_INTERRUPTED, Interrupts, nothingChanged } from '../app/policy/interrupts.js';
+import { operationOutcome } from '../app/outcome.js';
+import { StackOperation } from '../app/stack-operation.js';
 import { openStack, type StackSession } from '../app/workspace.js';
 import { parseDuration } from '../model/duration.js';
+import { SilentExit, UserError } from '../diagnostics/user-error.js';
+import type { EngineEvent } from '../workflows/execute.js';
+import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
+import { LiveOperation } from '../views/LiveOperation.js';
+import type { Operation, OperationFlags } from './apply.js';
+import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
+import { ask } from './prompt.js';
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -28,12 +29,20 @@ function timeoutOf(text: string): number {
   return ms;
 }
 
+function graceOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UserError(`--health-grace ${text} is not a duration; write it like 10s, 30s or 2m`);
+  return ms;
+}
+
 function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   switch (e.type) {
     case 'finished':
-      return e.outcome === 'succeeded'
-        ? `✓ ${e.id} (${e.cluster})`
-        : `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      if (e.outcome === 'succeeded') return `✓ ${e.id} (${e.cluster})`;
+      if (e.outcome === 'failed') return `✗ ${e.id} (${e.cluster}) failed: ${e.message ?? 'unknown error'}`;
+      // stopped or forgotten: neither is done, so say what did happen
+      return `${e.outcome === 'stopped' ? '◌' : '○'} ${e.id} (${e.cluster}) ${e.message ?? e.outcome}`;
     case 'skipped':
       return `- ${e.id} (${e.cluster}) skipped: it depends on ${e.because}`;
     case 'health':
@@ -47,21 +56,7 @@ function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   }
 }
 
-async function confirm(operation: Operation, changeSet: ChangeSet): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    for (;;) {
-      const answer = (await rl.question(`Do you want to ${operation} these changes? [yes/details/no] `))
-        .trim()
-        .toLowerCase();
-      if (answer === 'yes' || answer === 'y') return true;
-      if (answer === 'no' || answer === 'n' || answer === '') return false;
-      if (answer === 'details' || answer === 'd') process.stdout.write(`\n${changeDetails(changeSet)}\n`);
-    }
-  } finally {
-    rl.close();
-  }
-}
+const interactive = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
 export async function runOperationCommand(
   operation: Operation,
@@ -72,14 +67,27 @@ export async function runOperationCommand(
   if (global.readOnly)
     throw new UserError(`${operation} changes clusters and is refused in --read-only mode; run it without --read-only`);
   const timeoutMs = timeoutOf(flags.timeout);
+  const healthGraceMs = graceOf(flags.healthGrace);
   const concurrency = Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UserError(`--concurrency ${flags.concurrency} must be a whole number of at least 1`);
-  const session = await openStack(flags.workdir, compileOptions(flags), global);
+  const interrupts = new Interrupts();
+  let session: StackSession | undefined;
   try {
-    await operate(session, operation, flags, timeoutMs, concurrency);
+    session = await interrupts.beforeChange(
+      `the ${operation}`,
+      openStack(flags.workdir, compileOptions(flags), global),
+    );
+    await operate(
+      session,
+      operation,
+      flags,
+      { timeoutMs, concurrency, ...(healthGraceMs !== undefined ? { healthGraceMs } : {}) },
+      interrupts,
+    );
   } finally {
-    await session.close();
+    interrupts.dispose();
+    await session?.close();
   }
 }
 
@@ -87,106 +95,115 @@ async function operate(
   session: StackSession,
   operation: Operation,
   flags: OperationFlags,
-  timeoutMs: number,
-  concurrency: number,
+  limits: { timeoutMs: number; concurrency: number; healthGraceMs?: number },
+  interrupts: Interrupts,
 ): Promise<void> {
   const { stack, spec } = session.compile();
   const out = (text: string) => process.stdout.write(text);
-  const machine = stackOperationMachine({
-    stack,
-    spec,
-    clusters: session.clusters,
-    clusterSet: session.clusterSet,
-    backend: session.backend,
-    operation,
-    concurrency,
-    timeoutMs,
-    ignoreFields: ignoreList(flags),
-    failFast: flags.failFast,
-    forceConflicts: flags.forceConflicts,
-    followHealth: flags.watch,
-    onStart: () => {
-      if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
-    },
-  });
-  // the stack's states are locked before planning, so the plan is made on a state nobody else
-  // is changing and a second operation on the stack is refused, naming this one; the locks are
-  // renewed while it runs, and if one is lost nothing new starts
-  const locks = await lockStack(session.backend, session.clusters, stack, spec, operation);
-  for (const l of locks)
-    if (l.tookOverFrom)
-      process.stderr.write(
-        `kdeck: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it\n`,
-      );
-  const actor = createActor(machine, { input: { autoApprove: false } });
-  let lost: LockLostError | undefined;
-  const renewal = keepRenewed(locks, (e) => {
-    lost = e;
-    actor.send({ type: 'CANCEL' });
-  });
-  try {
-    await runOperation(actor, operation, flags, out);
-  } catch (e) {
-    // an operation stopped because its lock was lost says so, not just that it was interrupted
-    throw lost ?? e;
-  } finally {
-    renewal.stop();
-    await releaseAll(locks);
-  }
-}
-
-async function runOperation(
-  actor: OperationActor,
-  operation: Operation,
-  flags: OperationFlags,
-  out: (text: string) => void,
-): Promise<void> {
-  // the machine waits for approval; the command gives it (or not) after showing the plan
-  actor.start();
-  const planned = await waitFor(actor, (s) => s.matches('awaitingApproval') || s.status === 'done', {
-    timeout: Infinity,
-  });
-  if (planned.value === 'failed') throw new UserError(planned.context.error ?? `${operation} failed while planning`, 1);
-  const changeSet = planned.context.changeSet!;
+  const op = await interrupts.beforeChange(
+    `the ${operation}`,
+    StackOperation.plan(
+      { stack, spec, clusters: session.clusters, clusterSet: session.clusterSet, backend: session.backend },
+      operation,
+      {
+        ...limits,
+        ignoreFields: ignoreList(flags),
+        failFast: flags.failFast,
+        forceConflicts: flags.forceConflicts,
+        followHealth: flags.watch,
+        onStart: () => {
+          if (!process.stdout.isTTY) out(`Start ${operation === 'apply' ? 'applying' : 'destroying'} ...\n`);
+        },
+      },
+      (text) => process.stderr.write(`kdeck: ${text}\n`),
+    ),
+  );
+  if (op.planned.kind === 'failed') throw new UserError(op.planned.error, 1);
+  const changeSet = op.planned.changeSet;
   out(changeTable(changeSet));
   out(changeSummary(changeSet));
-  if (planned.status === 'done') return;
-  if (flags.dryRun) {
-    actor.send({ type: 'REJECT' });
-    out(`\n${changeDetails(changeSet)}\nDry run: nothing was changed.\n`);
+  if (op.planned.kind === 'nothing') return;
+  let stop: string | undefined;
+  try {
+    stop = await approve(op, operation, flags, session, interrupts);
+  } catch (e) {
+    await op.reject();
+    throw e;
+  }
+  if (stop !== undefined) {
+    await op.reject();
+    out(stop);
     return;
   }
-  if (!flags.yes) {
-    if (!process.stdin.isTTY) {
-      actor.send({ type: 'REJECT' });
-      throw new UserError(
-        `${operation} needs a confirmation and there is no terminal to ask on; review with \`kdeck preview -d\`, then pass --yes`,
-      );
-    }
-    if (!(await confirm(operation, changeSet))) {
-      actor.send({ type: 'REJECT' });
-      out(`${operation === 'apply' ? 'Apply' : 'Destroy'} cancelled: nothing was changed.\n`);
-      return;
-    }
-  }
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      out(
-        '\nInterrupted: no new resource starts; waiting for the ones in flight and saving the state (Ctrl-C again to quit now; the state file is always consistent)\n',
-      );
-      actor.send({ type: 'CANCEL' });
-    } else process.exit(130);
-  };
-  process.on('SIGINT', onSigint);
+  await follow(op, operation, interrupts, out);
+}
+
+/**
+ * The policies before anything changes: conflicts, then the confirmation production needs.
+ * Resolves to undefined to go on, or to what to say when the user chose to change nothing.
+ */
+async function approve(
+  op: StackOperation,
+  operation: Operation,
+  flags: OperationFlags,
+  session: StackSession,
+  interrupts: Interrupts,
+): Promise<string | undefined> {
+  const refusal = conflictRefusal(op.conflicts(), flags.forceConflicts === true, FORCE_ON_COMMAND_LINE);
+  if (refusal) throw new UserError(`${refusal}. Nothing was changed.`, 1);
+  const changeSet = op.planned.kind === 'failed' ? undefined : op.planned.changeSet;
+  if (flags.dryRun) return `\n${changeSet ? changeDetails(changeSet) : ''}\nDry run: nothing was changed.\n`;
+  const policy = new ProductionPolicy(session.clusterSet.contexts, listedProductionContexts(session.root));
+  const approval = op.approval(policy);
+  const verdict = flagVerdict(approval, flags, interactive(), `the ${operation}`);
+  refuseUnlessAllowed(verdict);
+  if (verdict.kind === 'approved') return undefined;
+  return interrupts.beforeChange(
+    `the ${operation}`,
+    (async () => {
+      if (verdict.typed) {
+        const answer = await ask(
+          `This ${operation} touches production (${approval.production.join(', ')}). Type ${approval.production.length > 1 ? 'their names' : 'its name'} (${typedText(approval)}) to go on: `,
+          interrupts,
+        );
+        if (!typedApproves(approval, answer))
+          throw new UserError(`the names did not match ${typedText(approval)}: nothing was changed`, 1);
+        return undefined;
+      }
+      for (;;) {
+        const answer = (
+          await ask(`Do you want to ${operation} these changes? [yes/details/no] `, interrupts)
+        ).toLowerCase();
+        if (answer === 'yes' || answer === 'y') return undefined;
+        if (answer === 'no' || answer === 'n' || answer === '')
+          return `${operation === 'apply' ? 'Apply' : 'Destroy'} cancelled: nothing was changed.\n`;
+        if ((answer === 'details' || answer === 'd') && changeSet)
+          process.stdout.write(`\n${changeDetails(changeSet)}\n`);
+      }
+    })(),
+  );
+}
+
+async function follow(
+  op: StackOperation,
+  operation: Operation,
+  interrupts: Interrupts,
+  out: (text: string) => void,
+): Promise<void> {
+  interrupts.during((count) => {
+    if (count > 1) process.exit(EXIT_INTERRUPTED);
+    out(
+      '\nInterrupted: no new resource starts; the calls in flight finish and the state is saved (Ctrl-C again to quit now; the state is consistent either way)\n',
+    );
+    op.interrupt();
+  });
   // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
   const view = process.stdout.isTTY
-    ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false })
+    ? render(createElement(LiveOperation, { actor: op.actor }), { exitOnCtrlC: false, patchConsole: false })
     : undefined;
   let seen = 0;
   if (!view) {
-    actor.subscribe((s) => {
+    op.actor.subscribe((s) => {
       for (const e of s.context.log.slice(seen)) {
         const line = eventLine(e, operation);
         if (line) out(`${line}\n`);
@@ -194,32 +211,25 @@ async function runOperation(
       seen = s.context.log.length;
     });
   }
-  actor.send({ type: 'APPROVE' });
-  const final = await waitFor(actor, (s) => s.status === 'done', { timeout: Infinity });
-  process.off('SIGINT', onSigint);
+  op.approve();
+  const final = await op.finished((text) => process.stderr.write(`kdeck: ${text}\n`));
   if (view) {
     view.unmount();
     for (const e of final.context.log)
       if (e.type === 'finished' && e.outcome === 'failed') out(`${eventLine(e, operation)}\n`);
   }
-  const { result, error } = final.context;
-  if (final.value === 'failed' && error) throw new UserError(error, 1);
-  const c = result?.counts ?? { created: 0, updated: 0, deleted: 0 };
-  const totals =
-    operation === 'apply' ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : `${c.deleted} deleted`;
-  const Op = operation === 'apply' ? 'Apply' : 'Destroy';
-  if (final.value === 'done') {
-    out(`${Op} complete! Resources: ${totals}.\n`);
-    return;
+  if (op.lostLock) throw op.lostLock;
+  const outcome = operationOutcome(final, operation);
+  switch (outcome.kind) {
+    case 'done':
+      out(`${outcome.text}\n`);
+      return;
+    case 'interrupted':
+      out(`${outcome.text}\n`);
+      throw new SilentExit(EXIT_INTERRUPTED);
+    case 'cancelled':
+      throw new UserError(nothingChanged(`the ${operation}`), EXIT_INTERRUPTED);
+    default:
+      throw new UserError(outcome.text, 1);
   }
-  if (final.value === 'interrupted') {
-    out(
-      `${Op} interrupted. Resources: ${totals}; ${result?.notStarted.length ?? 0} not started. The state records what reached the cluster; run ${operation} again to finish.\n`,
-    );
-    throw new SilentExit(130);
-  }
-  throw new UserError(
-    `${Op} failed: ${result?.failed.length ?? 0} failed, ${result?.skipped.length ?? 0} skipped (they depend on a failure). Resources: ${totals}.`,
-    1,
-  );
 }

@@ -10,9 +10,11 @@ export type { Operation };
 
 export interface OperationFlags extends StackFlags {
   yes?: boolean;
+  confirm?: string;
   watch: boolean;
   dryRun?: boolean;
   timeout: string;
+  healthGrace?: string;
   concurrency: string;
   failFast?: boolean;
   forceConflicts?: boolean;
@@ -25,7 +27,11 @@ export function operationCommand(operation: Operation): Command {
         ? 'apply the stack: preview, confirm, then apply every change in dependency order and follow its health'
         : 'delete every resource kdeck applied for the stack, dependents first',
     )
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', 'do not ask for confirmation (not enough for production: see --confirm)')
+    .option(
+      '--confirm <contexts>',
+      'the production contexts the change touches, by name (comma-separated): the confirmation production needs without a terminal',
+    )
     .option('--timeout <duration>', 'how long each resource may take to become healthy or to be deleted', '5m')
     .option('--concurrency <n>', 'resources worked on at once', '8')
     .option('--fail-fast', 'start nothing new after the first failure')
@@ -33,6 +39,11 @@ export function operationCommand(operation: Operation): Command {
   if (operation === 'apply') {
     cmd
       .option('--no-watch', 'do not follow health after applying (dependents then start once a resource is applied)')
+      .option(
+        '--health-grace <duration>',
+        'how long a pod may crash-loop, fail to pull its image or go unscheduled (from its creation) before its workload fails',
+        '30s',
+      )
       .option('--dry-run', 'preview and report what would be applied, changing nothing')
       .option('--force-conflicts', 'take over fields another field manager owns');
   }

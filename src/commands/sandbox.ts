@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { MAX_CLUSTERS } from '../sandbox/kubeconfig.js';
+import { sandboxStatusCommand, sandboxStopCommand } from './sandbox-daemon.js';
 
 export interface SandboxFlags {
   clusters: number;
@@ -48,5 +49,8 @@ export function sandboxCommand(): Command {
         const { runSandbox } = await import('./sandbox-run.js');
         await runSandbox({ ...flags, kubeconfig: command.optsWithGlobals<SandboxFlags>().kubeconfig });
       })
+      // the workspace's shared sandbox, the one --sandbox attaches to
+      .addCommand(sandboxStopCommand())
+      .addCommand(sandboxStatusCommand())
   );
 }

@@ -71,3 +71,49 @@ describe('health follower', () => {
     }
   });
 });
+
+describe('health follower and the grace of a stuck pod', () => {
+  it('fails a workload whose pod no node takes once the grace has passed, though nothing changes any more', async () => {
+    const sandbox = await startSandbox({
+      clusters: 1,
+      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+    });
+    try {
+      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+      const client = clusters.client('sandbox-a');
+      // timers the test fires by hand, and a clock it moves: the grace ends when the test says so
+      const pending: { fn: () => void; ms: number }[] = [];
+      const timers = {
+        setTimeout: ((fn: () => void, ms: number) => {
+          pending.push({ fn, ms });
+          return pending.length as unknown as NodeJS.Timeout;
+        }) as unknown as typeof setTimeout,
+        clearTimeout: (() => undefined) as typeof clearTimeout,
+      };
+      let now = Date.now();
+      const unschedulable = deployment('registry.example/web:1');
+      unschedulable.spec.template.spec = {
+        ...unschedulable.spec.template.spec,
+        nodeSelector: { 'kdeck.dev/no-such-node': 'true' },
+      } as typeof unschedulable.spec.template.spec;
+      const seen: Health[] = [];
+      const done = client.apply(unschedulable, { force: true }).then((o) =>
+        healthFollower(clusters, timers, () => now)('sandbox-a', o, {
+          signal: new AbortController().signal,
+          timeoutMs: 300_000,
+          graceMs: 10_000,
+          onHealth: (h) => seen.push(h),
+        }),
+      );
+      for (let i = 0; i < 1200 && !seen.some((h) => h.reason === 'Unschedulable'); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(seen.at(-1)).toMatchObject({ state: 'Progressing', reason: 'Unschedulable' });
+      // the grace passes; only the follower's own look again can notice (the pod stays as it is)
+      now += 10_000;
+      for (const t of pending.splice(0)) if (t.ms < 300_000) t.fn();
+      expect(await done).toMatchObject({ state: 'Degraded', reason: 'Unschedulable' });
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

@@ -1,18 +1,26 @@
 /**
  * Following an applied object until it is Healthy, Degraded or out of time, from watches: the
- * object itself and, for a workload, its pods, which explain a slow rollout. Every change of
- * verdict is reported: the live health stream of apply and of the console.
+ * object itself and, for a workload, its pods, which explain a slow rollout and fail it once one
+ * is stuck past its grace (pods.ts). Every change of verdict is reported: the live health stream
+ * of apply and of the console.
  */
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { refOf, type KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from '../cluster/watch.js';
+import { currentPods, DEFAULT_GRACE_MS, nextGraceEnd, type HealthClock } from './pods.js';
 import { assess, WORKLOADS, type Health } from './rules.js';
 
 /** Follows an applied object's health; resolves with the verdict (Degraded at the timeout). */
 export type HealthFollower = (
   cluster: string,
   object: KubeObject,
-  options: { signal: AbortSignal; timeoutMs: number; onHealth: (h: Health) => void },
+  options: {
+    signal: AbortSignal;
+    timeoutMs: number;
+    /** How long a stuck pod is given from its creation (default 30 s). */
+    graceMs?: number;
+    onHealth: (h: Health) => void;
+  },
 ) => Promise<Health>;
 
 function labelSelector(o: KubeObject): string | undefined {
@@ -30,10 +38,13 @@ const same = (a: Health | undefined, b: Health) =>
 export function healthFollower(
   clusters: ClusterSet,
   timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis,
+  now: () => number = Date.now,
 ): HealthFollower {
-  return (cluster, object, { signal, timeoutMs, onHealth }) => {
+  return (cluster, object, { signal, timeoutMs, graceMs = DEFAULT_GRACE_MS, onHealth }) => {
+    const firstSeen = new Map<string, number>();
+    const clock = (): HealthClock => ({ now: now(), graceMs, firstSeen });
     // most kinds are healthy once they exist: no watch is needed to say so
-    const first = assess(object);
+    const first = assess(object, {}, clock());
     if (first.state === 'Healthy' && !WORKLOADS.has(String(object.kind))) {
       onHealth(first);
       return Promise.resolve(first);
@@ -47,22 +58,39 @@ export function healthFollower(
       const pods = new Map<string, KubeObject>();
       let last: Health | undefined;
       let settled = false;
+      /** A look again when a stuck pod's grace ends: a pod stuck for good may never change again. */
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      let graceDue: number | undefined;
 
       const finish = (h: Health) => {
         if (settled) return;
         settled = true;
         timers.clearTimeout(timer);
+        if (graceTimer !== undefined) timers.clearTimeout(graceTimer);
         controller.abort();
         signal.removeEventListener('abort', onAbort);
         if (!same(last, h)) onHealth(h);
         resolve(h);
       };
       const evaluate = () => {
-        const h = assess(latest, { pods: [...pods.values()] });
+        const at = clock();
+        const h = assess(latest, { pods: [...pods.values()] }, at);
         if (h.state !== 'Progressing') return finish(h);
         if (!same(last, h)) {
           last = h;
           onHealth(h);
+        }
+        const due = nextGraceEnd(currentPods(latest, [...pods.values()]), at);
+        if (due !== undefined && due !== graceDue) {
+          if (graceTimer !== undefined) timers.clearTimeout(graceTimer);
+          graceDue = due;
+          graceTimer = timers.setTimeout(
+            () => {
+              graceTimer = graceDue = undefined;
+              if (!settled) evaluate();
+            },
+            Math.max(0, due - at.now),
+          );
         }
       };
       const onAbort = () => finish(last ?? { state: 'Progressing', message: 'interrupted before it was healthy' });
@@ -106,6 +134,8 @@ export function healthFollower(
       if (selector) {
         void watch({ apiVersion: 'v1', kind: 'Pod', namespace, labelSelector: selector }, (type, o) => {
           const name = String(o.metadata?.name);
+          const uid = String(o.metadata?.uid ?? '');
+          if (!firstSeen.has(uid)) firstSeen.set(uid, now());
           if (type === 'DELETED') pods.delete(name);
           else pods.set(name, o);
         });

@@ -1,13 +1,16 @@
 /**
  * Whether an object is healthy, judged as `kubectl rollout status` and `kubectl wait` judge it
  * (Deployment, StatefulSet, DaemonSet, ReplicaSet, Pod, Job, Service, PVC, Namespace, CRD; any
- * other kind: it exists, or its Ready condition when it has one). A pod stuck where waiting does
- * not help (an image that never pulls, a container that keeps crashing) is Degraded; a workload
- * whose pods are stuck stays Progressing but carries their reason, and its progress deadline or
- * the caller's timeout turns that into Degraded.
+ * other kind: it exists, or its Ready condition when it has one). A workload whose current pods
+ * are stuck (pods.ts: crash loop, image pull, container config, unschedulable) is Progressing
+ * with their reason while their grace lasts, and Degraded once it has passed: waiting longer
+ * for its deadline would only hide the failure.
  */
 import type { KubeObject } from '../model/kube-object.js';
 import { asObject } from '../model/resource.js';
+import { currentPods, podVerdict, wallClock, type HealthClock } from './pods.js';
+
+export type { HealthClock } from './pods.js';
 
 export type HealthState = 'Progressing' | 'Healthy' | 'Degraded';
 
@@ -43,42 +46,14 @@ export function conditionMet(o: KubeObject, type: string): boolean {
   return typeof generation !== 'number' || typeof observed !== 'number' || observed >= generation;
 }
 
-/** Container states that will not get better by waiting. */
-const HOPELESS = new Set([
-  'ImagePullBackOff',
-  'ErrImagePull',
-  'CrashLoopBackOff',
-  'CreateContainerConfigError',
-  'InvalidImageName',
-  'CreateContainerError',
-]);
-
-/** Why a pod cannot become ready, if a container is stuck in a state waiting will not fix. */
-export function podTrouble(pod: KubeObject): Health | undefined {
-  const name = str(asObject(pod.metadata).name) ?? 'pod';
-  const status = asObject(pod.status);
-  for (const c of [...arr(status.initContainerStatuses), ...arr(status.containerStatuses)]) {
-    const waiting = asObject(asObject(c.state).waiting);
-    const reason = str(waiting.reason);
-    if (reason && HOPELESS.has(reason)) {
-      const detail = str(waiting.message);
-      return degraded(reason, `pod ${name}: container ${str(c.name) ?? '?'} ${reason}${detail ? `: ${detail}` : ''}`);
-    }
-  }
-  if (str(status.phase) === 'Failed')
-    return degraded(
-      str(status.reason) ?? 'Failed',
-      `pod ${name} failed${str(status.message) ? `: ${str(status.message)}` : ''}`,
-    );
-  return undefined;
-}
-
-function pod(o: KubeObject): Health {
-  const trouble = podTrouble(o);
-  if (trouble) return trouble;
+/** A pod on its own: Degraded once stuck past its grace (or Failed), else by phase and readiness. */
+function pod(o: KubeObject, clock: HealthClock): Health {
+  const { failed, stuck } = podVerdict(o, clock);
+  if (failed) return degraded(failed.reason, failed.message);
   const phase = str(asObject(o.status).phase);
   if (phase === 'Succeeded') return healthy('completed');
   if (conditionMet(o, 'Ready')) return healthy('ready');
+  if (stuck) return progressing(stuck.message, stuck.reason);
   const waiting = arr(asObject(o.status).containerStatuses)
     .map((c) => str(asObject(asObject(c.state).waiting).reason))
     .find(Boolean);
@@ -161,17 +136,23 @@ function job(o: KubeObject): Health {
 
 /**
  * A Service is usable once it exists: its cluster IP is what dependents need, and its endpoints
- * come from pods that are often applied after it (and may depend on it). So a Service is never
- * held back for its endpoints or a pending load balancer; the message says how it stands.
+ * come from pods that are often applied after it (and may depend on it), so it is never held back
+ * for its endpoints; the message says how they stand. A LoadBalancer is different: what it is for
+ * is the address a cloud controller gives it, so it is Progressing until it has one.
  */
 function service(o: KubeObject, endpoints: KubeObject | undefined): Health {
   const spec = asObject(o.spec);
   const parts: string[] = [];
-  if (str(spec.type) === 'LoadBalancer' && arr(asObject(asObject(o.status).loadBalancer).ingress).length === 0)
-    parts.push('load balancer address pending');
   if (spec.selector && str(spec.type) !== 'ExternalName' && endpoints !== undefined) {
     const ready = arr(endpoints.subsets).reduce((n, s) => n + arr(s.addresses).length, 0);
     parts.push(ready > 0 ? `${ready} ready endpoint${ready === 1 ? '' : 's'}` : 'no ready endpoints yet');
+  }
+  if (str(spec.type) === 'LoadBalancer') {
+    const ingress = arr(asObject(asObject(o.status).loadBalancer).ingress)
+      .map((i) => str(i.ip) ?? str(i.hostname))
+      .filter((a): a is string => a !== undefined);
+    if (ingress.length === 0) return progressing(['waiting for the load balancer address', ...parts].join(', '));
+    parts.unshift(`load balancer at ${ingress.join(', ')}`);
   }
   return healthy(parts.length ? parts.join(', ') : 'exists');
 }
@@ -186,13 +167,16 @@ export interface Related {
 /** Kinds that run pods through a selector: their pods explain their health. */
 export const WORKLOADS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
-/** The health of `o`, a live object; `related` holds what explains it. */
-export function assess(o: KubeObject, related: Related = {}): Health {
+/**
+ * The health of `o`, a live object; `related` holds what explains it; `clock` says when the
+ * grace of a stuck pod has passed (the wall clock and the default grace unless given).
+ */
+export function assess(o: KubeObject, related: Related = {}, clock: HealthClock = wallClock()): Health {
   const kind = str(o.kind);
   let h: Health;
   switch (kind) {
     case 'Pod':
-      return pod(o);
+      return pod(o, clock);
     case 'Deployment':
       h = deployment(o);
       break;
@@ -230,10 +214,14 @@ export function assess(o: KubeObject, related: Related = {}): Health {
       return healthy('exists');
   }
   if (h.state === 'Progressing' && kind && WORKLOADS.has(kind)) {
-    // the controller keeps retrying, so the workload stays Progressing (its deadline or the
-    // caller's timeout decides when to give up) but says why it is stuck
-    const trouble = (related.pods ?? []).map(podTrouble).find((t) => t !== undefined);
-    if (trouble) return progressing(trouble.message, trouble.reason);
+    // the workload's current pods say why it is not there yet: one stuck past its grace fails
+    // it now (the controller would retry until the deadline, but the cause needs a person);
+    // one stuck within its grace keeps it Progressing and names the reason
+    const verdicts = currentPods(o, related.pods ?? []).map((p) => podVerdict(p, clock));
+    const failed = verdicts.find((v) => v.failed)?.failed;
+    if (failed) return degraded(failed.reason, failed.message);
+    const stuck = verdicts.find((v) => v.stuck)?.stuck;
+    if (stuck) return progressing(stuck.message, stuck.reason);
   }
   return h;
 }

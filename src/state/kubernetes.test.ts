@@ -111,6 +111,8 @@ describe('kubernetes state backend', () => {
     expect((lost as Error).message).toContain('serial 2, expected 1');
     await expect(backend.write(first, 0)).rejects.toThrow(StateConflictError);
     expect((await backend.read(key))?.history).toHaveLength(1);
+    // the operation a@h began runs while its process holds the stack's lock
+    await backend.lock(key, { id: 'a@h:1', user: 'a', host: 'h', pid: 1, operation: 'apply', since: NOW });
     expect(await backend.history(key, 10)).toEqual([expect.objectContaining({ operator: 'a@h', result: 'running' })]);
   });
 

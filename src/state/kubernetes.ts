@@ -28,6 +28,7 @@ import {
   stateObjectName,
 } from './kube-names.js';
 import { LeaseLocks } from './lease-lock.js';
+import { settledHistory, thisMachine } from './liveness.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
 import {
   CHUNK_BYTES,
@@ -250,7 +251,8 @@ export class KubernetesStateBackend implements StateBackend {
   }
 
   async history(key: StateKey, count: number): Promise<OperationRecord[]> {
-    return lastOperations(await this.read(key), count);
+    // an operation whose process died still says `running`: its Lease says otherwise
+    return settledHistory(lastOperations(await this.read(key), count), await this.lockHolder(key), thisMachine());
   }
 
   async list(): Promise<StateKey[]> {

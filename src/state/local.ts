@@ -22,6 +22,7 @@ import {
 } from './backend.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
 import { isAlive, writeDurably } from './durable-file.js';
+import { settledHistory, thisMachine } from './liveness.js';
 
 export const STATE_DIR = path.join('.kdeck', 'state');
 
@@ -96,7 +97,8 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async history(key: StateKey, count: number): Promise<OperationRecord[]> {
-    return lastOperations(this.readSync(key), count);
+    // an operation whose process died still says `running`: its lock says otherwise
+    return settledHistory(lastOperations(this.readSync(key), count), await this.lockHolder(key), thisMachine());
   }
 
   private expiresFrom(now: Date): string {

@@ -1,8 +1,10 @@
+import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
 import { ResourceGraph } from '../graph/graph.js';
 import { filterRows, resourceRows, stackBadge } from './derive.js';
 import { idParts, shortId } from '../model/ids.js';
+import { operationMachine } from '../workflows/operation-machine.js';
 import { liveKey, newStackEntry, type StackEntry } from '../app/console/state.js';
 
 const stack = {
@@ -51,6 +53,39 @@ describe('stackBadge', () => {
       stackBadge(planned([], { compile: { state: 'error', ms: 1, failure: { summary: 'main.k:1:1 x', text: 'x' } } }))
         .kind,
     ).toBe('error');
+  });
+});
+
+describe('stackBadge after an operation', () => {
+  it('says unhealthy when the last apply judged a resource Degraded, though its live object looks only Progressing', async () => {
+    const web = change('apps/v1:Deployment:shop:web', 'Update');
+    const actor = createActor(
+      operationMachine({
+        compile: async () => ({ resources: [] }),
+        plan: async () => changeSet([web]),
+        execute: async () => ({
+          succeeded: [],
+          failed: [web.id],
+          skipped: [],
+          notStarted: [],
+          stopped: [],
+          forgotten: [],
+          unhealthy: [web.id],
+          interrupted: false,
+          counts: { created: 0, updated: 1, deleted: 0 },
+        }),
+      }),
+      { input: { autoApprove: true } },
+    ).start();
+    await waitFor(actor, (s) => s.status === 'done');
+    const live = new Map([
+      [liveKey('a', web.id), { drift: false, health: { state: 'Progressing' as const, message: 'waiting' } }],
+    ]);
+    const entry = planned([change(web.id, 'UnChanged')], { live });
+    expect(stackBadge(entry).kind).toBe('unchanged');
+    expect(stackBadge(entry, { stack: 'shop/dev', operation: 'apply', actor, startedAt: 0, running: false }).kind).toBe(
+      'unhealthy',
+    );
   });
 });
 

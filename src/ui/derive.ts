@@ -24,7 +24,10 @@ export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
   if (s.compile.state === 'error' || s.plan.state === 'error') return { kind: 'error', text: 'error', tone: 'danger' };
   if (s.lock) return { kind: 'locked', text: `locked: ${s.lock.user}`, tone: 'warning' };
   if (!s.changeSet) return { kind: 'pending', text: '…', tone: 'muted' };
-  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded'))
+  // the last operation's outcome counts as much as the live objects: a workload whose pods
+  // crash-loop may look merely Progressing on its own, but the operation judged it Degraded
+  const lastOutcome = operation?.actor.getSnapshot().context.result;
+  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded') || (lastOutcome?.unhealthy.length ?? 0) > 0)
     return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
   if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift))
     return { kind: 'drift', text: 'drift', tone: 'warning' };

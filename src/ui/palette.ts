@@ -7,7 +7,8 @@ import { recoveryArgs } from '../app/console/recovery.js';
 import { VIEWS, viewByName, type ViewId } from './views.js';
 
 export type PaletteCommand =
-  | { kind: 'apply' | 'destroy'; stack?: string }
+  | { kind: 'apply'; stack?: string; forceConflicts: boolean }
+  | { kind: 'destroy'; stack?: string }
   | { kind: 'recover'; runbook: string; args: string[] }
   | { kind: 'resume'; runId: string }
   | { kind: 'ctx'; name?: string }
@@ -25,7 +26,12 @@ export interface CommandInfo {
 }
 
 export const COMMANDS: readonly CommandInfo[] = [
-  { name: 'apply', aliases: [], usage: ':apply [STACK]', description: 'apply the selected stack, or STACK' },
+  {
+    name: 'apply',
+    aliases: [],
+    usage: ':apply [--force-conflicts] [STACK]',
+    description: 'apply the selected stack, or STACK (--force-conflicts: take back fields another manager owns)',
+  },
   { name: 'destroy', aliases: [], usage: ':destroy [STACK]', description: 'destroy the selected stack, or STACK' },
   {
     name: 'recover',
@@ -71,10 +77,15 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
     };
   const usage = `usage: ${command.usage}`;
   switch (command.name) {
-    case 'apply':
+    case 'apply': {
+      const forceConflicts = args.includes('--force-conflicts');
+      const rest = args.filter((a) => a !== '--force-conflicts');
+      if (rest.length > 1 || rest.some((a) => a.startsWith('-'))) return { error: usage };
+      return { kind: 'apply', forceConflicts, ...(rest[0] ? { stack: rest[0] } : {}) };
+    }
     case 'destroy':
       if (args.length > 1) return { error: usage };
-      return { kind: command.name, ...(args[0] ? { stack: args[0] } : {}) };
+      return { kind: 'destroy', ...(args[0] ? { stack: args[0] } : {}) };
     case 'recover': {
       const [runbook, ...rest] = args;
       if (!runbook) return { error: `${usage} (for example :recover runbooks/AppRecovery.k hosts=web-1,web-2)` };

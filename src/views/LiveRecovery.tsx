@@ -23,6 +23,8 @@ export interface LiveRecoveryProps {
   prod: ReadonlySet<string>;
   /** Whether this view takes the keys (the console routes keys itself). */
   keys?: boolean;
+  /** Ctrl-C while this view holds the terminal in raw mode, where it is a key and not a signal. */
+  onInterrupt?: () => void;
 }
 
 function rowOf(s: ClusterSnapshot, prod: boolean): ClusterRow {
@@ -65,11 +67,12 @@ function useAnyPaused(actor: RunActor, started: string[]): boolean {
   return paused;
 }
 
-export function LiveRecovery({ actor, prod, keys = true }: LiveRecoveryProps) {
+export function LiveRecovery({ actor, prod, keys = true, onInterrupt }: LiveRecoveryProps) {
   const context = useSelector(actor, (s) => s.context);
   const anyPaused = useAnyPaused(actor, context.started);
   useInput(
-    (input) => {
+    (input, key) => {
+      if (key.ctrl && input === 'c') return onInterrupt?.();
       const type = ({ p: 'PAUSE', r: 'RESUME', a: 'ABORT', t: 'RETRY', s: 'SKIP', x: 'STOP' } as const)[
         input as 'p' | 'r' | 'a' | 't' | 's' | 'x'
       ];

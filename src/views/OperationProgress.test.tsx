@@ -69,3 +69,41 @@ describe('OperationProgress', () => {
     ]);
   });
 });
+
+describe('OperationProgress: only what really happened is done', () => {
+  it('shows a resource stopped while progressing and one kept for another stack, neither as ✓ done', () => {
+    const { lastFrame } = render(
+      <OperationProgress
+        changeSet={changeSet}
+        maxRows={10}
+        width={140}
+        progress={{
+          'v1:Namespace:shop': { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
+          'apps/v1:Deployment:shop:web': {
+            phase: 'stopped',
+            health: { state: 'Progressing', reason: 'CrashLoopBackOff', message: 'pod web-1: container main' },
+            message: 'stopped while progressing: applied and recorded, its health not yet known',
+          },
+          'v1:Service:shop:old': {
+            phase: 'forgotten',
+            message: 'kept in the cluster: also applied by shop/prod; only forgotten by this stack',
+          },
+        }}
+      />,
+    );
+    const lines = lastFrame()!.split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^◌ Update +apps\/v1:Deployment:shop:web +sandbox-a stopped while Progressing \(CrashLoopBackOff\)/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^○ Delete +v1:Service:shop:old +sandbox-a kept in the cluster: also applied by shop\/prod/,
+      ),
+    );
+    expect(lines.at(-1)).toBe(
+      '1 done, 0 running, 0 failed, 0 skipped, 0 waiting, 1 stopped while progressing, 1 forgotten (kept)',
+    );
+  });
+});

@@ -57,6 +57,8 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
         <Text color={theme.warning}>{count('skipped')} skipped</Text>
         {', '}
         <Text color={theme.muted}>{count('pending')} waiting</Text>
+        {count('stopped') > 0 && <Text color={theme.warning}>, {count('stopped')} stopped while progressing</Text>}
+        {count('forgotten') > 0 && <Text color={theme.muted}>, {count('forgotten')} forgotten (kept)</Text>}
       </Text>
     </Box>
   );
@@ -69,11 +71,19 @@ function compactId(id: string, width: number): string {
   return short.length <= width ? short : `…${short.slice(-(width - 1))}`;
 }
 
-/** What to say about a row: why it failed or was skipped, else its latest health. */
+/** What to say about a row: why it failed, was skipped, stopped or kept, else its latest health. */
 function Detail({ progress: p }: { progress: ResourceProgress }) {
   let text: string | undefined;
   let tone: keyof typeof theme = 'warning';
-  if ((p.phase === 'failed' || p.phase === 'skipped') && p.message)
+  if (p.phase === 'stopped' && p.health)
+    [text, tone] = [
+      `stopped while ${p.health.state}${p.health.reason ? ` (${p.health.reason})` : ''}: ${p.health.message}`,
+      phaseGlyph.stopped.tone,
+    ];
+  else if (
+    (p.phase === 'failed' || p.phase === 'skipped' || p.phase === 'stopped' || p.phase === 'forgotten') &&
+    p.message
+  )
     [text, tone] = [p.message, phaseGlyph[p.phase].tone];
   else if (p.health)
     [text, tone] = [

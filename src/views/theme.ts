@@ -26,6 +26,9 @@ export const phaseGlyph: Record<ResourcePhase, { glyph: string; tone: Tone }> = 
   succeeded: { glyph: '✓', tone: 'ok' },
   failed: { glyph: '✗', tone: 'danger' },
   skipped: { glyph: '–', tone: 'warning' },
+  // neither is a ✓: one was never seen healthy, the other was deliberately left in the cluster
+  stopped: { glyph: '◌', tone: 'warning' },
+  forgotten: { glyph: '○', tone: 'muted' },
 };
 
 export const actionTone: Record<Action, Tone> = {

@@ -2,7 +2,10 @@
  * Carrying out an approved change set: the DAG walk applies (server-side) or deletes each
  * resource, records it in the state at once, and follows its health until it is Healthy,
  * Degraded or out of time. A resource whose live object changed since the preview is compared
- * again and the difference reported before it is applied.
+ * again and the difference reported before it is applied. Each resource ends with what really
+ * happened to it: succeeded (healthy, deleted, or unchanged), failed, stopped while still
+ * progressing (interrupted), or forgotten (kept in the cluster for another stack, only dropped
+ * from this stack's state).
  */
 import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../model/kube-object.js';
@@ -21,11 +24,19 @@ import { errorMessage } from '../diagnostics/user-error.js';
 import { StateRecorder } from './state-recorder.js';
 import { walkGraph, type Outcome } from './walk.js';
 
+/**
+ * What became of one resource. `stopped`: applied and recorded, but the run was interrupted
+ * while its health was still Progressing, so nobody knows yet whether it works. `forgotten`: a
+ * Delete of an object another stack also applied: it stays in the cluster and only leaves this
+ * stack's state.
+ */
+export type ResourceOutcome = Outcome | 'stopped' | 'forgotten';
+
 export type EngineEvent =
   | { type: 'started'; id: string; cluster: string; action: ResourceChange['action'] }
   | { type: 'applied'; id: string; cluster: string }
   | { type: 'health'; id: string; cluster: string; health: Health; at: string }
-  | { type: 'finished'; id: string; cluster: string; outcome: Outcome; message?: string }
+  | { type: 'finished'; id: string; cluster: string; outcome: ResourceOutcome; message?: string }
   | { type: 'skipped'; id: string; cluster: string; because: string }
   | { type: 'changed-since-preview'; id: string; cluster: string; message: string };
 
@@ -43,15 +54,24 @@ export interface ExecuteInput {
   timeoutMs: number;
   /** Health is followed only when given (apply --watch, and always in the console). */
   followHealth?: HealthFollower;
+  /** How long a stuck pod is given, from its creation, before its workload fails (default 30 s). */
+  healthGraceMs?: number;
   signal: AbortSignal;
   now?: () => string;
 }
 
 export interface ExecuteResult {
+  /** Healthy, deleted, or left unchanged. */
   succeeded: string[];
   failed: string[];
   skipped: string[];
   notStarted: string[];
+  /** Applied, then interrupted while still Progressing. */
+  stopped: string[];
+  /** Kept in the cluster because another stack applied them too; only this stack's state dropped them. */
+  forgotten: string[];
+  /** Failed because their health was judged Degraded: the stack is unhealthy. */
+  unhealthy: string[];
   interrupted: boolean;
   counts: { created: number; updated: number; deleted: number };
 }
@@ -70,6 +90,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   );
   const byId = new Map(changeSet.changes.map((c) => [c.id, c]));
   const counts = { created: 0, updated: 0, deleted: 0 };
+  const stopped: string[] = [];
+  const forgotten: string[] = [];
+  const unhealthy: string[] = [];
   /** Server responses of this run: references resolve against them first. */
   const applied = new Map<string, KubeObject>();
 
@@ -85,7 +108,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   });
   for (const cluster of involved) await recorder.operation(cluster, op('running'));
 
-  const applyOne = async (c: ResourceChange): Promise<Outcome> => {
+  const applyOne = async (c: ResourceChange): Promise<ResourceOutcome> => {
     const client = clusters.client(c.cluster);
     const resource = c.resource!;
     const ref = refOf(resource.attributes as KubeObject);
@@ -138,18 +161,23 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     const health = await input.followHealth(c.cluster, result, {
       signal: input.signal,
       timeoutMs: input.timeoutMs,
+      ...(input.healthGraceMs !== undefined ? { graceMs: input.healthGraceMs } : {}),
       onHealth: (h) => emit({ type: 'health', id: c.id, cluster: c.cluster, health: h, at: now() }),
     });
-    // interrupted while waiting: the object was applied and recorded; its health is not judged
-    if (input.signal.aborted) return 'succeeded';
-    if (health.state !== 'Healthy') throw new Error(`${health.reason ? `${health.reason}: ` : ''}${health.message}`);
+    // the follower settles Progressing only when interrupted: the object was applied and
+    // recorded, but whether it works is not known, so it is not reported as done
+    if (health.state === 'Progressing') return 'stopped';
+    if (health.state !== 'Healthy') {
+      unhealthy.push(c.id);
+      throw new Error(`${health.reason ? `${health.reason}: ` : ''}${health.message}`);
+    }
     return 'succeeded';
   };
 
-  const deleteOne = async (c: ResourceChange): Promise<Outcome> => {
+  const deleteOne = async (c: ResourceChange): Promise<ResourceOutcome> => {
     if (c.sharedWith) {
       await recorder.forget(c.cluster, c.id);
-      return 'succeeded';
+      return 'forgotten';
     }
     const client = clusters.client(c.cluster);
     const ref = refOf(c.prior!.attributes as KubeObject);
@@ -178,8 +206,17 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
         return 'succeeded';
       }
       const outcome = c.action === 'Delete' ? await deleteOne(c) : await applyOne(c);
-      emit({ type: 'finished', id, cluster: c.cluster, outcome });
-      return outcome;
+      if (outcome === 'stopped') stopped.push(id);
+      if (outcome === 'forgotten') forgotten.push(id);
+      const message =
+        outcome === 'forgotten'
+          ? `kept in the cluster: also applied by ${c.sharedWith!.join(', ')}; only forgotten by this stack`
+          : outcome === 'stopped'
+            ? 'stopped while progressing: applied and recorded, its health not yet known'
+            : undefined;
+      emit({ type: 'finished', id, cluster: c.cluster, outcome, ...(message ? { message } : {}) });
+      // for the walk both went as far as they will: what depends on them may go on (or stops with the run)
+      return outcome === 'failed' ? 'failed' : 'succeeded';
     } catch (e) {
       emit({ type: 'finished', id, cluster: c.cluster, outcome: 'failed', message: errorMessage(e) });
       return 'failed';
@@ -194,9 +231,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     skipped: (id: string, because: string) => emit({ type: 'skipped', id, cluster: byId.get(id)!.cluster, because }),
   };
   const walk = await walkGraph(changeSet.graph, applies, run, options, listener);
-  const stopped = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
+  const halted = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
   if (deletes.length) {
-    if (stopped) walk.notStarted.push(...deletes.map((c) => c.id));
+    if (halted) walk.notStarted.push(...deletes.map((c) => c.id));
     else {
       const second = await walkGraph(
         changeSet.deletions.reversed(),
@@ -211,5 +248,14 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const interrupted = input.signal.aborted;
   const result = interrupted ? 'interrupted' : walk.failed.length || walk.skipped.length ? 'failed' : 'succeeded';
   for (const cluster of involved) await recorder.operation(cluster, op(result));
-  return { ...walk, interrupted, counts };
+  const settledOtherwise = new Set([...stopped, ...forgotten]);
+  return {
+    ...walk,
+    succeeded: walk.succeeded.filter((id) => !settledOtherwise.has(id)),
+    stopped,
+    forgotten,
+    unhealthy,
+    interrupted,
+    counts,
+  };
 }

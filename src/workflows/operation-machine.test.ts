@@ -94,6 +94,9 @@ describe('the apply machine', () => {
         failed: [],
         skipped: [],
         notStarted: changeSet.changes.slice(1).map((c) => c.id),
+        stopped: [],
+        forgotten: [],
+        unhealthy: [],
         interrupted: signal.aborted,
         counts: { created: 1, updated: 0, deleted: 0 },
       };

@@ -4,14 +4,16 @@
  * actors (compile, plan, execute), so the console, the command line and the tests run the same
  * machine against real clusters, the sandbox or a scripted double.
  */
-import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { Spec } from '../model/resource.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { summarize, type ChangeSet } from '../diff/change-set.js';
 
-export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
+/** `stopped` and `forgotten` as ResourceOutcome (execute.ts) says: neither is done. */
+export type ResourcePhase =
+  'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped' | 'stopped' | 'forgotten';
 
 export interface ResourceProgress {
   phase: ResourcePhase;
@@ -182,3 +184,4 @@ export function operationMachine(actors: {
 }
 
 export type OperationActor = ActorRefFrom<ReturnType<typeof operationMachine>>;
+export type OperationSnapshot = SnapshotFrom<ReturnType<typeof operationMachine>>;

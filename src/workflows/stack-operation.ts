@@ -25,6 +25,8 @@ export interface StackOperationInput {
   operation: Operation;
   concurrency: number;
   timeoutMs: number;
+  /** How long a stuck pod is given, from its creation, before its workload fails (default 30 s). */
+  healthGraceMs?: number;
   ignoreFields?: string[];
   failFast?: boolean;
   forceConflicts?: boolean;
@@ -63,6 +65,7 @@ export function stackOperationMachine(input: StackOperationInput) {
           failFast: input.failFast,
           forceConflicts: input.forceConflicts,
           timeoutMs: input.timeoutMs,
+          ...(input.healthGraceMs !== undefined ? { healthGraceMs: input.healthGraceMs } : {}),
           followHealth: operation === 'apply' && input.followHealth ? healthFollower(input.clusterSet) : undefined,
           signal,
         },

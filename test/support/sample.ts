@@ -1,6 +1,7 @@
 /**
- * A copy of konfig-sample for a test to change freely, without what `npm start` or an earlier
- * run left in its `.kdeck` (sandbox clusters, states, logs).
+ * A copy of konfig-sample for a test to change freely, with its settings (`.kdeck/config.yaml`)
+ * but without what `npm start` or an earlier run left in its `.kdeck` (sandbox clusters, states,
+ * logs).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,5 +10,9 @@ import { fileURLToPath } from 'node:url';
 export const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'konfig-sample');
 
 export function copySample(to: string): void {
-  fs.cpSync(SAMPLE, to, { recursive: true, filter: (src) => path.basename(src) !== '.kdeck' });
+  const kept = path.join(SAMPLE, '.kdeck', 'config.yaml');
+  fs.cpSync(SAMPLE, to, {
+    recursive: true,
+    filter: (src) => !src.includes(`${path.sep}.kdeck${path.sep}`) || src === kept,
+  });
 }

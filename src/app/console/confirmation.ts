@@ -1,41 +1,67 @@
 /**
- * What the console asks before an apply or destroy, from the plan on screen: where it goes,
- * what it changes, and whether a prod context is touched (then the stack's name must be
- * typed); likewise before a recovery runs. Refuses, with the reason, when there is nothing to
- * show or do. Pure.
+ * What the console asks before an apply, a destroy or a recovery, from the plan on screen: where
+ * it goes, what it changes, and, when it touches production, the production contexts' names to
+ * type (the confirmation policy both faces use). An apply whose plan finds fields another manager
+ * owns is refused unless asked for with `:apply --force-conflicts`, whose confirmation lists
+ * them. Refuses, with the reason, when there is nothing to show or do. Pure.
  */
 import { summarize } from '../../diff/change-set.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
 import type { RunRecord } from '../../workflows/recovery/run-store.js';
+import { approvalFor, typedApproves, typedText, type Approval } from '../policy/confirmation.js';
+import { conflictLines, conflictRefusal, conflictsOf, FORCE_IN_CONSOLE } from '../policy/conflicts.js';
 import type { ConsoleState, StackEntry } from './state.js';
 
 export interface Confirmation {
   action: 'apply' | 'destroy' | 'recover';
   /** The stack, or the runbook for a recovery. */
   subject: string;
-  /** What must be typed to confirm (the stack, or the prod clusters' names); y/N when absent. */
+  /** The production contexts touched: their names must be typed; y/N when there are none. */
+  approval: Approval;
+  /** What must be typed to confirm, as shown; absent when a y will do. */
   typed?: string;
   /** What will happen, a line each. */
   summary: string[];
+  /** An apply that takes back fields another manager owns. */
+  forceConflicts?: boolean;
 }
+
+/** Whether what was typed confirms. */
+export const confirmedBy = (c: Confirmation, input: string): boolean => typedApproves(c.approval, input);
+
+const withApproval = (approval: Approval) => ({
+  approval,
+  ...(approval.production.length ? { typed: typedText(approval) } : {}),
+});
+
+/** Where a list of clusters is, production marked. */
+const whereText = (clusters: string[], approval: Approval) =>
+  clusters.map((c) => `${c}${approval.production.includes(c) ? ' (prod)' : ''}`).join(', ');
 
 export function confirmationFor(
   action: 'apply' | 'destroy',
   s: StackEntry,
   state: ConsoleState,
+  forceConflicts = false,
 ): Confirmation | { refused: string } {
   if (s.compile.state === 'error')
     return {
       refused: `${s.key} does not compile (${s.compile.failure.summary}); fix it and save, then ${action} again`,
     };
   if (!s.changeSet) return { refused: `${s.key} has no plan yet; ${action} once it shows` };
+  const conflicts = action === 'apply' ? conflictsOf(s.changeSet) : [];
+  const refusal = conflictRefusal(conflicts, forceConflicts, FORCE_IN_CONSOLE);
+  if (refusal) return { refused: `${s.key}: ${refusal}` };
+  // every cluster the stack is on or leaves: a stack moving clusters touches both
   const clusters = [
-    ...new Set([...s.changeSet.changes.map((c) => c.cluster), ...(s.stack.cluster ? [s.stack.cluster] : [])]),
+    ...new Set([
+      ...s.changeSet.changes.map((c) => c.cluster),
+      ...s.changeSet.states.keys(),
+      ...(s.stack.cluster ? [s.stack.cluster] : []),
+    ]),
   ].sort();
-  const prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
-  const onProd = clusters.filter((c) => prod.has(c));
-  const where =
-    clusters.map((c) => `${c}${prod.has(c) ? ' (prod)' : ''}`).join(', ') || state.context || 'the current context';
+  const approval = approvalFor(clusters, state.production);
+  const where = whereText(clusters, approval) || state.context || 'the current context';
   const n = summarize(s.changeSet.changes);
   const summary =
     action === 'apply'
@@ -52,25 +78,23 @@ export function confirmationFor(
     summary.push(
       `${drifted} resource${drifted === 1 ? ' has' : 's have'} drifted; the apply puts ${drifted === 1 ? 'it' : 'them'} back as planned`,
     );
-  const taken = s.changeSet.changes.filter((c) => c.conflict).length;
-  if (action === 'apply' && taken)
-    summary.push(
-      `${taken} resource${taken === 1 ? ' has' : 's have'} fields another manager owns now; the apply takes them back`,
-    );
+  if (conflicts.length) summary.push('takes back fields another manager owns now:', ...conflictLines(conflicts));
   if (action === 'apply' && n.Create + n.Update + n.Delete + n.Import === 0)
     summary.push('Nothing to change: the apply only records the stack as it is.');
-  return { action, subject: s.key, summary, ...(onProd.length ? { typed: s.key } : {}) };
+  return {
+    action,
+    subject: s.key,
+    summary,
+    ...withApproval(approval),
+    ...(conflicts.length ? { forceConflicts: true } : {}),
+  };
 }
 
-/** The clusters a recovery touches, prod ones marked, and the names to type when any is prod. */
-function recoveryClusters(batches: { cluster: string }[], state: ConsoleState): { where: string; typed?: string } {
+/** The clusters a recovery touches, prod ones marked, and its approval. */
+function recoveryClusters(batches: { cluster: string }[], state: ConsoleState): { where: string; approval: Approval } {
   const clusters = [...new Set(batches.map((b) => b.cluster))].sort();
-  const prod = new Set(state.contexts.filter((c) => c.prod).map((c) => c.name));
-  const onProd = clusters.filter((c) => prod.has(c));
-  return {
-    where: clusters.map((c) => `${c}${prod.has(c) ? ' (prod)' : ''}`).join(', '),
-    ...(onProd.length ? { typed: onProd.join(',') } : {}),
-  };
+  const approval = approvalFor(clusters, state.production);
+  return { where: whereText(clusters, approval), approval };
 }
 
 /** Before a recovery runs: what it restarts where; the prod clusters' names typed when it touches any. */
@@ -81,21 +105,21 @@ export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): C
         ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart`
         : 'the runbook has no targets: nothing to restart',
     };
-  const { where, typed } = recoveryClusters(plan.batches, state);
+  const { where, approval } = recoveryClusters(plan.batches, state);
   const what = plan.runbook.action === 'rollout-restart' ? 'roll out again' : plan.runbook.action;
   const summary = [
     `${what} ${plan.runbook.targets.length} target${plan.runbook.targets.length === 1 ? '' : 's'} in ${where}`,
     `${plan.batches.length} batches, at most ${plan.runbook.strategy.maxUnavailable} of a workload at once; on failure: ${plan.runbook.strategy.onFailure}`,
   ];
-  return { action: 'recover', subject: plan.runbook.name, summary, ...(typed ? { typed } : {}) };
+  return { action: 'recover', subject: plan.runbook.name, summary, ...withApproval(approval) };
 }
 
 /** Before a saved run is carried on: where it restarts pods; prod clusters typed as for a new run. */
 export function savedRunConfirmation(runId: string, record: RunRecord, state: ConsoleState): Confirmation {
-  const { where, typed } = recoveryClusters(record.plan.batches, state);
+  const { where, approval } = recoveryClusters(record.plan.batches, state);
   const summary = [
     `carry on run ${runId}, started by ${record.who}`,
     `in ${where}; verified batches are not run again`,
   ];
-  return { action: 'recover', subject: record.plan.runbook, summary, ...(typed ? { typed } : {}) };
+  return { action: 'recover', subject: record.plan.runbook, summary, ...withApproval(approval) };
 }

@@ -3,13 +3,17 @@
  * clusters; screen tests and golden frames implement it over a fixed state.
  */
 import type { Operation } from '../../workflows/stack-operation.js';
+import type { Confirmation } from './confirmation.js';
 import type { RecoveryCommand } from './recovery.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
 export interface ConsoleControl {
   readonly store: Store<ConsoleState>;
-  /** Starts an approved apply or destroy; rejects with a sentence when it cannot. */
-  startOperation(stack: string, operation: Operation): Promise<void>;
+  /**
+   * Starts an apply or destroy the operator confirmed; rejects with a sentence when it cannot,
+   * or when its plan, made again under the stack's lock, needs more than was confirmed.
+   */
+  startOperation(stack: string, operation: Operation, confirmed: Confirmation): Promise<void>;
   /** Stops the stack's running operation; false when none runs. */
   interrupt(stack: string): boolean;
   /** Compiles the stack again (and plans it). */

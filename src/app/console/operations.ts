@@ -1,17 +1,20 @@
 /**
- * Apply and destroy from the console: the same stack operation machine as `kdeck apply`,
- * approved by the console's own confirmation, its stack locked for the run, its health
- * followed to the end, and the stack planned again when it finishes. One operation per stack
- * at a time; several stacks may run at once.
+ * Apply and destroy from the console: the stack operation both faces run (lock, plan, policies,
+ * machine, release), approved by the console's confirmation once the plan made under the lock
+ * asks for nothing more than was confirmed, its health followed to the end, and the stack
+ * planned again when it finishes. One operation per stack at a time; several stacks may run at
+ * once.
  */
-import { createActor, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
-import { describeHolder, type StateBackend } from '../../state/backend.js';
-import { keepRenewed } from '../../state/renewal.js';
+import type { StateBackend } from '../../state/backend.js';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import type { Clusters } from '../../workflows/plan.js';
-import { lockStack, releaseAll, stackOperationMachine, type Operation } from '../../workflows/stack-operation.js';
-import type { OperationActor } from '../../workflows/operation-machine.js';
+import type { Operation } from '../../workflows/stack-operation.js';
+import { operationOutcome } from '../outcome.js';
+import { conflictRefusal, FORCE_IN_CONSOLE } from '../policy/conflicts.js';
+import { StackOperation } from '../stack-operation.js';
+import type { Confirmation } from './confirmation.js';
 import type { ConsoleState, EventLevel, OperationEntry, Store } from './state.js';
 
 export interface RunnerDeps {
@@ -30,35 +33,11 @@ export interface RunnerDeps {
 /** How long quitting waits for running operations to stop after being interrupted. */
 const STOP_LIMIT_MS = 15_000;
 
-function outcomeText(actor: OperationActor): { level: EventLevel; text: string } {
-  const s = actor.getSnapshot();
-  const c = s.context.result?.counts;
-  const totals = c ? `${c.created} created, ${c.updated} updated, ${c.deleted} deleted` : 'nothing to do';
-  switch (s.value) {
-    case 'done':
-      return { level: 'info', text: `done: ${totals}` };
-    case 'interrupted':
-      return {
-        level: 'warn',
-        text: `interrupted: ${totals}; ${s.context.result?.notStarted.length ?? 0} not started (run it again to finish)`,
-      };
-    case 'failed':
-      return {
-        level: 'error',
-        text:
-          s.context.error ??
-          `failed: ${s.context.result?.failed.length ?? 0} failed, ${s.context.result?.skipped.length ?? 0} skipped; ${totals}`,
-      };
-    default:
-      return { level: 'info', text: String(s.value) };
-  }
-}
-
 export class OperationRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
   /** Refuses with a sentence when the operation cannot start; else starts it (approved). */
-  async start(key: string, operation: Operation): Promise<void> {
+  async start(key: string, operation: Operation, confirmed: Confirmation): Promise<void> {
     const { store, readOnly } = this.deps;
     if (readOnly)
       throw new UserError(
@@ -74,65 +53,55 @@ export class OperationRunner {
         `${key} does not compile (${entry.compile.failure.summary}); fix it and save, then ${operation} again`,
       );
     if (!entry.spec) throw new UserError(`${key} is still compiling; ${operation} once its plan shows`);
-    const clusters = this.deps.clusters();
-    const locks = await lockStack(this.deps.backend, clusters, entry.stack, entry.spec, operation);
-    for (const l of locks)
-      if (l.tookOverFrom)
-        this.deps.log(
-          'warn',
-          `${key}: took over the stale lock of ${describeHolder(l.tookOverFrom)}: its holder stopped without releasing it`,
-        );
-    const machine = stackOperationMachine({
-      stack: entry.stack,
-      spec: entry.spec,
-      clusters,
-      clusterSet: this.deps.clusterSet,
-      backend: this.deps.backend,
+    const op = await StackOperation.plan(
+      {
+        stack: entry.stack,
+        spec: entry.spec,
+        clusters: this.deps.clusters(),
+        clusterSet: this.deps.clusterSet,
+        backend: this.deps.backend,
+      },
       operation,
-      concurrency: this.deps.settings.concurrency,
-      timeoutMs: this.deps.settings.timeoutMs,
-      // the confirmation said which fields another manager took over: applying takes them back
-      forceConflicts: true,
-      followHealth: true,
-    });
-    const actor: OperationActor = createActor(machine, { input: { autoApprove: true } });
-    const record: OperationEntry = { stack: key, operation, actor, startedAt: this.deps.now(), running: true };
+      { ...this.deps.settings, forceConflicts: confirmed.forceConflicts === true, followHealth: true },
+      (text) => this.deps.log('warn', `${key}: ${text}`),
+    );
+    if (op.planned.kind === 'failed') throw new UserError(`${operation} ${key}: ${op.planned.error}`);
+    if (op.planned.kind === 'awaiting') {
+      // the plan was made again under the lock: it may not ask for more than the operator confirmed
+      const unconfirmed = op
+        .approval(state.production)
+        .production.filter((c) => !confirmed.approval.production.includes(c));
+      const refusal = unconfirmed.length
+        ? `the plan now also touches production (${unconfirmed.join(', ')}), which was not confirmed; ${operation} again to confirm it`
+        : conflictRefusal(op.conflicts(), confirmed.forceConflicts === true, FORCE_IN_CONSOLE);
+      if (refusal) {
+        await op.reject();
+        throw new UserError(`${operation} ${key}: ${refusal}`);
+      }
+      op.approve();
+    }
+    const record: OperationEntry = {
+      stack: key,
+      operation,
+      actor: op.actor,
+      startedAt: this.deps.now(),
+      running: true,
+    };
     store.update((s) => ({ ...s, operations: new Map(s.operations).set(key, record) }));
     this.deps.log('info', `${operation} ${key}: started`);
-    // the locks are renewed while it runs; if one is lost, nothing new starts
-    const renewal = keepRenewed(locks, (e) => {
-      this.deps.log('error', `${operation} ${key}: ${e.message}`);
-      actor.send({ type: 'CANCEL' });
-    });
-    const end = () => {
-      renewal.stop();
-      void this.ended(key, record, locks);
-    };
-    actor.subscribe({
-      complete: end,
-      error: (e) => {
-        this.deps.log('error', `${operation} ${key}: ${errorMessage(e)}`);
-        end();
-      },
-    });
-    actor.start();
+    void this.ended(key, record, op);
   }
 
-  private async ended(
-    key: string,
-    record: OperationEntry,
-    locks: Awaited<ReturnType<typeof lockStack>>,
-  ): Promise<void> {
+  private async ended(key: string, record: OperationEntry, op: StackOperation): Promise<void> {
     try {
-      await releaseAll(locks);
+      const final = await op.finished((text) => this.deps.log('error', `${key}: ${text}`));
+      if (op.lostLock) this.deps.log('error', `${record.operation} ${key}: ${op.lostLock.message}`);
+      const outcome = operationOutcome(final, record.operation);
+      const level: EventLevel = outcome.kind === 'done' ? 'info' : outcome.kind === 'failed' ? 'error' : 'warn';
+      this.deps.log(level, `${record.operation} ${key}: ${outcome.text}`);
     } catch (e) {
-      this.deps.log(
-        'error',
-        `${key}: the lock could not be released (${errorMessage(e)}); run kdeck state unlock in the stack folder`,
-      );
+      this.deps.log('error', `${record.operation} ${key}: ${errorMessage(e)}`);
     }
-    const { level, text } = outcomeText(record.actor);
-    this.deps.log(level, `${record.operation} ${key}: ${text}`);
     this.deps.store.update((s) => {
       if (s.operations.get(key) !== record) return s;
       return { ...s, operations: new Map(s.operations).set(key, { ...record, running: false }) };

@@ -10,9 +10,9 @@ import path from 'node:path';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
 import { updateLine } from '../../workflows/recovery/update-line.js';
 import { parseOptionArg } from '../../kcl/run.js';
-import { resolveFromClusters, type PodSource } from '../../recovery/cmdb.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
-import { compileRunbook, hostsOf, requireTargets } from '../../recovery/runbook.js';
+import { requireTargets } from '../../recovery/runbook.js';
+import { planRecovery } from '../recovery.js';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { launchRun, resumeRun, type OpenOptions } from '../../workflows/recovery/launch.js';
 import type { RunActor } from '../../workflows/recovery/run-machine.js';
@@ -38,20 +38,6 @@ export type RecoveryCommand = 'PAUSE' | 'RESUME' | 'ABORT' | 'RETRY' | 'SKIP' | 
 /** `hosts=a,b` and `-D hosts=a,b` alike: the `-D` values of a `:recover` command. */
 export function recoveryArgs(words: string[]): string[] {
   return words.filter((w) => w !== '-D');
-}
-
-/** The runbook's plan, its hostnames resolved against every cluster of the set. */
-async function recoveryPlan(
-  root: string,
-  runbook: string,
-  args: string[],
-  clusterSet: ClusterSet,
-): Promise<RecoveryPlan> {
-  const options = args.map(parseOptionArg);
-  const hosts = hostsOf(options);
-  const sources = new Map<string, PodSource>(clusterSet.contexts.map((c) => [c.name, clusterSet.client(c.name)]));
-  const table = hosts.length ? await resolveFromClusters(hosts, sources) : { records: [], unresolved: [] };
-  return compileRunbook(path.resolve(root, runbook), options, table).plan;
 }
 
 export interface RecoveryDeps {
@@ -84,7 +70,9 @@ export class ConsoleRecovery {
     this.refuseWhileRunning();
     this.set({ state: 'planning', runbook, args });
     try {
-      const plan = await recoveryPlan(this.deps.root, runbook, args, this.deps.clusterSet);
+      const { plan } = await planRecovery(path.resolve(this.deps.root, runbook), args, {
+        clusterSet: async () => this.deps.clusterSet,
+      });
       this.set({ state: 'planned', runbook, args, plan });
       this.deps.log(
         'info',

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { confirmationFor, type Confirmation } from './confirmation.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,18 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** The confirmation the console would show for the stack's plan now, as the operator accepts it. */
+function confirmed(session: ConsoleSession, key: string, action: 'apply' | 'destroy'): Confirmation {
+  const state = session.store.get();
+  const c = confirmationFor(
+    action,
+    state.stacks.find((s) => s.key === key)!,
+    state,
+  );
+  if ('refused' in c) throw new Error(c.refused);
+  return c;
+}
+
 describe('the console session', () => {
   it('compiles and plans every stack, marks the prod context, and applies a stack to Healthy', async () => {
     const state = session.store.get();
@@ -57,7 +70,7 @@ describe('the console session', () => {
     ]);
     await until(() => session.store.get().stacks.every((s) => s.plan.state === 'ok'), 'every stack planned', 120_000);
     expect(badge('nginx-example/dev')).toMatch(/^\d+ changes$/);
-    await session.operations.start('nginx-example/dev', 'apply');
+    await session.operations.start('nginx-example/dev', 'apply', confirmed(session, 'nginx-example/dev', 'apply'));
     expect(badge('nginx-example/dev')).toBe('applying');
     await until(() => !session.store.get().operations.get('nginx-example/dev')?.running, 'the apply to end', 60_000);
     const final = session.store.get().operations.get('nginx-example/dev')!.actor.getSnapshot();
@@ -226,9 +239,14 @@ describe('the console session', () => {
       readOnly: true,
       watch: false,
     });
-    await expect(readOnly.operations.start('nginx-example/dev', 'destroy')).rejects.toThrow(
-      'destroy changes clusters and is refused in --read-only mode',
-    );
+    await expect(
+      readOnly.operations.start('nginx-example/dev', 'destroy', {
+        action: 'destroy',
+        subject: 'nginx-example/dev',
+        approval: { production: [] },
+        summary: [],
+      }),
+    ).rejects.toThrow('destroy changes clusters and is refused in --read-only mode');
     await readOnly.planRecovery('runbooks/AppRecovery.k', ['hosts=a-node-1']);
     await expect(readOnly.runRecovery()).rejects.toThrow('a recovery restarts pods and is refused in --read-only mode');
     await readOnly.close();

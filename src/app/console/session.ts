@@ -7,6 +7,7 @@
  * go into the one store the views read.
  */
 import { createActor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import type { Confirmation } from './confirmation.js';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
 import { graphOf } from '../../graph/graph.js';
 import { loadWorkspace, type Stack, type Workspace } from '../../konfig/workspace.js';
@@ -29,7 +30,7 @@ import { plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
 import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-drift.js';
 import { OperationRunner } from './operations.js';
-import { prodContexts } from './prod.js';
+import { listedProductionContexts, ProductionPolicy } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
 import {
   liveKey,
@@ -91,16 +92,14 @@ export class ConsoleSession implements ConsoleControl {
     this.workspace = loadWorkspace(options.dir);
     const names = options.contexts.length ? options.contexts : options.clusterSet.contexts.map((c) => c.name);
     const stacks = this.allStacks();
-    const prod = prodContexts(
-      names.map((name) => options.clusterSet.contexts.find((c) => c.name === name) ?? { name }),
-      stacks,
-    );
+    const production = new ProductionPolicy(options.clusterSet.contexts, listedProductionContexts(this.workspace.root));
     const context = options.contexts[0] ?? options.clusterSet.current;
     this.clusters = new DefaultedClusters(options.clusterSet, context);
     this.store = new Store<ConsoleState>({
       root: this.workspace.root,
       readOnly: options.readOnly,
-      contexts: names.map((name) => ({ name, prod: prod.has(name) })),
+      contexts: names.map((name) => ({ name, prod: production.isProduction(name) })),
+      production,
       ...(context ? { context } : {}),
       stacks: stacks.map(newStackEntry),
       operations: new Map(),
@@ -329,8 +328,8 @@ export class ConsoleSession implements ConsoleControl {
 
   // ---- what the user asks for -----------------------------------------------------------
 
-  startOperation(stack: string, operation: Operation): Promise<void> {
-    return this.operations.start(stack, operation);
+  startOperation(stack: string, operation: Operation, confirmed: Confirmation): Promise<void> {
+    return this.operations.start(stack, operation, confirmed);
   }
 
   interrupt(stack: string): boolean {

@@ -15,6 +15,7 @@ import type { Operation } from '../../workflows/stack-operation.js';
 import type { CompileFailure } from './compile-protocol.js';
 import type { RecoveryEntry } from './recovery.js';
 import type { LockHolder } from '../../state/backend.js';
+import type { ProductionPolicy } from '../policy/production.js';
 
 export type CompileStatus =
   { state: 'pending' } | { state: 'ok'; ms: number } | { state: 'error'; ms: number; failure: CompileFailure };
@@ -75,6 +76,8 @@ export interface ConsoleState {
   root: string;
   readOnly: boolean;
   contexts: ContextEntry[];
+  /** Which contexts are production: the one rule both faces use. */
+  production: ProductionPolicy;
   /** The context for stacks that name no cluster. */
   context?: string;
   stacks: StackEntry[];

@@ -9,6 +9,7 @@ import { endpointsController } from './endpoints.js';
 import { garbageCollector } from './garbage-collector.js';
 import { jobController } from './job.js';
 import { kubeletController } from './kubelet.js';
+import { loadBalancerController } from './load-balancer.js';
 import type { Controller } from './manager.js';
 import { namespaceController } from './namespace.js';
 import { nodeLifecycleController } from './nodes.js';
@@ -29,6 +30,7 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     jobController(ctx),
     cronJobController(ctx),
     endpointsController(ctx),
+    loadBalancerController(ctx),
     disruptionController(ctx),
     garbageCollector(ctx),
     namespaceController(ctx),

@@ -27,6 +27,8 @@ export interface Timings {
   jobRunMs: number;
   /** How long a crash-looping container runs before it crashes. */
   crashAfterMs: number;
+  /** How long a cloud load balancer takes to give a LoadBalancer Service its address. */
+  loadBalancerMs: number;
 }
 
 export const DEFAULT_TIMINGS: Timings = {
@@ -35,6 +37,7 @@ export const DEFAULT_TIMINGS: Timings = {
   terminationMs: 500,
   jobRunMs: 1000,
   crashAfterMs: 1500,
+  loadBalancerMs: 500,
 };
 
 export interface ControllerContext {

@@ -143,11 +143,11 @@ function commandsAt(
     mode({ kind: 'confirm', confirm, input: '' });
   };
 
-  const operate = (id: 'apply' | 'destroy', key = stack?.key) => {
+  const operate = (id: 'apply' | 'destroy', key = stack?.key, forceConflicts = false) => {
     const entry = state.stacks.find((s) => s.key === key);
     if (!entry) return say('no stack is selected', 'warning');
     dispatch({ type: 'stack', key: entry.key });
-    guarded(id, () => confirmationFor(id, entry, state));
+    guarded(id, () => confirmationFor(id, entry, state, forceConflicts));
   };
 
   const start = (c: Confirmation) => {
@@ -164,7 +164,7 @@ function commandsAt(
     }
     const operation = c.action;
     dispatch({ type: 'show', view: 'apply' });
-    control.startOperation(c.subject, operation).then(
+    control.startOperation(c.subject, operation, c).then(
       () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
       (e: unknown) => say(errorMessage(e), 'danger'),
     );
@@ -266,7 +266,7 @@ function commandsAt(
             )
           : stack?.key;
         if (typeof key === 'object') return say(key.error, 'warning');
-        return operate(c.kind, key);
+        return operate(c.kind, key, c.kind === 'apply' && c.forceConflicts);
       }
       case 'recover':
         dispatch({ type: 'show', view: 'recovery' });

@@ -5,6 +5,7 @@
  * navigation afresh (not the last render's), so keys that arrive together act in order; the
  * handler is read through a ref, so Ink keeps one subscription however often the screen redraws.
  */
+import { confirmedBy } from '../../app/console/confirmation.js';
 import { useCallback, useRef } from 'react';
 import { useInput, type Key } from 'ink';
 import { actionFor, type Bindings } from '../actions.js';
@@ -106,10 +107,13 @@ export function useKeyRouter(
         const next = edit(m.input, name, input, key);
         if (next === 'cancel') return commands.answer(false);
         if (next === 'submit') {
-          if (m.input === typed) return commands.answer(true);
+          if (confirmedBy(m.confirm, m.input)) return commands.answer(true);
           return dispatch({
             type: 'message',
-            message: { tone: 'warning', text: `type ${typed} exactly to go ahead, or esc to cancel` },
+            message: {
+              tone: 'warning',
+              text: `type ${typed} to go ahead (every production context it touches), or esc to cancel`,
+            },
           });
         }
         return dispatch({ type: 'mode', mode: { kind: 'confirm', confirm: m.confirm, input: next } });

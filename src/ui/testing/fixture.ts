@@ -5,6 +5,7 @@
  * what the screen asks and runs a scripted apply and a scripted recovery through the real
  * operation and recovery machines.
  */
+import { ProductionPolicy } from '../../app/policy/production.js';
 import { createActor } from 'xstate';
 import type { ChangeSet, ResourceChange } from '../../diff/change-set.js';
 import { decide } from '../../diff/actions.js';
@@ -240,6 +241,7 @@ export function fixtureState(): ConsoleState {
       { name: 'sandbox-a', prod: false },
       { name: 'sandbox-b', prod: true },
     ],
+    production: new ProductionPolicy([{ name: 'sandbox-a' }, { name: 'sandbox-b' }], ['sandbox-b']),
     context: 'sandbox-a',
     stacks,
     operations: new Map(),
@@ -262,6 +264,9 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
           failed: [],
           skipped: [],
           notStarted: cs.changes.slice(1).map((c) => c.id),
+          stopped: [],
+          forgotten: [],
+          unhealthy: [],
           interrupted: true,
           counts: { created: 0, updated: 0, deleted: 0 },
         };
@@ -295,6 +300,9 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
         failed: [],
         skipped: [],
         notStarted: [],
+        stopped: [],
+        forgotten: [],
+        unhealthy: [],
         interrupted: false,
         counts: { created: 1, updated: ids.length - 1, deleted: 0 },
       };

@@ -4,6 +4,7 @@
  * Service), planned against a live copy with every tenth Deployment changed: what the bench
  * scrolls through and switches views on.
  */
+import { ProductionPolicy } from '../../app/policy/production.js';
 import type { Attributes, Spec } from '../../model/resource.js';
 import { Store, type ConsoleState } from '../../app/console/state.js';
 import type { ConsoleControl } from '../../app/console/control.js';
@@ -47,6 +48,7 @@ export function largeStackState(n: number): ConsoleState {
     root: '/bench/konfig',
     readOnly: false,
     contexts: [{ name: 'sandbox-a', prod: false }],
+    production: new ProductionPolicy([{ name: 'sandbox-a' }]),
     context: 'sandbox-a',
     stacks: [entry],
     operations: new Map(),

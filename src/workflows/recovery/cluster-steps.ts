@@ -2,7 +2,8 @@
  * The recovery steps against real clusters (or the sandbox): the gate reads how many replicas
  * of each owning workload are available, the action deletes or evicts a pod (that incarnation
  * of it, by uid) or writes a rollout restart's annotation, and verification reads the workload
- * and its pods until the replacements are Ready and the owner Healthy. Every step can run twice:
+ * and its pods until the replacements are Ready and the owner Healthy, judging a stuck replacement
+ * by the same rule as apply (health/pods.ts: stuck past its grace fails). Every step can run twice:
  * a pod whose uid changed was already replaced, an annotation already written is left alone.
  * The gate and verification read the namespace's pods and workloads from watch-fed caches, and
  * look again when something changed there (or once a second, for the deadline), so a batch is
@@ -13,7 +14,8 @@ import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
 import type { KubeObject } from '../../model/kube-object.js';
-import { assess, conditionMet, podTrouble, type Health } from '../../health/rules.js';
+import { DEFAULT_GRACE_MS, podVerdict, stuckReason, type HealthClock } from '../../health/pods.js';
+import { assess, conditionMet, type Health } from '../../health/rules.js';
 import { asObject } from '../../model/resource.js';
 import {
   StepError,
@@ -31,6 +33,8 @@ export interface StepOptions {
   /** How long a gate or a verification waits for a change before looking again anyway (default 1 s). */
   recheckMs?: number;
   now?: () => number;
+  /** How long a stuck replacement is given from its creation (default 30 s, as for apply). */
+  graceMs?: number;
 }
 
 /** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
@@ -195,6 +199,7 @@ export function clusterSteps(
 ): RecoverySteps {
   const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const caches = new Caches(clusters);
 
   /**
@@ -273,13 +278,13 @@ export function clusterSteps(
       const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
       if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
       const reported = new Set<string>();
-      const seen = new Map<string, number>();
+      const seen = new Map<string, FirstSight>();
       await until(input, signal, report, 'Timeout', async () => {
         const notes: HealthNote[] = [];
         const { readings, sources } = await readAll(caches, input.cluster, workloads);
         for (const [i, { object, pods }] of readings.entries()) {
           const w = workloads[i]!;
-          const h = verdict(input, w, object, pods, seen);
+          const h = verdict(input, w, object, pods, seen, { now: now(), graceMs });
           if (h.state === 'Degraded') throw new StepError(h.reason ?? 'Degraded', `${w.name}: ${h.message}`);
           if (h.state === 'Progressing') notes.push({ subject: w.name, health: h });
           else if (!reported.has(w.name)) {
@@ -345,31 +350,52 @@ const restarts = (p: KubeObject) =>
     : []
   ).reduce<number>((n, c) => n + Number(asObject(c).restartCount ?? 0), 0);
 
+/** A replacement as this verification first saw it. */
+interface FirstSight {
+  at: number;
+  /** Its restarts then, if it was crash-looping already: judged again only after its next restart. */
+  heldUntilRestartsAbove?: number;
+}
+
 /**
  * Whether a workload is back: the batch's old pods going, enough Ready pods, and the owner
- * Healthy. A replacement in trouble (crash loop, image pull) fails the batch once it gets into
- * trouble while this verification watches (`seen`: restarts of each pod when first seen); one
- * already in trouble when a resumed run looks again gets its next restart, since the cause may
- * have been fixed in between, and the deadline.
+ * Healthy. A replacement stuck past its grace fails the batch (the shared rule, health/pods.ts).
+ * One crash-looping already when this verification first sees it (a resumed run looking again
+ * after a pause) is judged only after its next restart, since the cause may have been fixed in
+ * between; the deadline still bounds the wait.
  */
 function verdict(
   input: StepInput,
   w: Workload,
   object: KubeObject,
   pods: KubeObject[],
-  seen: Map<string, number>,
+  seen: Map<string, FirstSight>,
+  at: { now: number; graceMs: number },
 ): Health {
   const old = new Set(w.targets.map((t) => t.uid));
   const fresh = pods.filter((p) => !old.has(uidOf(p)) && !deleting(p));
   for (const p of fresh) {
-    const trouble = podTrouble(p);
-    if (!seen.has(uidOf(p))) seen.set(uidOf(p), trouble ? restarts(p) : -1);
-    if (trouble && restarts(p) > seen.get(uidOf(p))!) return trouble;
+    if (!seen.has(uidOf(p)))
+      seen.set(uidOf(p), {
+        at: at.now,
+        ...(stuckReason(p)?.reason === 'CrashLoopBackOff' ? { heldUntilRestartsAbove: restarts(p) } : {}),
+      });
+  }
+  const clock: HealthClock = { ...at, firstSeen: new Map([...seen].map(([uid, s]) => [uid, s.at])) };
+  const judged = fresh.map((p) => {
+    const held = seen.get(uidOf(p))!.heldUntilRestartsAbove;
+    const { failed, stuck } = podVerdict(p, clock);
+    return { failed, stuck, held: held !== undefined && restarts(p) <= held };
+  });
+  const failed = judged.find((j) => j.failed && !j.held)?.failed;
+  if (failed) return { state: 'Degraded', reason: failed.reason, message: failed.message };
+  for (const { failed: f, stuck, held } of judged) {
+    const trouble = f ?? stuck;
     if (trouble)
       return {
         state: 'Progressing',
-        ...(trouble.reason ? { reason: trouble.reason } : {}),
-        message: `${trouble.message} (from before; waiting for its next restart)`,
+        reason: trouble.reason,
+        message: held ? `${trouble.message} (from before; waiting for its next restart)` : trouble.message,
       };
   }
   if (input.action !== 'rollout-restart') {
@@ -380,6 +406,6 @@ function verdict(
   const want = desired(object);
   const readyCount = pods.filter(ready).length;
   if (readyCount < want) return { state: 'Progressing', message: `${readyCount} of ${want} pods Ready` };
-  const h = assess(object, { pods });
+  const h = assess(object, { pods }, clock);
   return h.state === 'Healthy' ? { state: 'Healthy', message: `${readyCount} of ${want} pods Ready; ${h.message}` } : h;
 }

@@ -7,7 +7,7 @@ import { WorkerCompiler } from './compiler.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The built worker: the tests run after `npm run build`, as the end-to-end tests do. */
-const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'src', 'ui', 'session', 'compile-worker.js'));
+const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'src', 'app', 'console', 'compile-worker.js'));
 
 let compiler: WorkerCompiler | undefined;
 afterEach(async () => {

@@ -2,15 +2,15 @@
  * The console's engine room, with no screen: it compiles every stack (in the compile worker),
  * plans each against its state and live clusters, recompiles only the stacks a saved file
  * concerns, follows the clusters to mark drift and health as they happen, and runs the
- * operations the user asks for. Everything it learns goes into one store the views read.
+ * operations the user asks for. When to compile and plan is the machines' (workspace-machine.ts
+ * and stack-machine.ts): the watches send them events, and what they learn comes back here to
+ * go into the one store the views read.
  */
+import { createActor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Confirmation } from './confirmation.js';
-import { manifestId } from '../../model/resource.js';
 import type { ClusterSet } from '../../cluster/cluster-set.js';
-import type { FieldChange } from '../../diff/fields.js';
 import { graphOf } from '../../graph/graph.js';
 import { loadWorkspace, type Stack, type Workspace } from '../../konfig/workspace.js';
-import type { StackInputs } from '../../konfig/stack-inputs.js';
 import type { StateBackend } from '../../state/backend.js';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { keyFor, planChanges } from '../../workflows/plan.js';
@@ -18,15 +18,17 @@ import { describeHolder, type LockHolder } from '../../state/backend.js';
 import { LockWatch } from './lock-watch.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import { DefaultedClusters } from '../workspace.js';
-import { affectedStacks } from './affected.js';
 import type { ConsoleControl } from './control.js';
 import type { StackCompiler } from './compiler.js';
 import type { CompileOutcome } from './compile-protocol.js';
-import { changeIndex } from './state.js';
-import { shortId } from '../../model/ids.js';
+import type { Affected } from './affected.js';
+import type { ChangeSet } from '../../diff/change-set.js';
+import type { Spec } from '../../model/resource.js';
+import { workspaceMachine, type WorkspaceActor, type WorkspaceEvent } from './workspace-machine.js';
 import { watchWorkspace, type FileWatch } from './file-watch.js';
-import { liveStatusAfter, plannedLiveStatus } from './live-status.js';
+import { plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
+import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-drift.js';
 import { OperationRunner } from './operations.js';
 import { listedProductionContexts, ProductionPolicy } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
@@ -57,45 +59,26 @@ export interface SessionOptions {
   now?: () => number;
   /** Wait after a file event before recompiling, to gather one save's events. */
   debounceMs?: number;
+  /** The clock of the machines' delays (the debounce, the re-plan after drift); tests pass xstate's SimulatedClock. */
+  clock?: Clock;
   operation?: { concurrency: number; timeoutMs: number };
 }
 
+type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+const DEBOUNCE_MS = 30;
 /** Plans made at once (each is a few reads and dry runs per resource). */
 const PLAN_CONCURRENCY = 4;
 /** After a drift is seen, wait this long for more before planning again. */
 const REPLAN_AFTER_DRIFT_MS = 300;
 
-/** Whether two readings of a resource would look the same on screen. */
-function sameLive(a: LiveStatus | undefined, b: LiveStatus): boolean {
-  return (
-    a !== undefined &&
-    a.drift === b.drift &&
-    a.deleted === b.deleted &&
-    a.health?.state === b.health?.state &&
-    a.health?.reason === b.health?.reason &&
-    a.health?.message === b.health?.message
-  );
-}
-
-function driftText(stack: string, id: string, cluster: string, deleted: boolean, fields: FieldChange[]): string {
-  return `${stack}: ${shortId(id)} on ${cluster} ${deleted ? 'was deleted' : `changed (${fields.map((f) => f.path).join(', ')})`} outside kdeck`;
-}
-
 export class ConsoleSession implements ConsoleControl {
   readonly store: Store<ConsoleState>;
   private workspace: Workspace;
   private clusters: DefaultedClusters;
-  private readonly inputs = new Map<string, StackInputs | undefined>();
-  private readonly compileQueue: string[] = [];
-  private compilingNow: string | undefined;
-  private readonly compileAgain = new Set<string>();
-  private focused: string | undefined;
-  private readonly planningNow = new Set<string>();
-  private readonly planAgain = new Set<string>();
-  private readonly planWaiting: string[] = [];
-  private readonly replanTimers = new Map<string, NodeJS.Timeout>();
-  /** liveKey → the stacks that plan the resource. */
-  private liveIndex = new Map<string, Set<string>>();
+  /** When each stack compiles and plans: the workspace machine and its stack machines. */
+  private readonly engine: WorkspaceActor;
+  private liveIndex: LiveIndex = new Map();
   private fileWatch: FileWatch | undefined;
   private liveWatch: LiveWatch | undefined;
   private lockWatch: LockWatch | undefined;
@@ -123,7 +106,6 @@ export class ConsoleSession implements ConsoleControl {
       events: [],
       watching: options.watch,
     });
-    for (const s of stacks) this.inputs.set(stackKey(s), undefined);
     this.operations = new OperationRunner({
       store: this.store,
       clusters: () => this.clusters,
@@ -142,6 +124,35 @@ export class ConsoleSession implements ConsoleControl {
       readOnly: options.readOnly,
       log: (level, text) => this.log(level, text),
     });
+    this.engine = createActor(
+      workspaceMachine(
+        {
+          compile: (key) => this.options.compiler.compile(this.stackOf(key).dir),
+          plan: (key, spec) => this.planOf(key, spec),
+        },
+        {
+          compileStarted: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, compiling: true }))),
+          compiled: (key, outcome) => this.compiled(key, outcome),
+          planStarted: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: true }))),
+          planned: (key, result) =>
+            result.ok ? this.planned(key, result.changeSet) : this.planFailed(key, result.message),
+          planAbandoned: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: false }))),
+          saved: (files, affected) => this.saved(files, affected),
+        },
+        {
+          debounceMs: options.debounceMs ?? DEBOUNCE_MS,
+          replanMs: REPLAN_AFTER_DRIFT_MS,
+          planConcurrency: PLAN_CONCURRENCY,
+        },
+      ),
+      { input: { stacks: stacks.map(stackKey) }, ...(options.clock ? { clock: options.clock } : {}) },
+    );
+    this.engine.start();
+  }
+
+  /** Tells the machines, unless the console is closing. */
+  private tell(event: WorkspaceEvent): void {
+    if (!this.closed) this.engine.send(event);
   }
 
   private allStacks(): Stack[] {
@@ -162,8 +173,9 @@ export class ConsoleSession implements ConsoleControl {
       (key, holder) => this.onLock(key, holder),
       (text) => this.log('warn', text),
     );
-    this.fileWatch = watchWorkspace(this.workspace.root, (files) => this.onFiles(files), {
-      debounceMs: this.options.debounceMs,
+    // the workspace machine gathers a save's events: the watch hands them over as they come
+    this.fileWatch = watchWorkspace(this.workspace.root, (files) => this.tell({ type: 'FILES', files }), {
+      debounceMs: 0,
       onError: (text) => this.log('error', text),
     });
     await this.fileWatch.ready;
@@ -185,40 +197,26 @@ export class ConsoleSession implements ConsoleControl {
     return this.store.get().stacks.find((s) => s.key === key);
   }
 
+  private stackOf(key: string): Stack {
+    const entry = this.entry(key);
+    if (!entry) throw new UserError(`there is no stack ${key}`);
+    return entry.stack;
+  }
+
   /** The stack the user looks at compiles first. */
   focus(key: string): void {
-    this.focused = key;
+    this.tell({ type: 'FOCUS', key });
   }
 
   // ---- compiling ------------------------------------------------------------------------
 
+  /** Compiles the stacks again (and plans them), after the compile in flight. */
   compile(keys: string[]): void {
-    for (const key of keys) {
-      if (this.compilingNow === key) this.compileAgain.add(key);
-      else if (!this.compileQueue.includes(key)) this.compileQueue.push(key);
-    }
-    this.pumpCompiles();
-  }
-
-  private pumpCompiles(): void {
-    if (this.compilingNow || this.closed || this.compileQueue.length === 0) return;
-    const first = this.focused ? this.compileQueue.indexOf(this.focused) : -1;
-    const key = this.compileQueue.splice(first > 0 ? first : 0, 1)[0];
-    const entry = this.entry(key);
-    if (!entry) return this.pumpCompiles();
-    this.compilingNow = key;
-    this.store.update((s) => withStack(s, key, (e) => ({ ...e, compiling: true })));
-    void this.options.compiler.compile(entry.stack.dir).then((outcome) => {
-      this.compilingNow = undefined;
-      if (!this.closed) this.compiled(key, outcome);
-      if (this.compileAgain.delete(key)) this.compileQueue.unshift(key);
-      this.pumpCompiles();
-    });
+    this.tell({ type: 'COMPILE', keys });
   }
 
   private compiled(key: string, outcome: CompileOutcome): void {
     if (!this.entry(key)) return;
-    this.inputs.set(key, outcome.inputs);
     const wasError = this.entry(key)?.compile.state === 'error';
     if (outcome.ok) {
       this.store.update((s) =>
@@ -231,7 +229,6 @@ export class ConsoleSession implements ConsoleControl {
         })),
       );
       if (wasError) this.log('info', `${key} compiles again`);
-      this.plan(key);
       return;
     }
     this.store.update((s) =>
@@ -244,15 +241,14 @@ export class ConsoleSession implements ConsoleControl {
     this.log('error', `${key}: ${outcome.failure.summary}`);
   }
 
-  private onFiles(files: string[]): void {
-    const { stacks, layout } = affectedStacks(files, this.inputs);
+  /** A save settled: the stacks it concerns are compiling. */
+  private saved(files: string[], { stacks, layout }: Affected): void {
     if (layout) this.reloadLayout();
     const names = files.map((f) => f.slice(this.workspace.root.length + 1)).join(', ');
     this.log(
       'info',
       stacks.length ? `${names} changed: compiling ${stacks.join(', ')}` : `${names} changed: no stack reads it`,
     );
-    this.compile(stacks);
   }
 
   /** A stack or project file came or went: the stacks are listed again. */
@@ -264,10 +260,7 @@ export class ConsoleSession implements ConsoleControl {
       return;
     }
     const stacks = this.allStacks();
-    const fresh = stacks.filter((s) => !this.inputs.has(stackKey(s)));
-    for (const s of fresh) this.inputs.set(stackKey(s), undefined);
-    const keep = new Set(stacks.map(stackKey));
-    for (const k of [...this.inputs.keys()]) if (!keep.has(k)) this.inputs.delete(k);
+    const fresh = stacks.filter((s) => !this.entry(stackKey(s)));
     this.store.update((state) => ({
       ...state,
       stacks: stacks.map((s) => {
@@ -275,143 +268,62 @@ export class ConsoleSession implements ConsoleControl {
         return old ? { ...old, stack: s } : newStackEntry(s);
       }),
     }));
-    if (fresh.length) this.log('info', `new stack${fresh.length > 1 ? 's' : ''}: ${fresh.map(stackKey).join(', ')}`);
+    this.tell({ type: 'STACKS', keys: stacks.map(stackKey) });
+    if (!fresh.length) return;
+    this.log('info', `new stack${fresh.length > 1 ? 's' : ''}: ${fresh.map(stackKey).join(', ')}`);
+    this.compile(fresh.map(stackKey));
   }
 
   // ---- planning -------------------------------------------------------------------------
 
   /** Plans the stack again (now, or after the plan in flight). */
   plan(key: string): void {
-    if (this.closed || !this.entry(key)?.spec) return;
-    if (this.planningNow.has(key)) {
-      this.planAgain.add(key);
-      return;
-    }
-    if (this.planningNow.size >= PLAN_CONCURRENCY) {
-      if (!this.planWaiting.includes(key)) this.planWaiting.push(key);
-      return;
-    }
-    this.planningNow.add(key);
-    void this.planOne(key).finally(() => {
-      this.planningNow.delete(key);
-      if (this.planAgain.delete(key)) this.plan(key);
-      const next = this.planWaiting.shift();
-      if (next) this.plan(next);
-    });
+    this.tell({ type: 'PLAN', keys: [key] });
   }
 
-  private async planOne(key: string): Promise<void> {
-    const entry = this.entry(key)!;
-    const spec = entry.spec!;
-    this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: true })));
-    try {
-      const changeSet = await planChanges({
-        stack: entry.stack,
-        spec,
-        clusters: this.clusters,
-        backend: this.options.backend,
-      });
-      if (this.closed) return;
-      const live = new Map<string, LiveStatus>(
-        changeSet.changes.map((c) => [liveKey(c.cluster, c.id), plannedLiveStatus(c)]),
-      );
-      const before = this.entry(key)?.live;
-      this.store.update((s) =>
-        withStack(s, key, (e) => ({ ...e, planning: false, plan: { state: 'ok' }, changeSet, live })),
-      );
-      // drift is reported once, by whichever sees it first: this plan or the watch
-      for (const c of changeSet.changes) {
-        if (c.decision.drift && !before?.get(liveKey(c.cluster, c.id))?.drift)
-          this.log('warn', `drift: ${driftText(key, c.id, c.cluster, !c.live, c.decision.driftFields)}`);
-      }
-      this.indexLive();
-      this.lockWatch?.track(
-        key,
-        [...changeSet.states.keys()].map((c) => keyFor(entry.stack, c)),
-      );
-      for (const c of changeSet.changes) {
-        const attrs = c.resource?.attributes ?? c.prior?.attributes;
-        if (attrs) this.liveWatch?.ensure(c.cluster, String(attrs.apiVersion), String(attrs.kind));
-      }
-    } catch (e) {
-      if (this.closed) return;
-      const message = errorMessage(e);
-      this.store.update((s) =>
-        withStack(s, key, (x) => ({ ...x, planning: false, plan: { state: 'error', message } })),
-      );
-      this.log('error', `${key}: cannot compare with the cluster: ${message}`);
+  private planOf(key: string, spec: Spec): Promise<ChangeSet> {
+    return planChanges({ stack: this.stackOf(key), spec, clusters: this.clusters, backend: this.options.backend });
+  }
+
+  private planned(key: string, changeSet: ChangeSet): void {
+    const entry = this.entry(key);
+    if (!entry) return;
+    const live = new Map<string, LiveStatus>(
+      changeSet.changes.map((c) => [liveKey(c.cluster, c.id), plannedLiveStatus(c)]),
+    );
+    const before = entry.live;
+    this.store.update((s) =>
+      withStack(s, key, (e) => ({ ...e, planning: false, plan: { state: 'ok' }, changeSet, live })),
+    );
+    // drift is reported once, by whichever sees it first: this plan or the watch
+    for (const c of changeSet.changes) {
+      if (c.decision.drift && !before.get(liveKey(c.cluster, c.id))?.drift)
+        this.log('warn', `drift: ${driftText(key, c.id, c.cluster, !c.live, c.decision.driftFields)}`);
+    }
+    this.liveIndex = liveIndexOf(this.store.get().stacks);
+    this.lockWatch?.track(
+      key,
+      [...changeSet.states.keys()].map((c) => keyFor(entry.stack, c)),
+    );
+    for (const c of changeSet.changes) {
+      const attrs = c.resource?.attributes ?? c.prior?.attributes;
+      if (attrs) this.liveWatch?.ensure(c.cluster, String(attrs.apiVersion), String(attrs.kind));
     }
   }
 
-  private indexLive(): void {
-    const index = new Map<string, Set<string>>();
-    for (const s of this.store.get().stacks) {
-      for (const c of s.changeSet?.changes ?? []) {
-        const k = liveKey(c.cluster, c.id);
-        if (!index.has(k)) index.set(k, new Set());
-        index.get(k)!.add(s.key);
-      }
-    }
-    this.liveIndex = index;
+  private planFailed(key: string, message: string): void {
+    this.store.update((s) => withStack(s, key, (x) => ({ ...x, planning: false, plan: { state: 'error', message } })));
+    this.log('error', `${key}: cannot compare with the cluster: ${message}`);
   }
 
   // ---- the clusters' watch --------------------------------------------------------------
 
   private onLive(events: LiveEvent[]): void {
-    // the latest object per resource, gathered per stack: one new live map per stack and batch
-    const latest = new Map<string, Map<string, LiveEvent>>();
-    for (const e of events) {
-      const id = manifestId(e.object);
-      if (typeof id !== 'string') continue;
-      const k = liveKey(e.cluster, id);
-      for (const stack of this.liveIndex.get(k) ?? []) {
-        if (!latest.has(stack)) latest.set(stack, new Map());
-        latest.get(stack)!.set(k, e);
-      }
-    }
-    const drifted: string[] = [];
-    const replan = new Set<string>();
-    this.store.update((state) => {
-      let next = state;
-      for (const [stack, byKey] of latest) {
-        // while kdeck itself changes the stack, changes are not drift
-        const running = state.operations.get(stack)?.running ?? false;
-        next = withStack(next, stack, (entry) => {
-          if (!entry.changeSet) return entry;
-          const changes = changeIndex(entry.changeSet);
-          let live: Map<string, LiveStatus> | undefined;
-          for (const [k, e] of byKey) {
-            const change = changes.get(k);
-            if (!change) continue;
-            const before = entry.live.get(k);
-            const { status, driftFields } = liveStatusAfter(change, e.type === 'DELETED' ? undefined : e.object);
-            const after = running ? { ...status, drift: false } : status;
-            if (sameLive(before, after)) continue;
-            if (after.drift && !before?.drift) {
-              drifted.push(driftText(stack, change.id, change.cluster, after.deleted === true, driftFields));
-              replan.add(stack);
-            }
-            live ??= new Map(entry.live);
-            live.set(k, after);
-          }
-          return live ? { ...entry, live } : entry;
-        });
-      }
-      return next;
-    });
-    for (const text of drifted) this.log('warn', `drift: ${text}`);
-    for (const stack of replan) this.replanSoon(stack);
-  }
-
-  private replanSoon(key: string): void {
-    clearTimeout(this.replanTimers.get(key));
-    this.replanTimers.set(
-      key,
-      setTimeout(() => {
-        this.replanTimers.delete(key);
-        this.plan(key);
-      }, REPLAN_AFTER_DRIFT_MS),
-    );
+    const outcome = withLiveEvents(this.store.get(), events, this.liveIndex);
+    this.store.update(() => outcome.state);
+    for (const text of outcome.drifted) this.log('warn', `drift: ${text}`);
+    // each stack plans again once its drift has been quiet for a while
+    if (outcome.replan.size) this.tell({ type: 'DRIFT', keys: [...outcome.replan] });
   }
 
   // ---- what the user asks for -----------------------------------------------------------
@@ -438,7 +350,13 @@ export class ConsoleSession implements ConsoleControl {
     this.clusters = new DefaultedClusters(this.options.clusterSet, name);
     this.store.update((s) => ({ ...s, context: name }));
     this.log('info', `context ${name} for the stacks that name no cluster`);
-    for (const s of this.store.get().stacks) if (!s.stack.cluster) this.plan(s.key);
+    this.tell({
+      type: 'PLAN',
+      keys: this.store
+        .get()
+        .stacks.filter((s) => !s.stack.cluster)
+        .map((s) => s.key),
+    });
   }
 
   /** `:recover RUNBOOK hosts=...`: the runbook's plan, shown in the Recovery view. */
@@ -461,7 +379,8 @@ export class ConsoleSession implements ConsoleControl {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const t of this.replanTimers.values()) clearTimeout(t);
+    // what is in flight answers no one
+    this.engine.stop();
     this.liveWatch?.close();
     this.lockWatch?.close();
     await this.fileWatch?.close();

@@ -145,7 +145,11 @@ describe('preview and apply', () => {
     const { execute, backend, clusters } = setup();
     clusters.client('a').failing.set('Service/db', 'admission webhook denied the request');
     const { result, events } = await execute({ resources: [app('web:1'), ns, svc] });
-    expect(result).toMatchObject({ succeeded: [ns.id], failed: [svc.id], skipped: [app('').id] });
+    expect(result).toMatchObject({
+      succeeded: [{ cluster: 'a', id: ns.id }],
+      failed: [{ cluster: 'a', id: svc.id }],
+      skipped: [{ cluster: 'a', id: app('').id }],
+    });
     expect(events).toContainEqual({
       type: 'finished',
       id: svc.id,

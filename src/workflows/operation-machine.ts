@@ -9,7 +9,7 @@ import type { Spec } from '../konfig/spec.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
 import { errorMessage } from '../user-error.js';
-import { summarize, type ChangeSet } from '../diff/change-set.js';
+import { changeKey, summarize, type ChangeSet } from '../diff/change-set.js';
 
 export type ResourcePhase = 'pending' | 'running' | 'applied' | 'succeeded' | 'failed' | 'skipped';
 
@@ -23,6 +23,7 @@ export interface OperationContext {
   autoApprove: boolean;
   spec?: Spec;
   changeSet?: ChangeSet;
+  /** By `changeKey(cluster, id)`: a stack moving between clusters has the same id on both. */
   progress: Record<string, ResourceProgress>;
   /** The engine's events, newest last (bounded). */
   log: EngineEvent[];
@@ -96,29 +97,30 @@ export function operationMachine(actors: {
         if (event.type !== 'ENGINE') return {};
         const e = event.event;
         const progress = { ...context.progress };
-        const before = progress[e.id] ?? { phase: 'pending' as const };
+        const key = changeKey(e);
+        const before = progress[key] ?? { phase: 'pending' as const };
         switch (e.type) {
           case 'started':
-            progress[e.id] = { ...before, phase: 'running' };
+            progress[key] = { ...before, phase: 'running' };
             break;
           case 'applied':
-            progress[e.id] = { ...before, phase: 'applied' };
+            progress[key] = { ...before, phase: 'applied' };
             break;
           case 'health':
-            progress[e.id] = { ...before, health: e.health };
+            progress[key] = { ...before, health: e.health };
             break;
           case 'finished':
-            progress[e.id] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
+            progress[key] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
             break;
           case 'skipped':
-            progress[e.id] = {
+            progress[key] = {
               ...before,
               phase: 'skipped',
               message: `skipped: it depends on ${e.because}, which did not succeed`,
             };
             break;
           case 'changed-since-preview':
-            progress[e.id] = { ...before, message: e.message };
+            progress[key] = { ...before, message: e.message };
             break;
         }
         return { progress, log: [...context.log, e].slice(-LOG_LIMIT) };
@@ -154,7 +156,7 @@ export function operationMachine(actors: {
       applying: {
         entry: assign({
           progress: ({ context }) =>
-            Object.fromEntries(context.changeSet!.changes.map((c) => [c.id, { phase: 'pending' as const }])),
+            Object.fromEntries(context.changeSet!.changes.map((c) => [changeKey(c), { phase: 'pending' as const }])),
         }),
         invoke: { id: 'execute', src: 'execute', input: ({ context }) => ({ changeSet: context.changeSet! }) },
         initial: 'running',

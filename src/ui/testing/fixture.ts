@@ -261,7 +261,7 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
           succeeded: [],
           failed: [],
           skipped: [],
-          notStarted: cs.changes.slice(1).map((c) => c.id),
+          notStarted: cs.changes.slice(1).map(({ cluster, id }) => ({ cluster, id })),
           interrupted: true,
           counts: { created: 0, updated: 0, deleted: 0 },
         };
@@ -291,7 +291,7 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
         for (const e of events) emit(e);
       }
       return {
-        succeeded: ids.map((c) => c.id),
+        succeeded: ids.map(({ cluster, id }) => ({ cluster, id })),
         failed: [],
         skipped: [],
         notStarted: [],

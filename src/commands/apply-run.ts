@@ -187,11 +187,14 @@ async function runOperation(
   let seen = 0;
   if (!view) {
     actor.subscribe((s) => {
-      for (const e of s.context.log.slice(seen)) {
+      // the log keeps the last events only: what is new is counted, not found at an index
+      for (const e of s.context.log.slice(
+        s.context.log.length - Math.min(s.context.logCount - seen, s.context.log.length),
+      )) {
         const line = eventLine(e, operation);
         if (line) out(`${line}\n`);
       }
-      seen = s.context.log.length;
+      seen = s.context.logCount;
     });
   }
   actor.send({ type: 'APPROVE' });

@@ -27,6 +27,8 @@ export interface OperationContext {
   progress: Record<string, ResourceProgress>;
   /** The engine's events, newest last (bounded). */
   log: EngineEvent[];
+  /** How many events there were in all, dropped ones included: a reader of `log` finds the new ones by it. */
+  logCount: number;
   result?: ExecuteResult;
   error?: string;
 }
@@ -123,13 +125,13 @@ export function operationMachine(actors: {
             progress[key] = { ...before, message: e.message };
             break;
         }
-        return { progress, log: [...context.log, e].slice(-LOG_LIMIT) };
+        return { progress, log: [...context.log, e].slice(-LOG_LIMIT), logCount: context.logCount + 1 };
       }),
     },
   }).createMachine({
     id: 'operation',
     initial: 'compiling',
-    context: ({ input }) => ({ autoApprove: input.autoApprove, progress: {}, log: [] }),
+    context: ({ input }) => ({ autoApprove: input.autoApprove, progress: {}, log: [], logCount: 0 }),
     states: {
       compiling: {
         invoke: {

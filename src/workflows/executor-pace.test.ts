@@ -37,9 +37,10 @@ function apps(n: number): Resource[] {
 
 /** Lets the event loop turn until `check` holds (bounded, so a broken executor fails instead of hanging). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; !check(); turn++) {
-    if (turn > 5000) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setImmediate(r));
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
   }
 }
 
@@ -88,6 +89,31 @@ describe('the executor at the cluster pace', () => {
     expect(health.maxWaiting).toBe(12);
     // the plan's reads and the executor's calls, all under the limit, and the limit used
     expect(cluster.maxInFlight).toBe(2);
+  });
+
+  it('reads the live objects of a plan a kind and namespace at a time, and finds each of them', async () => {
+    const resources = [ns, ...apps(6)];
+    const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+    const clusters = new FakeClusters(['a']);
+    const cluster = clusters.client('a');
+    for (const r of resources) await cluster.apply(r.attributes);
+    cluster.edit({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'app-3' }, (o) => {
+      o.data = { changed: 'yes' };
+    });
+    cluster.calls.length = 0;
+    cluster.gets = 0;
+    const plan = await planChanges({ stack, spec: { resources }, clusters, backend });
+    // one list per kind in the namespace, a read for the namespace alone
+    expect(cluster.calls.filter((c) => c.startsWith('list '))).toEqual([
+      'list ConfigMap in shop',
+      'list Service in shop',
+      'list Deployment in shop',
+    ]);
+    expect(cluster.gets).toBe(1);
+    // each found (all imported, as the state is empty), the edited one with its difference
+    expect(plan.changes.every((c) => c.live !== undefined && c.action === 'Import')).toBe(true);
+    expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-3')!.decision.fields.length).toBeGreaterThan(0);
+    expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-2')!.decision.fields).toEqual([]);
   });
 
   it('starts a dependent only once every dependency is healthy, and at once when it is', async () => {

@@ -24,6 +24,8 @@ export interface ClusterPort {
   apply(o: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
   delete(ref: ObjectRef, propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'): Promise<boolean>;
   waitGone(ref: ObjectRef, timeoutMs: number): Promise<void>;
+  /** The objects of a kind in a namespace (or cluster-wide): the plan reads a group of them in one call. */
+  list?(ref: Omit<ObjectRef, 'name'>): Promise<{ items: KubeObject[] }>;
 }
 
 export interface Clusters {
@@ -65,6 +67,40 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
+/** Resources of one kind in one namespace from which the plan lists them instead of reading each. */
+const LIST_FROM = 3;
+
+/**
+ * The live objects of a plan's resources: one LIST per (cluster, kind, namespace) that holds
+ * several of them, a GET for the others, and a GET when a LIST is refused (RBAC may allow one and
+ * not the other). A stack of hundreds of objects in a few namespaces is read in a few calls.
+ */
+function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[]) {
+  const groupOf = (cluster: string, r: ObjectRef) => [cluster, r.apiVersion, r.kind, r.namespace ?? ''].join('\u0000');
+  const sizes = new Map<string, number>();
+  for (const { cluster, ref } of resources)
+    sizes.set(groupOf(cluster, ref), (sizes.get(groupOf(cluster, ref)) ?? 0) + 1);
+  const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
+  return async (cluster: string, ref: ObjectRef): Promise<KubeObject | undefined> => {
+    const client = clusters.client(cluster);
+    const group = groupOf(cluster, ref);
+    if (!client.list || (sizes.get(group) ?? 0) < LIST_FROM) return client.get(ref);
+    let listed = lists.get(group);
+    if (!listed) {
+      const { name: _name, ...kind } = ref;
+      listed = client.list(kind).then(
+        ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
+        (e: unknown) =>
+          // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say
+          e instanceof ApiError && e.status === 404 ? new Map<string, KubeObject>() : undefined,
+      );
+      lists.set(group, listed);
+    }
+    const byName = await listed;
+    return byName ? structuredClone(byName.get(ref.name)) : client.get(ref);
+  };
+}
+
 export const keyFor = (stack: Stack, cluster: string): StateKey => ({
   project: stack.project.name,
   stack: stack.name,
@@ -91,12 +127,16 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       (state?.resources ?? []).map((r) => [changeKey({ cluster, id: r.id }), r] as const),
     ),
   );
+  const readLive = liveReader(
+    clusters,
+    resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
+  );
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
     const client = clusters.client(cluster);
     const prior = priorOf.get(changeKey({ cluster, id }));
-    const live = await client.get(refOf(resource.attributes as KubeObject));
+    const live = await readLive(cluster, refOf(resource.attributes as KubeObject));
     if (live) known.set(id, live);
     const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));
     let dryRun: KubeObject | undefined;

@@ -18,6 +18,9 @@ import {
   type StateResource,
 } from '../state/model.js';
 
+/** The longest a change waits for others to join its write. */
+const MAX_GATHER_MS = 50;
+
 interface PendingChange {
   change: (s: State) => State;
   resolve: (s: State) => void;
@@ -28,6 +31,8 @@ export class StateRecorder {
   private readonly states = new Map<string, State>();
   private readonly pending = new Map<string, PendingChange[]>();
   private readonly writing = new Set<string>();
+  /** How long the last write took: the next one gathers changes for twice as long. */
+  private lastWriteMs = 0;
 
   constructor(
     private readonly backend: StateBackend,
@@ -58,18 +63,24 @@ export class StateRecorder {
     this.writing.add(cluster);
     try {
       for (;;) {
-        // let the answers that came in meanwhile (I/O callbacks run before setImmediate) join this write
+        // let the answers that came in meanwhile (I/O callbacks run before setImmediate) join this
+        // write; when writes are slow (a large state, a slow disk) wait twice as long as the last
+        // one took, so writing never takes more than a third of the time
         await new Promise((r) => setImmediate(r));
+        if (this.lastWriteMs > 1)
+          await new Promise((r) => setTimeout(r, Math.min(2 * this.lastWriteMs, MAX_GATHER_MS)));
         const batch = this.pending.get(cluster) ?? [];
         if (batch.length === 0) return;
         this.pending.set(cluster, []);
         try {
           const before = this.current(cluster);
           const changed = batch.reduce((s, p) => p.change(s), before);
+          const started = performance.now();
           const written = await this.backend.write(
             { ...changed, operator: this.operator, modifiedTime: this.now() },
             before.serial,
           );
+          this.lastWriteMs = performance.now() - started;
           this.states.set(cluster, written);
           for (const p of batch) p.resolve(written);
         } catch (e) {

@@ -35,10 +35,25 @@ export class FakeCluster implements ClusterPort {
     }
   }
 
+  /** Objects read one at a time (GET). */
+  gets = 0;
+
   get(ref: ObjectRef): Promise<KubeObject | undefined> {
     return this.call(() => {
+      this.gets++;
       const o = this.objects.get(keyOf(ref));
       return o && structuredClone(o);
+    });
+  }
+
+  list(kind: Omit<ObjectRef, 'name'>): Promise<{ items: KubeObject[] }> {
+    return this.call(() => {
+      this.calls.push(`list ${kind.kind}${kind.namespace ? ` in ${kind.namespace}` : ''}`);
+      const items = [...this.objects.values()].filter((o) => {
+        const r = refOf(o);
+        return r.apiVersion === kind.apiVersion && r.kind === kind.kind && r.namespace === kind.namespace;
+      });
+      return { items: structuredClone(items) };
     });
   }
 

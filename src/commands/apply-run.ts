@@ -5,10 +5,7 @@
  */
 import readline from 'node:readline/promises';
 import type { Command } from 'commander';
-import { render } from 'ink';
-import { createElement } from 'react';
 import { createActor, waitFor } from 'xstate';
-import { LiveOperation } from '../ui/components/LiveOperation.js';
 import { describeHolder, type LockLostError } from '../state/backend.js';
 import { keepRenewed } from '../state/renewal.js';
 import { SilentExit, UserError } from '../user-error.js';
@@ -21,6 +18,19 @@ import type { Operation, OperationFlags } from './apply.js';
 import { globalFlags, ignoreList } from './command-flags.js';
 import { openStack, type StackSession } from './stack-session.js';
 import { parseDuration } from '../duration.js';
+
+/**
+ * The live view of a terminal, loaded only there: Ink and React take longer to load than a small
+ * apply takes to run, and logs and CI never draw them.
+ */
+async function liveView(actor: OperationActor) {
+  const [{ render }, { createElement }, { LiveOperation }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../ui/components/LiveOperation.js'),
+  ]);
+  return render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false });
+}
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -181,9 +191,7 @@ async function runOperation(
   };
   process.on('SIGINT', onSigint);
   // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
-  const view = process.stdout.isTTY
-    ? render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false })
-    : undefined;
+  const view = process.stdout.isTTY ? await liveView(actor) : undefined;
   let seen = 0;
   if (!view) {
     actor.subscribe((s) => {

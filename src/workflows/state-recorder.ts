@@ -19,7 +19,7 @@ import {
 } from '../state/model.js';
 
 /** The longest a change waits for others to join its write. */
-const MAX_GATHER_MS = 50;
+const MAX_GATHER_MS = 100;
 
 interface PendingChange {
   change: (s: State) => State;
@@ -31,7 +31,7 @@ export class StateRecorder {
   private readonly states = new Map<string, State>();
   private readonly pending = new Map<string, PendingChange[]>();
   private readonly writing = new Set<string>();
-  /** How long the last write took: the next one gathers changes for twice as long. */
+  /** How long the last write took: the next one gathers changes for three times as long. */
   private lastWriteMs = 0;
 
   constructor(
@@ -64,11 +64,11 @@ export class StateRecorder {
     try {
       for (;;) {
         // let the answers that came in meanwhile (I/O callbacks run before setImmediate) join this
-        // write; when writes are slow (a large state, a slow disk) wait twice as long as the last
-        // one took, so writing never takes more than a third of the time
+        // write; when writes are slow (a large state, a slow disk) wait three times as long as the
+        // last one took, so writing (which blocks the event loop) takes a quarter of the time at most
         await new Promise((r) => setImmediate(r));
         if (this.lastWriteMs > 1)
-          await new Promise((r) => setTimeout(r, Math.min(2 * this.lastWriteMs, MAX_GATHER_MS)));
+          await new Promise((r) => setTimeout(r, Math.min(3 * this.lastWriteMs, MAX_GATHER_MS)));
         const batch = this.pending.get(cluster) ?? [];
         if (batch.length === 0) return;
         this.pending.set(cluster, []);

@@ -87,8 +87,7 @@ function liveReader(clusters: Clusters, resources: { cluster: string; ref: Objec
     if (!client.list || (sizes.get(group) ?? 0) < LIST_FROM) return client.get(ref);
     let listed = lists.get(group);
     if (!listed) {
-      const { name: _name, ...kind } = ref;
-      listed = client.list(kind).then(
+      listed = client.list({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }).then(
         ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
         (e: unknown) =>
           // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say

@@ -38,7 +38,7 @@ export function operationOutcome(final: OperationSnapshot, operation: Operation)
       };
     default: {
       const unhealthy = result?.unhealthy.length
-        ? ` The stack is unhealthy: ${result.unhealthy.join(', ')} did not become healthy.`
+        ? ` The stack is unhealthy: ${result.unhealthy.map((r) => r.id).join(', ')} did not become healthy.`
         : '';
       return {
         kind: 'failed',

@@ -5,8 +5,6 @@
  * on a terminal), and close with kusion's summary.
  */
 import type { Command } from 'commander';
-import { render } from 'ink';
-import { createElement } from 'react';
 import { listedProductionContexts, ProductionPolicy } from '../app/policy/production.js';
 import { flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
 import { conflictRefusal, FORCE_ON_COMMAND_LINE } from '../app/policy/conflicts.js';
@@ -16,12 +14,26 @@ import { StackOperation } from '../app/stack-operation.js';
 import { openStack, type StackSession } from '../app/workspace.js';
 import { parseDuration } from '../model/duration.js';
 import { SilentExit, UserError } from '../diagnostics/user-error.js';
+import type { OperationActor } from '../workflows/operation-machine.js';
 import type { EngineEvent } from '../workflows/execute.js';
 import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
-import { LiveOperation } from '../views/LiveOperation.js';
 import type { Operation, OperationFlags } from './apply.js';
 import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import { ask } from './prompt.js';
+
+/**
+ * The live view of a terminal, loaded only there: Ink and React take longer to load than a small
+ * apply takes to run, and logs and CI never draw them.
+ */
+/** The live view on a terminal: Ink and React load only then, which a script's apply does not wait for. */
+async function liveView(actor: OperationActor) {
+  const [{ render }, { createElement }, { LiveOperation }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../views/LiveOperation.js'),
+  ]);
+  return render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false });
+}
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -198,17 +210,18 @@ async function follow(
     op.interrupt();
   });
   // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
-  const view = process.stdout.isTTY
-    ? render(createElement(LiveOperation, { actor: op.actor }), { exitOnCtrlC: false, patchConsole: false })
-    : undefined;
+  const view = process.stdout.isTTY ? await liveView(op.actor) : undefined;
   let seen = 0;
   if (!view) {
     op.actor.subscribe((s) => {
-      for (const e of s.context.log.slice(seen)) {
+      // the log keeps the last events only: what is new is counted, not found at an index
+      for (const e of s.context.log.slice(
+        s.context.log.length - Math.min(s.context.logCount - seen, s.context.log.length),
+      )) {
         const line = eventLine(e, operation);
         if (line) out(`${line}\n`);
       }
-      seen = s.context.log.length;
+      seen = s.context.logCount;
     });
   }
   op.approve();

@@ -10,9 +10,25 @@ import type { Resource } from '../model/resource.js';
 import type { State, StateResource } from '../state/model.js';
 import type { Action, Decision } from './actions.js';
 
-export interface ResourceChange {
-  id: string;
+/** Where a change happens: with several clusters, a resource is addressed by (cluster, id). */
+export interface ChangeRef {
   cluster: string;
+  id: string;
+}
+
+/**
+ * The one string for a (cluster, id), for maps, the executor's walk and progress records: the
+ * same id on two clusters (a stack moving from one to the other) is two changes, never one.
+ */
+export const changeKey = (c: ChangeRef): string => `${c.cluster}\u0000${c.id}`;
+
+/** The (cluster, id) a key stands for. */
+export function refOfKey(key: string): ChangeRef {
+  const at = key.indexOf('\u0000');
+  return { cluster: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+export interface ResourceChange extends ChangeRef {
   action: Action;
   decision: Decision;
   /** The resource as the Spec declares it (references unresolved). */
@@ -36,7 +52,11 @@ export interface ChangeSet {
   /** Creates and updates in dependency order, then deletes in reverse dependency order. */
   changes: ResourceChange[];
   graph: ResourceGraph;
-  /** The resources leaving, with the dependencies the state recorded: deleted in reverse order. */
+  /**
+   * The resources leaving, with the dependencies the state recorded, by `changeKey`: deleted in
+   * reverse order. Keyed by (cluster, id) because a stack moved between clusters leaves the same
+   * ids behind on the old one while creating them on the new one.
+   */
   deletions: ResourceGraph;
   /** The prior state of every cluster involved (undefined: never applied there). */
   states: Map<string, State | undefined>;

@@ -65,11 +65,18 @@ export function changeDetails(cs: ChangeSet): string {
 
 const masked = (o: KubeObject | Attributes | undefined) => (o ? maskSecret(o as Attributes) : null);
 
-/** kusion's `preview -o json` shape, with the cluster of each step. */
+/**
+ * kusion's `preview -o json` shape, with the cluster of each step. Steps are keyed by id as in
+ * kusion; an id with a change on two clusters (a stack moving from one to the other) is keyed
+ * `cluster/id` on both, so neither step hides the other.
+ */
 export function changeJson(cs: ChangeSet): string {
+  const clustersOf = new Map<string, number>();
+  for (const c of cs.changes) clustersOf.set(c.id, (clustersOf.get(c.id) ?? 0) + 1);
+  const stepKey = (c: ResourceChange) => (clustersOf.get(c.id)! > 1 ? `${c.cluster}/${c.id}` : c.id);
   const changeSteps = Object.fromEntries(
     cs.changes.map((c) => [
-      c.id,
+      stepKey(c),
       {
         id: c.id,
         cluster: c.cluster,
@@ -79,5 +86,5 @@ export function changeJson(cs: ChangeSet): string {
       },
     ]),
   );
-  return JSON.stringify({ stepKeys: cs.changes.map((c) => c.id), changeSteps }, null, 2) + '\n';
+  return JSON.stringify({ stepKeys: cs.changes.map(stepKey), changeSteps }, null, 2) + '\n';
 }

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { ResourceGraph } from '../graph/graph.js';
-import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
+import { changeKey, type ChangeSet, type ResourceChange } from '../diff/change-set.js';
 import { OperationProgress } from './OperationProgress.js';
 
 const change = (id: string, action: ResourceChange['action']): ResourceChange => ({
@@ -26,6 +26,9 @@ const changeSet: ChangeSet = {
   states: new Map(),
 };
 
+/** Progress is kept by (cluster, id). */
+const at = (id: string) => changeKey({ cluster: 'sandbox-a', id });
+
 describe('OperationProgress', () => {
   it('shows each change with its phase and health, and a summary', () => {
     const { lastFrame } = render(
@@ -33,8 +36,8 @@ describe('OperationProgress', () => {
         changeSet={changeSet}
         maxRows={10}
         progress={{
-          'v1:Namespace:shop': { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
-          'apps/v1:Deployment:shop:web': {
+          [at('v1:Namespace:shop')]: { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
+          [at('apps/v1:Deployment:shop:web')]: {
             phase: 'applied',
             health: {
               state: 'Progressing',
@@ -42,7 +45,7 @@ describe('OperationProgress', () => {
               message: 'pod web-1: container main ImagePullBackOff',
             },
           },
-          'v1:Service:shop:old': { phase: 'pending' },
+          [at('v1:Service:shop:old')]: { phase: 'pending' },
         }}
       />,
     );
@@ -60,7 +63,7 @@ describe('OperationProgress', () => {
       <OperationProgress
         changeSet={changeSet}
         maxRows={1}
-        progress={{ 'v1:Service:shop:old': { phase: 'failed', message: 'Forbidden: no' } }}
+        progress={{ [at('v1:Service:shop:old')]: { phase: 'failed', message: 'Forbidden: no' } }}
       />,
     );
     expect(lastFrame()!.split('\n').slice(0, 2)).toEqual([
@@ -78,13 +81,13 @@ describe('OperationProgress: only what really happened is done', () => {
         maxRows={10}
         width={140}
         progress={{
-          'v1:Namespace:shop': { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
-          'apps/v1:Deployment:shop:web': {
+          [at('v1:Namespace:shop')]: { phase: 'succeeded', health: { state: 'Healthy', message: 'active' } },
+          [at('apps/v1:Deployment:shop:web')]: {
             phase: 'stopped',
             health: { state: 'Progressing', reason: 'CrashLoopBackOff', message: 'pod web-1: container main' },
             message: 'stopped while progressing: applied and recorded, its health not yet known',
           },
-          'v1:Service:shop:old': {
+          [at('v1:Service:shop:old')]: {
             phase: 'forgotten',
             message: 'kept in the cluster: also applied by shop/prod; only forgotten by this stack',
           },

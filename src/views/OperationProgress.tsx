@@ -4,7 +4,7 @@
  * terminal and by the console's Apply view.
  */
 import { Box, Text } from 'ink';
-import type { ChangeSet } from '../diff/change-set.js';
+import { changeKey, type ChangeSet } from '../diff/change-set.js';
 import type { ResourceProgress } from '../workflows/operation-machine.js';
 import { cells, fit } from './text.js';
 import { healthTone, phaseGlyph, theme } from './theme.js';
@@ -26,14 +26,17 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
   const width = Math.min(room, Math.max(...rows.map((c) => cells(c.id)), 10));
   // rows still moving first, so a long run keeps the interesting part on screen
   const active = (p?: ResourceProgress) => p?.phase === 'running' || p?.phase === 'applied' || p?.phase === 'failed';
-  const ordered = [...rows.filter((c) => active(progress[c.id])), ...rows.filter((c) => !active(progress[c.id]))];
+  const ordered = [
+    ...rows.filter((c) => active(progress[changeKey(c)])),
+    ...rows.filter((c) => !active(progress[changeKey(c)])),
+  ];
   const shown = ordered.slice(0, maxRows);
   const count = (phase: ResourceProgress['phase']) =>
-    rows.filter((c) => (progress[c.id]?.phase ?? 'pending') === phase).length;
+    rows.filter((c) => (progress[changeKey(c)]?.phase ?? 'pending') === phase).length;
   return (
     <Box flexDirection="column" width={columns}>
       {shown.map((c) => {
-        const p = progress[c.id] ?? { phase: 'pending' as const };
+        const p = progress[changeKey(c)] ?? { phase: 'pending' as const };
         const g = phaseGlyph[p.phase];
         return (
           <Box key={`${c.cluster}/${c.id}`}>

@@ -7,6 +7,7 @@ import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';
 import { summarize } from '../diff/change-set.js';
+import { changeJson } from '../diff/change-text.js';
 import { planChanges } from './plan.js';
 import { FakeClusters } from './testing.js';
 
@@ -60,13 +61,14 @@ const app = (image: string, usesDb = true): Resource => ({
 function setup() {
   const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-engine-')));
   const clusters = new FakeClusters(['a', 'b']);
-  const plan = (spec: Spec, destroy = false) => planChanges({ stack, spec, clusters, backend, destroy });
-  const execute = async (spec: Spec, options: { destroy?: boolean; failFast?: boolean } = {}) => {
+  const plan = (spec: Spec, destroy = false, on = stack) =>
+    planChanges({ stack: on, spec, clusters, backend, destroy });
+  const execute = async (spec: Spec, options: { destroy?: boolean; failFast?: boolean; on?: Stack } = {}) => {
     const events: EngineEvent[] = [];
-    const changeSet = await plan(spec, options.destroy);
+    const changeSet = await plan(spec, options.destroy, options.on);
     const result = await executeChanges(
       {
-        stack,
+        stack: options.on ?? stack,
         changeSet,
         clusters,
         backend,
@@ -145,7 +147,11 @@ describe('preview and apply', () => {
     const { execute, backend, clusters } = setup();
     clusters.client('a').failing.set('Service/db', 'admission webhook denied the request');
     const { result, events } = await execute({ resources: [app('web:1'), ns, svc] });
-    expect(result).toMatchObject({ succeeded: [ns.id], failed: [svc.id], skipped: [app('').id] });
+    expect(result).toMatchObject({
+      succeeded: [{ cluster: 'a', id: ns.id }],
+      failed: [{ cluster: 'a', id: svc.id }],
+      skipped: [{ cluster: 'a', id: app('').id }],
+    });
     expect(events).toContainEqual({
       type: 'finished',
       id: svc.id,
@@ -174,6 +180,33 @@ describe('preview and apply', () => {
     await execute({ resources: [ns, { ...svc, dependsOn: undefined, extensions: { cluster: 'b' } }] });
     expect((await backend.list()).map((k) => k.cluster)).toEqual(['a', 'b']);
     expect((await backend.read({ ...key, cluster: 'b' }))!.resources.map((r) => r.id)).toEqual([svc.id]);
+  });
+
+  it('moves a stack to another cluster: creates on the new one first, then deletes from the old one', async () => {
+    const { execute, plan, backend, clusters } = setup();
+    const spec = { resources: [app('web:1'), ns, svc] };
+    await execute(spec);
+    const onB: Stack = { ...stack, cluster: 'b' };
+    const moving = await plan(spec, false, onB);
+    expect(moving.changes.map((c) => `${c.action} ${c.cluster} ${c.id}`)).toEqual([
+      `Create b ${ns.id}`,
+      `Create b ${svc.id}`,
+      `Create b ${app('').id}`,
+      `Delete a ${app('').id}`,
+      `Delete a ${svc.id}`,
+      `Delete a ${ns.id}`,
+    ]);
+    // the preview's JSON keeps both steps of an id that is on two clusters
+    expect(Object.keys(JSON.parse(changeJson(moving)).changeSteps as object)).toHaveLength(6);
+    const { result, events } = await execute(spec, { on: onB });
+    expect(result.counts).toEqual({ created: 3, updated: 0, deleted: 3 });
+    expect(result.succeeded).toHaveLength(6);
+    const finished = events.filter((e) => e.type === 'finished').map((e) => e.cluster);
+    expect(finished).toEqual(['b', 'b', 'b', 'a', 'a', 'a']);
+    expect(await clusters.client('b').get({ apiVersion: 'v1', kind: 'Namespace', name: 'shop' })).toBeDefined();
+    expect(clusters.client('a').objects.size).toBe(0);
+    expect((await backend.read({ ...key, cluster: 'b' }))!.resources).toHaveLength(3);
+    expect((await backend.read(key))!.resources).toEqual([]);
   });
 
   it('keeps an object another stack also applied when destroying, and only forgets it', async () => {

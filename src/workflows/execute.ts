@@ -6,6 +6,11 @@
  * happened to it: succeeded (healthy, deleted, or unchanged), failed, stopped while still
  * progressing (interrupted), or forgotten (kept in the cluster for another stack, only dropped
  * from this stack's state).
+ *
+ * Every change is a (cluster, id): the same id on two clusters (a stack moved from one to the
+ * other) is two changes, a create on the new cluster and a delete on the old. The concurrency
+ * limit bounds the API calls in flight, not the resources being worked on: a resource waiting
+ * to become healthy holds no slot, and its dependents start the moment it is healthy.
  */
 import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../model/kube-object.js';
@@ -13,16 +18,18 @@ import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { decide } from '../diff/actions.js';
 import { renderFieldChanges } from '../diff/render.js';
-import type { HealthFollower } from '../health/follow.js';
+import type { HealthFollower } from '../health/watched-health.js';
 import type { Health } from '../health/rules.js';
 import type { StateBackend } from '../state/backend.js';
 import type { OperationKind, OperationRecord } from '../state/model.js';
-import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
+import { changeKey, refOfKey, type ChangeRef, type ChangeSet, type ResourceChange } from '../diff/change-set.js';
+import { ResourceGraph } from '../graph/graph.js';
 import { keyFor, type Clusters } from './plan.js';
 import type { Stack } from '../konfig/workspace.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { StateRecorder } from './state-recorder.js';
-import { walkGraph, type Outcome } from './walk.js';
+import { Slots } from './slots.js';
+import { walkGraph, type Outcome, type RunOutcome } from './walk.js';
 
 /**
  * What became of one resource. `stopped`: applied and recorded, but the run was interrupted
@@ -47,6 +54,7 @@ export interface ExecuteInput {
   backend: StateBackend;
   operation: OperationKind;
   operator: string;
+  /** API calls in flight at most (health waits hold none). */
   concurrency: number;
   failFast?: boolean;
   forceConflicts?: boolean;
@@ -62,25 +70,25 @@ export interface ExecuteInput {
 
 export interface ExecuteResult {
   /** Healthy, deleted, or left unchanged. */
-  succeeded: string[];
-  failed: string[];
-  skipped: string[];
-  notStarted: string[];
+  succeeded: ChangeRef[];
+  failed: ChangeRef[];
+  skipped: ChangeRef[];
+  notStarted: ChangeRef[];
   /** Applied, then interrupted while still Progressing. */
-  stopped: string[];
+  stopped: ChangeRef[];
   /** Kept in the cluster because another stack applied them too; only this stack's state dropped them. */
-  forgotten: string[];
+  forgotten: ChangeRef[];
   /** Failed because their health was judged Degraded: the stack is unhealthy. */
-  unhealthy: string[];
+  unhealthy: ChangeRef[];
   interrupted: boolean;
   counts: { created: number; updated: number; deleted: number };
 }
 
 export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent) => void): Promise<ExecuteResult> {
   const now = input.now ?? (() => new Date().toISOString());
-  // every resource in flight follows its health with a listener on the signal
-  setMaxListeners(input.concurrency * 2 + 10, input.signal);
   const { changeSet, clusters } = input;
+  // every resource waiting for its health listens on the signal, and all of them may wait at once
+  setMaxListeners(changeSet.changes.length * 2 + 10, input.signal);
   const recorder = new StateRecorder(
     input.backend,
     (c) => keyFor(input.stack, c),
@@ -88,11 +96,14 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     input.operator,
     now,
   );
-  const byId = new Map(changeSet.changes.map((c) => [c.id, c]));
+  const byKey = new Map(changeSet.changes.map((c) => [changeKey(c), c]));
+  /** The creates and updates by id: what references point at (a Spec's ids are unique). */
+  const planned = new Map(changeSet.changes.filter((c) => c.action !== 'Delete').map((c) => [c.id, c]));
+  const slots = new Slots(input.concurrency);
   const counts = { created: 0, updated: 0, deleted: 0 };
-  const stopped: string[] = [];
-  const forgotten: string[] = [];
-  const unhealthy: string[] = [];
+  const stopped: ChangeRef[] = [];
+  const forgotten: ChangeRef[] = [];
+  const unhealthy: ChangeRef[] = [];
   /** Server responses of this run: references resolve against them first. */
   const applied = new Map<string, KubeObject>();
 
@@ -108,7 +119,8 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   });
   for (const cluster of involved) await recorder.operation(cluster, op('running'));
 
-  const applyOne = async (c: ResourceChange): Promise<ResourceOutcome> => {
+  /** The calls of one apply (a read, the reads its references need, the apply), in one slot. */
+  const sendOne = async (c: ResourceChange): Promise<KubeObject> => {
     const client = clusters.client(c.cluster);
     const resource = c.resource!;
     const ref = refOf(resource.attributes as KubeObject);
@@ -131,7 +143,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     const targets = new Map<string, unknown>();
     for (const { target } of referencesIn(resource.attributes)) {
       if (targets.has(target)) continue;
-      const t = byId.get(target);
+      const t = planned.get(target);
       targets.set(
         target,
         applied.get(target) ??
@@ -145,7 +157,17 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
         `the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`,
       );
     }
-    const result = await client.apply(value as KubeObject, { force: input.forceConflicts });
+    return client.apply(value as KubeObject, { force: input.forceConflicts });
+  };
+
+  const applyOne = async (c: ResourceChange, release: () => void): Promise<ResourceOutcome> => {
+    const resource = c.resource!;
+    let result: KubeObject;
+    try {
+      result = await sendOne(c);
+    } finally {
+      release();
+    }
     applied.set(c.id, result);
     await recorder.record(c.cluster, {
       ...resource,
@@ -168,28 +190,42 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     // recorded, but whether it works is not known, so it is not reported as done
     if (health.state === 'Progressing') return 'stopped';
     if (health.state !== 'Healthy') {
-      unhealthy.push(c.id);
+      unhealthy.push({ cluster: c.cluster, id: c.id });
       throw new Error(`${health.reason ? `${health.reason}: ` : ''}${health.message}`);
     }
     return 'succeeded';
   };
 
-  const deleteOne = async (c: ResourceChange): Promise<ResourceOutcome> => {
+  const deleteOne = async (c: ResourceChange, release: () => void): Promise<ResourceOutcome> => {
     if (c.sharedWith) {
+      release();
       await recorder.forget(c.cluster, c.id);
       return 'forgotten';
     }
     const client = clusters.client(c.cluster);
     const ref = refOf(c.prior!.attributes as KubeObject);
-    await client.delete(ref, 'Background');
+    try {
+      await client.delete(ref, 'Background');
+    } finally {
+      release();
+    }
+    // waiting for it to go is a wait, like a health wait: it holds no slot
     await client.waitGone(ref, input.timeoutMs);
     await recorder.forget(c.cluster, c.id);
     counts.deleted++;
     return 'succeeded';
   };
 
-  const run = async (id: string): Promise<Outcome> => {
-    const c = byId.get(id)!;
+  const run = async (key: string): Promise<RunOutcome> => {
+    const c = byKey.get(key)!;
+    const id = c.id;
+    // an unchanged resource talks to no API server; the others start once a slot is free, and
+    // not at all when the run was stopped while they waited for it
+    const release = c.action === 'UnChanged' ? () => undefined : await slots.acquire();
+    if (input.signal.aborted) {
+      release();
+      return 'notStarted';
+    }
     emit({ type: 'started', id, cluster: c.cluster, action: c.action });
     try {
       if (c.action === 'UnChanged') {
@@ -205,9 +241,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
         emit({ type: 'finished', id, cluster: c.cluster, outcome: 'succeeded' });
         return 'succeeded';
       }
-      const outcome = c.action === 'Delete' ? await deleteOne(c) : await applyOne(c);
-      if (outcome === 'stopped') stopped.push(id);
-      if (outcome === 'forgotten') forgotten.push(id);
+      const outcome = c.action === 'Delete' ? await deleteOne(c, release) : await applyOne(c, release);
+      if (outcome === 'stopped') stopped.push({ cluster: c.cluster, id });
+      if (outcome === 'forgotten') forgotten.push({ cluster: c.cluster, id });
       const message =
         outcome === 'forgotten'
           ? `kept in the cluster: also applied by ${c.sharedWith!.join(', ')}; only forgotten by this stack`
@@ -218,26 +254,38 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       // for the walk both went as far as they will: what depends on them may go on (or stops with the run)
       return outcome === 'failed' ? 'failed' : 'succeeded';
     } catch (e) {
+      release();
       emit({ type: 'finished', id, cluster: c.cluster, outcome: 'failed', message: errorMessage(e) });
       return 'failed';
     }
   };
 
-  // creates and updates first, each after its dependencies; then deletes, each after its dependents
-  const applies = new Set(changeSet.changes.filter((c) => c.action !== 'Delete').map((c) => c.id));
+  // creates and updates first, each after its dependencies; then deletes, each after its
+  // dependents: a stack moving to another cluster is up on the new one before the old one goes
+  const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
   const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
-  const options = { concurrency: input.concurrency, failFast: input.failFast, signal: input.signal };
+  // the walk itself is unbounded: the slots bound the API calls, and a health wait must not queue the rest
+  const options = { concurrency: Infinity, failFast: input.failFast, signal: input.signal };
   const listener = {
-    skipped: (id: string, because: string) => emit({ type: 'skipped', id, cluster: byId.get(id)!.cluster, because }),
+    skipped: (key: string, because: string) => {
+      const c = byKey.get(key)!;
+      emit({ type: 'skipped', id: c.id, cluster: c.cluster, because: refOfKey(because).id });
+    },
   };
-  const walk = await walkGraph(changeSet.graph, applies, run, options, listener);
+  const walk = await walkGraph(
+    applyGraph(changeSet.graph, applies),
+    new Set(applies.map(changeKey)),
+    run,
+    options,
+    listener,
+  );
   const halted = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
   if (deletes.length) {
-    if (halted) walk.notStarted.push(...deletes.map((c) => c.id));
+    if (halted) walk.notStarted.push(...deletes.map(changeKey));
     else {
       const second = await walkGraph(
         changeSet.deletions.reversed(),
-        new Set(deletes.map((c) => c.id)),
+        new Set(deletes.map(changeKey)),
         run,
         options,
         listener,
@@ -248,14 +296,28 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const interrupted = input.signal.aborted;
   const result = interrupted ? 'interrupted' : walk.failed.length || walk.skipped.length ? 'failed' : 'succeeded';
   for (const cluster of involved) await recorder.operation(cluster, op(result));
-  const settledOtherwise = new Set([...stopped, ...forgotten]);
+  const refs = (keys: string[]) => keys.map(refOfKey);
+  const settledOtherwise = new Set([...stopped, ...forgotten].map(changeKey));
   return {
-    ...walk,
-    succeeded: walk.succeeded.filter((id) => !settledOtherwise.has(id)),
+    succeeded: refs(walk.succeeded.filter((k) => !settledOtherwise.has(k))),
+    failed: refs(walk.failed),
+    skipped: refs(walk.skipped),
+    notStarted: refs(walk.notStarted),
     stopped,
     forgotten,
     unhealthy,
     interrupted,
     counts,
   };
+}
+
+/** The Spec's graph over the (cluster, id) keys of its creates and updates: each id is on one cluster. */
+function applyGraph(graph: ResourceGraph, applies: ResourceChange[]): ResourceGraph {
+  const keyOf = new Map(applies.map((c) => [c.id, changeKey(c)]));
+  return new ResourceGraph(
+    keyOf.values(),
+    graph.edges
+      .filter((e) => keyOf.has(e.from) && keyOf.has(e.to))
+      .map((e) => ({ from: keyOf.get(e.from)!, to: keyOf.get(e.to)!, kind: e.kind })),
+  );
 }

@@ -9,6 +9,7 @@ import { LocalStateBackend } from '../state/local.js';
 import { executeChanges } from './execute.js';
 import { operationMachine, type ExecuteFn } from './operation-machine.js';
 import { planChanges } from './plan.js';
+import { changeKey } from '../diff/change-set.js';
 import { FakeClusters } from './testing.js';
 
 const stack: Stack = { name: 'dev', dir: '/x', path: 'appops/shop/dev', project: { name: 'shop', dir: '/x' } };
@@ -90,10 +91,10 @@ describe('the apply machine', () => {
       await new Promise<void>((r) => (release = r));
       emit({ type: 'finished', id: changeSet.changes[0].id, cluster: 'a', outcome: 'succeeded' });
       return {
-        succeeded: [changeSet.changes[0].id],
+        succeeded: [{ cluster: 'a', id: changeSet.changes[0].id }],
         failed: [],
         skipped: [],
-        notStarted: changeSet.changes.slice(1).map((c) => c.id),
+        notStarted: changeSet.changes.slice(1).map(({ cluster, id }) => ({ cluster, id })),
         stopped: [],
         forgotten: [],
         unhealthy: [],
@@ -104,13 +105,13 @@ describe('the apply machine', () => {
     const actor = createActor(machineFor({ resources: [cm(1), cm(2)] }, slow), {
       input: { autoApprove: true },
     }).start();
-    await waitFor(actor, (s) => s.context.progress[cm(1).id]?.phase === 'running');
+    await waitFor(actor, (s) => s.context.progress[changeKey({ cluster: 'a', id: cm(1).id })]?.phase === 'running');
     actor.send({ type: 'CANCEL' });
     expect(actor.getSnapshot().matches({ applying: 'stopping' })).toBe(true);
     release();
     const s = await waitFor(actor, (x) => x.status === 'done');
     expect(s.value).toBe('interrupted');
-    expect(s.context.progress[cm(1).id].phase).toBe('succeeded');
-    expect(s.context.result?.notStarted).toEqual([cm(2).id]);
+    expect(s.context.progress[changeKey({ cluster: 'a', id: cm(1).id })].phase).toBe('succeeded');
+    expect(s.context.result?.notStarted).toEqual([{ cluster: 'a', id: cm(2).id }]);
   });
 });

@@ -9,7 +9,7 @@ import type { Spec } from '../model/resource.js';
 import type { Health } from '../health/rules.js';
 import type { EngineEvent, ExecuteResult } from './execute.js';
 import { errorMessage } from '../diagnostics/user-error.js';
-import { summarize, type ChangeSet } from '../diff/change-set.js';
+import { changeKey, summarize, type ChangeSet } from '../diff/change-set.js';
 
 /** `stopped` and `forgotten` as ResourceOutcome (execute.ts) says: neither is done. */
 export type ResourcePhase =
@@ -25,9 +25,12 @@ export interface OperationContext {
   autoApprove: boolean;
   spec?: Spec;
   changeSet?: ChangeSet;
+  /** By `changeKey(cluster, id)`: a stack moving between clusters has the same id on both. */
   progress: Record<string, ResourceProgress>;
   /** The engine's events, newest last (bounded). */
   log: EngineEvent[];
+  /** How many events there were in all, dropped ones included: a reader of `log` finds the new ones by it. */
+  logCount: number;
   result?: ExecuteResult;
   error?: string;
 }
@@ -98,38 +101,39 @@ export function operationMachine(actors: {
         if (event.type !== 'ENGINE') return {};
         const e = event.event;
         const progress = { ...context.progress };
-        const before = progress[e.id] ?? { phase: 'pending' as const };
+        const key = changeKey(e);
+        const before = progress[key] ?? { phase: 'pending' as const };
         switch (e.type) {
           case 'started':
-            progress[e.id] = { ...before, phase: 'running' };
+            progress[key] = { ...before, phase: 'running' };
             break;
           case 'applied':
-            progress[e.id] = { ...before, phase: 'applied' };
+            progress[key] = { ...before, phase: 'applied' };
             break;
           case 'health':
-            progress[e.id] = { ...before, health: e.health };
+            progress[key] = { ...before, health: e.health };
             break;
           case 'finished':
-            progress[e.id] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
+            progress[key] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
             break;
           case 'skipped':
-            progress[e.id] = {
+            progress[key] = {
               ...before,
               phase: 'skipped',
               message: `skipped: it depends on ${e.because}, which did not succeed`,
             };
             break;
           case 'changed-since-preview':
-            progress[e.id] = { ...before, message: e.message };
+            progress[key] = { ...before, message: e.message };
             break;
         }
-        return { progress, log: [...context.log, e].slice(-LOG_LIMIT) };
+        return { progress, log: [...context.log, e].slice(-LOG_LIMIT), logCount: context.logCount + 1 };
       }),
     },
   }).createMachine({
     id: 'operation',
     initial: 'compiling',
-    context: ({ input }) => ({ autoApprove: input.autoApprove, progress: {}, log: [] }),
+    context: ({ input }) => ({ autoApprove: input.autoApprove, progress: {}, log: [], logCount: 0 }),
     states: {
       compiling: {
         invoke: {
@@ -156,7 +160,7 @@ export function operationMachine(actors: {
       applying: {
         entry: assign({
           progress: ({ context }) =>
-            Object.fromEntries(context.changeSet!.changes.map((c) => [c.id, { phase: 'pending' as const }])),
+            Object.fromEntries(context.changeSet!.changes.map((c) => [changeKey(c), { phase: 'pending' as const }])),
         }),
         invoke: { id: 'execute', src: 'execute', input: ({ context }) => ({ changeSet: context.changeSet! }) },
         initial: 'running',

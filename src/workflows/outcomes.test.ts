@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HealthFollower } from '../health/follow.js';
+import type { HealthFollower } from '../health/watched-health.js';
 import type { Resource, Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
@@ -89,7 +89,11 @@ describe('truthful outcomes', () => {
     expect(finished(events)).toEqual([
       [crd.id, 'forgotten', 'kept in the cluster: also applied by shop/prod; only forgotten by this stack'],
     ]);
-    expect(result).toMatchObject({ succeeded: [], forgotten: [crd.id], counts: { deleted: 0 } });
+    expect(result).toMatchObject({
+      succeeded: [],
+      forgotten: [{ cluster: 'a', id: crd.id }],
+      counts: { deleted: 0 },
+    });
     expect(clusters.client('a').calls.filter((c) => c.startsWith('delete'))).toEqual([]);
     expect((await backend.read({ project: 'shop', stack: 'dev', cluster: 'a' }))!.resources).toEqual([]);
   });
@@ -109,7 +113,12 @@ describe('truthful outcomes', () => {
     expect(finished(events)).toEqual([
       [web.id, 'stopped', 'stopped while progressing: applied and recorded, its health not yet known'],
     ]);
-    expect(result).toMatchObject({ interrupted: true, succeeded: [], stopped: [web.id], notStarted: [hpa.id] });
+    expect(result).toMatchObject({
+      interrupted: true,
+      succeeded: [],
+      stopped: [{ cluster: 'a', id: web.id }],
+      notStarted: [{ cluster: 'a', id: hpa.id }],
+    });
   });
 
   it('fails a resource judged Degraded, skips its dependents, and says the stack is unhealthy', async () => {
@@ -123,6 +132,10 @@ describe('truthful outcomes', () => {
     expect(finished(events)).toEqual([
       [web.id, 'failed', 'CrashLoopBackOff: pod web-1: container main CrashLoopBackOff'],
     ]);
-    expect(result).toMatchObject({ failed: [web.id], skipped: [hpa.id], unhealthy: [web.id] });
+    expect(result).toMatchObject({
+      failed: [{ cluster: 'a', id: web.id }],
+      skipped: [{ cluster: 'a', id: hpa.id }],
+      unhealthy: [{ cluster: 'a', id: web.id }],
+    });
   });
 });

@@ -15,7 +15,8 @@ import { errorMessage } from '../diagnostics/user-error.js';
 import { decide } from '../diff/actions.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';
-import type { ChangeSet, ResourceChange } from '../diff/change-set.js';
+import { changeKey, type ChangeSet, type ResourceChange } from '../diff/change-set.js';
+import { walkGraph } from './walk.js';
 
 /** What the engine needs of a cluster: ObjectClient, or a scripted double in tests. */
 export interface ClusterPort {
@@ -24,6 +25,8 @@ export interface ClusterPort {
   apply(o: KubeObject, options?: ApplyOptions): Promise<KubeObject>;
   delete(ref: ObjectRef, propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'): Promise<boolean>;
   waitGone(ref: ObjectRef, timeoutMs: number): Promise<void>;
+  /** The objects of a kind in a namespace (or cluster-wide): the plan reads a group of them in one call. */
+  list?(ref: Omit<ObjectRef, 'name'>): Promise<{ items: KubeObject[] }>;
 }
 
 export interface Clusters {
@@ -41,9 +44,14 @@ export interface PlanInput {
   showSecrets?: boolean;
   /** Plan a destroy: every resource in the state goes. */
   destroy?: boolean;
+  /**
+   * Resources compared at once (each makes one call at a time: a read, then its dry run); an
+   * apply passes its own limit, so the plan goes at the pace the apply will.
+   */
+  concurrency?: number;
 }
 
-/** Resources compared at once: the calls are independent reads and dry runs. */
+/** Resources compared at once when the caller gives no limit: the calls are independent reads and dry runs. */
 const PLAN_CONCURRENCY = 16;
 
 /** `fn` over `items` with at most `limit` calls at once, results in the order of `items`. */
@@ -60,6 +68,39 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
+/** Resources of one kind in one namespace from which the plan lists them instead of reading each. */
+const LIST_FROM = 3;
+
+/**
+ * The live objects of a plan's resources: one LIST per (cluster, kind, namespace) that holds
+ * several of them, a GET for the others, and a GET when a LIST is refused (RBAC may allow one and
+ * not the other). A stack of hundreds of objects in a few namespaces is read in a few calls.
+ */
+function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[]) {
+  const groupOf = (cluster: string, r: ObjectRef) => [cluster, r.apiVersion, r.kind, r.namespace ?? ''].join('\u0000');
+  const sizes = new Map<string, number>();
+  for (const { cluster, ref } of resources)
+    sizes.set(groupOf(cluster, ref), (sizes.get(groupOf(cluster, ref)) ?? 0) + 1);
+  const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
+  return async (cluster: string, ref: ObjectRef): Promise<KubeObject | undefined> => {
+    const client = clusters.client(cluster);
+    const group = groupOf(cluster, ref);
+    if (!client.list || (sizes.get(group) ?? 0) < LIST_FROM) return client.get(ref);
+    let listed = lists.get(group);
+    if (!listed) {
+      listed = client.list({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }).then(
+        ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
+        (e: unknown) =>
+          // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say
+          e instanceof ApiError && e.status === 404 ? new Map<string, KubeObject>() : undefined,
+      );
+      lists.set(group, listed);
+    }
+    const byName = await listed;
+    return byName ? structuredClone(byName.get(ref.name)) : client.get(ref);
+  };
+}
+
 export const keyFor = (stack: Stack, cluster: string): StateKey => ({
   project: stack.project.name,
   stack: stack.name,
@@ -68,6 +109,7 @@ export const keyFor = (stack: Stack, cluster: string): StateKey => ({
 
 export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const { stack, spec, clusters, backend } = input;
+  const limit = input.concurrency ?? PLAN_CONCURRENCY;
   const resources = input.destroy ? [] : spec.resources;
   const clusterOfId = new Map(resources.map((r) => [r.id, clusters.resolve(clusterOf(r, stack.cluster))]));
   // the clusters this stack was applied to before count too: what is left there is deleted
@@ -82,15 +124,19 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const known = new Map<string, unknown>();
   const priorOf = new Map(
     [...states].flatMap(([cluster, state]) =>
-      (state?.resources ?? []).map((r) => [`${cluster}\u0000${r.id}`, r] as const),
+      (state?.resources ?? []).map((r) => [changeKey({ cluster, id: r.id }), r] as const),
     ),
+  );
+  const readLive = liveReader(
+    clusters,
+    resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
   );
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
     const client = clusters.client(cluster);
-    const prior = priorOf.get(`${cluster}\u0000${id}`);
-    const live = await client.get(refOf(resource.attributes as KubeObject));
+    const prior = priorOf.get(changeKey({ cluster, id }));
+    const live = await readLive(cluster, refOf(resource.attributes as KubeObject));
     if (live) known.set(id, live);
     const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));
     let dryRun: KubeObject | undefined;
@@ -135,34 +181,55 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       ...(conflict ? { conflict } : {}),
     };
   };
-  // level by level, so that references resolve against what an earlier level found; within a
-  // level, several resources at once
-  const changes: ResourceChange[] = [];
-  for (const level of graph.levels()) changes.push(...(await mapBounded(level, PLAN_CONCURRENCY, planOne)));
+  // each resource once its dependencies are compared, so that references resolve against what
+  // they found, and otherwise as many at once as the limit allows: no level waits for the slowest
+  // of the one before
+  const planned = new Map<string, ResourceChange>();
+  let failure: { error: unknown } | undefined;
+  await walkGraph(
+    graph,
+    new Set(graph.ids),
+    async (id) => {
+      try {
+        planned.set(id, await planOne(id));
+        return 'succeeded';
+      } catch (error) {
+        failure ??= { error };
+        return 'failed';
+      }
+    },
+    { concurrency: limit, failFast: true },
+  );
+  if (failure) throw failure.error;
+  const changes: ResourceChange[] = graph.order().map((id) => planned.get(id)!);
 
-  // deletes: what the state holds and the Spec no longer has, dependents first
+  // deletes: what the state holds and the Spec no longer has (on that cluster), dependents first;
+  // keyed by (cluster, id), since a stack moved to another cluster leaves its ids behind on the old one
   const leaving = new Map<string, { resource: StateResource; cluster: string }>();
   for (const [cluster, state] of states) {
     for (const r of state?.resources ?? []) {
-      if (!(byId.has(r.id) && clusterOfId.get(r.id) === cluster)) leaving.set(r.id, { resource: r, cluster });
+      if (!(byId.has(r.id) && clusterOfId.get(r.id) === cluster))
+        leaving.set(changeKey({ cluster, id: r.id }), { resource: r, cluster });
     }
   }
   const deletions = new ResourceGraph(
     leaving.keys(),
-    [...leaving.values()].flatMap(({ resource }) =>
+    [...leaving.values()].flatMap(({ resource, cluster }) =>
       (resource.dependsOn ?? [])
+        .map((d) => changeKey({ cluster, id: d }))
         .filter((d) => leaving.has(d))
-        .map((d) => ({ from: d, to: resource.id, kind: 'explicit' as const })),
+        .map((d) => ({ from: d, to: changeKey({ cluster, id: resource.id }), kind: 'explicit' as const })),
     ),
   );
   // an object another stack on the same cluster also applied (a shared CRD, a shared namespace)
   // is only forgotten by this stack: deleting it would break the other one
   const others = leaving.size ? await otherStacksOn(backend, stack) : new Map<string, string[]>();
-  const planDelete = async (id: string): Promise<ResourceChange> => {
-    const { resource: prior, cluster } = leaving.get(id)!;
+  const planDelete = async (key: string): Promise<ResourceChange> => {
+    const { resource: prior, cluster } = leaving.get(key)!;
+    const id = prior.id;
     const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
     const decision = decide({ prior: prior.attributes, live });
-    const sharedWith = others.get(`${cluster}\u0000${id}`);
+    const sharedWith = others.get(changeKey({ cluster, id }));
     if (sharedWith)
       decision.note = `also applied by ${sharedWith.join(', ')}: kept in the cluster, only forgotten by this stack`;
     return {
@@ -176,7 +243,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       ...(sharedWith ? { sharedWith } : {}),
     };
   };
-  changes.push(...(await mapBounded(deletions.reversed().order(), PLAN_CONCURRENCY, planDelete)));
+  changes.push(...(await mapBounded(deletions.reversed().order(), limit, planDelete)));
   return { project: stack.project.name, stack: stack.name, changes, graph, deletions, states };
 }
 
@@ -186,7 +253,7 @@ async function otherStacksOn(backend: StateBackend, stack: Stack): Promise<Map<s
   for (const key of await backend.list()) {
     if (key.project === stack.project.name && key.stack === stack.name) continue;
     for (const r of (await backend.read(key))?.resources ?? []) {
-      const k = `${key.cluster}\u0000${r.id}`;
+      const k = changeKey({ cluster: key.cluster, id: r.id });
       found.set(k, [...(found.get(k) ?? []), `${key.project}/${key.stack}`]);
     }
   }

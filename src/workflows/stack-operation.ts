@@ -4,7 +4,6 @@
  * or used before planning, so that the plan is made on a state nobody else is changing.
  */
 import type { ClusterSet } from '../cluster/cluster-set.js';
-import { healthFollower } from '../health/follow.js';
 import { clusterOf, type Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
 import type { Lock, StateBackend } from '../state/backend.js';
@@ -12,6 +11,7 @@ import { operatorName, thisProcess } from '../state/holder.js';
 import { executeChanges } from './execute.js';
 import { operationMachine } from './operation-machine.js';
 import { keyFor, planChanges, type Clusters } from './plan.js';
+import { watchedHealth } from '../health/watched-health.js';
 
 export type Operation = 'apply' | 'destroy';
 
@@ -23,6 +23,7 @@ export interface StackOperationInput {
   clusterSet: ClusterSet;
   backend: StateBackend;
   operation: Operation;
+  /** API calls in flight at most, for the plan's reads and dry runs and for the apply. */
   concurrency: number;
   timeoutMs: number;
   /** How long a stuck pod is given, from its creation, before its workload fails (default 30 s). */
@@ -50,27 +51,34 @@ export function stackOperationMachine(input: StackOperationInput) {
         backend,
         ignoreFields: input.ignoreFields,
         destroy: operation === 'destroy',
+        concurrency: input.concurrency,
       }),
-    execute: (changeSet, emit, signal) => {
+    execute: async (changeSet, emit, signal) => {
       input.onStart?.();
-      return executeChanges(
-        {
-          stack,
-          changeSet,
-          clusters,
-          backend,
-          operation,
-          operator,
-          concurrency: input.concurrency,
-          failFast: input.failFast,
-          forceConflicts: input.forceConflicts,
-          timeoutMs: input.timeoutMs,
-          ...(input.healthGraceMs !== undefined ? { healthGraceMs: input.healthGraceMs } : {}),
-          followHealth: operation === 'apply' && input.followHealth ? healthFollower(input.clusterSet) : undefined,
-          signal,
-        },
-        emit,
-      );
+      // one set of watches for the whole run, closed with it
+      const health = operation === 'apply' && input.followHealth ? watchedHealth(input.clusterSet) : undefined;
+      try {
+        return await executeChanges(
+          {
+            stack,
+            changeSet,
+            clusters,
+            backend,
+            operation,
+            operator,
+            concurrency: input.concurrency,
+            failFast: input.failFast,
+            forceConflicts: input.forceConflicts,
+            timeoutMs: input.timeoutMs,
+            ...(input.healthGraceMs !== undefined ? { healthGraceMs: input.healthGraceMs } : {}),
+            followHealth: health?.follow,
+            signal,
+          },
+          emit,
+        );
+      } finally {
+        health?.close();
+      }
     },
   });
 }

@@ -1,7 +1,10 @@
 /**
  * Keeps the State of every cluster of an operation and writes it after each resource changes,
  * one write at a time per state (resources finish concurrently), each based on the serial of the
- * last, so the file always matches what reached the cluster.
+ * last, so the file always matches what reached the cluster. Changes that arrive while a write is
+ * under way go together in the next one: each is on disk when its promise resolves, but a stack
+ * of a thousand resources is not written a thousand times over (each write reads and writes the
+ * whole state, which made the writes, not the cluster, the pace of a large apply).
  */
 import type { StateBackend } from '../state/backend.js';
 import {
@@ -15,9 +18,21 @@ import {
   type StateResource,
 } from '../state/model.js';
 
+/** The longest a change waits for others to join its write. */
+const MAX_GATHER_MS = 100;
+
+interface PendingChange {
+  change: (s: State) => State;
+  resolve: (s: State) => void;
+  reject: (e: unknown) => void;
+}
+
 export class StateRecorder {
   private readonly states = new Map<string, State>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly pending = new Map<string, PendingChange[]>();
+  private readonly writing = new Set<string>();
+  /** How long the last write took: the next one gathers changes for three times as long. */
+  private lastWriteMs = 0;
 
   constructor(
     private readonly backend: StateBackend,
@@ -35,19 +50,47 @@ export class StateRecorder {
 
   /** Changes the state of `cluster` and writes it; resolves once it is on disk. */
   update(cluster: string, change: (s: State) => State): Promise<State> {
-    const run = async () => {
-      const before = this.current(cluster);
-      const changed = change(before);
-      const written = await this.backend.write(
-        { ...changed, operator: this.operator, modifiedTime: this.now() },
-        before.serial,
-      );
-      this.states.set(cluster, written);
-      return written;
-    };
-    const next = (this.queues.get(cluster) ?? Promise.resolve()).then(run, run);
-    this.queues.set(cluster, next);
-    return next;
+    return new Promise<State>((resolve, reject) => {
+      const queue = this.pending.get(cluster) ?? [];
+      queue.push({ change, resolve, reject });
+      this.pending.set(cluster, queue);
+      if (!this.writing.has(cluster)) void this.drain(cluster);
+    });
+  }
+
+  /** Writes the changes waiting for `cluster`, a batch at a time, until none is left. */
+  private async drain(cluster: string): Promise<void> {
+    this.writing.add(cluster);
+    try {
+      for (;;) {
+        // let the answers that came in meanwhile (I/O callbacks run before setImmediate) join this
+        // write; when writes are slow (a large state, a slow disk) wait three times as long as the
+        // last one took, so writing (which blocks the event loop) takes a quarter of the time at most
+        await new Promise((r) => setImmediate(r));
+        if (this.lastWriteMs > 1)
+          await new Promise((r) => setTimeout(r, Math.min(3 * this.lastWriteMs, MAX_GATHER_MS)));
+        const batch = this.pending.get(cluster) ?? [];
+        if (batch.length === 0) return;
+        this.pending.set(cluster, []);
+        try {
+          const before = this.current(cluster);
+          const changed = batch.reduce((s, p) => p.change(s), before);
+          const started = performance.now();
+          const written = await this.backend.write(
+            { ...changed, operator: this.operator, modifiedTime: this.now() },
+            before.serial,
+          );
+          this.lastWriteMs = performance.now() - started;
+          this.states.set(cluster, written);
+          for (const p of batch) p.resolve(written);
+        } catch (e) {
+          // none of the batch is on disk; later changes are still written, on the state as it was
+          for (const p of batch) p.reject(e);
+        }
+      }
+    } finally {
+      this.writing.delete(cluster);
+    }
   }
 
   record(cluster: string, resource: StateResource): Promise<State> {

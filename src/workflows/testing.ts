@@ -6,6 +6,8 @@ import type { ApplyOptions } from '../cluster/objects.js';
 import type { KubeObject, ObjectRef } from '../model/kube-object.js';
 import { refOf } from '../model/kube-object.js';
 import type { ClusterPort, Clusters } from './plan.js';
+import type { HealthFollower } from '../health/watched-health.js';
+import type { Health } from '../health/rules.js';
 
 const keyOf = (r: ObjectRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
 
@@ -15,15 +17,52 @@ export class FakeCluster implements ClusterPort {
   /** ids (kind/name) whose apply fails with this message. */
   readonly failing = new Map<string, string>();
   private version = 0;
+  /** API calls in flight now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
+  /** When set, every call takes this long to answer (a turn of the event loop, say), so calls can overlap. */
+  latency?: () => Promise<void>;
 
   constructor(readonly cluster: string) {}
 
-  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
-    const o = this.objects.get(keyOf(ref));
-    return o && structuredClone(o);
+  private async call<T>(answer: () => T): Promise<T> {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (this.latency) await this.latency();
+      return answer();
+    } finally {
+      this.inFlight--;
+    }
   }
 
-  async apply(o: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
+  /** Objects read one at a time (GET). */
+  gets = 0;
+
+  get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    return this.call(() => {
+      this.gets++;
+      const o = this.objects.get(keyOf(ref));
+      return o && structuredClone(o);
+    });
+  }
+
+  list(kind: Omit<ObjectRef, 'name'>): Promise<{ items: KubeObject[] }> {
+    return this.call(() => {
+      this.calls.push(`list ${kind.kind}${kind.namespace ? ` in ${kind.namespace}` : ''}`);
+      const items = [...this.objects.values()].filter((o) => {
+        const r = refOf(o);
+        return r.apiVersion === kind.apiVersion && r.kind === kind.kind && r.namespace === kind.namespace;
+      });
+      return { items: structuredClone(items) };
+    });
+  }
+
+  apply(o: KubeObject, options: ApplyOptions = {}): Promise<KubeObject> {
+    return this.call(() => this.answerApply(o, options));
+  }
+
+  private answerApply(o: KubeObject, options: ApplyOptions): KubeObject {
     const ref = refOf(o);
     this.calls.push(`${options.dryRun ? 'dry-run ' : ''}apply ${ref.kind}/${ref.name}`);
     const failure = this.failing.get(`${ref.kind}/${ref.name}`);
@@ -50,9 +89,11 @@ export class FakeCluster implements ClusterPort {
     return structuredClone(served);
   }
 
-  async delete(ref: ObjectRef): Promise<boolean> {
-    this.calls.push(`delete ${ref.kind}/${ref.name}`);
-    return this.objects.delete(keyOf(ref));
+  delete(ref: ObjectRef): Promise<boolean> {
+    return this.call(() => {
+      this.calls.push(`delete ${ref.kind}/${ref.name}`);
+      return this.objects.delete(keyOf(ref));
+    });
   }
 
   async waitGone(): Promise<void> {}
@@ -83,5 +124,35 @@ export class FakeClusters implements Clusters {
     const c = this.byName.get(context);
     if (!c) throw new Error(`no cluster ${context}`);
     return c;
+  }
+}
+
+/**
+ * A health follower whose verdicts the test gives: every applied object waits, as `kind/name`,
+ * until the test calls `healthy` (or `degraded`) for it; an abort ends the wait as a real one does.
+ */
+export class ScriptedHealth {
+  /** Objects waiting for their verdict now, as kind/name, and the most there ever were at once. */
+  readonly waiting = new Map<string, (h: Health) => void>();
+  maxWaiting = 0;
+
+  readonly follow: HealthFollower = (_cluster, object, { signal, onHealth }) =>
+    new Promise<Health>((resolve) => {
+      const name = `${String(object.kind)}/${String(object.metadata?.name)}`;
+      const done = (h: Health) => {
+        this.waiting.delete(name);
+        onHealth(h);
+        resolve(h);
+      };
+      this.waiting.set(name, done);
+      this.maxWaiting = Math.max(this.maxWaiting, this.waiting.size);
+      signal.addEventListener('abort', () => done({ state: 'Progressing', message: 'interrupted' }), { once: true });
+    });
+
+  healthy(name: string): void {
+    const done = this.waiting.get(name);
+    if (!done)
+      throw new Error(`${name} is not waiting for its health (waiting: ${[...this.waiting.keys()].join(', ')})`);
+    done({ state: 'Healthy', message: 'ready' });
   }
 }

@@ -263,7 +263,7 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
           succeeded: [],
           failed: [],
           skipped: [],
-          notStarted: cs.changes.slice(1).map((c) => c.id),
+          notStarted: cs.changes.slice(1).map(({ cluster, id }) => ({ cluster, id })),
           stopped: [],
           forgotten: [],
           unhealthy: [],
@@ -296,7 +296,7 @@ function scriptedOperation(changeSet: ChangeSet, hold: boolean) {
         for (const e of events) emit(e);
       }
       return {
-        succeeded: ids.map((c) => c.id),
+        succeeded: ids.map(({ cluster, id }) => ({ cluster, id })),
         failed: [],
         skipped: [],
         notStarted: [],

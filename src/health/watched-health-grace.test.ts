@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClusterSet } from '../cluster/cluster-set.js';
 import { loadKubeconfig } from '../cluster/kubeconfig.js';
 import { startSandbox } from '../sandbox/index.js';
-import { healthFollower } from './follow.js';
+import { watchedHealth } from './watched-health.js';
 import type { Health } from './rules.js';
 
 const deployment = (image: string) => ({
@@ -43,7 +43,7 @@ describe('health follower', () => {
         return {
           seen,
           done: client.apply(deployment(image), { force: true }).then((o) =>
-            healthFollower(clusters, timers)('sandbox-a', o, {
+            watchedHealth(clusters, timers).follow('sandbox-a', o, {
               signal: new AbortController().signal,
               timeoutMs: 60_000,
               onHealth: (h) => seen.push(h),
@@ -98,7 +98,7 @@ describe('health follower and the grace of a stuck pod', () => {
       } as typeof unschedulable.spec.template.spec;
       const seen: Health[] = [];
       const done = client.apply(unschedulable, { force: true }).then((o) =>
-        healthFollower(clusters, timers, () => now)('sandbox-a', o, {
+        watchedHealth(clusters, timers, () => now).follow('sandbox-a', o, {
           signal: new AbortController().signal,
           timeoutMs: 300_000,
           graceMs: 10_000,

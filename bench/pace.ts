@@ -1,0 +1,279 @@
+/**
+ * kdeck apply against the cluster's own pace, side by side on one two-cluster sandbox whose pods
+ * take their time (start 300 ms, readiness 1 s, 12 nodes), as issue 18 measures it. The stack: N
+ * Deployments of 2 replicas, each with a ConfigMap and a Service it depends on (and a namespace),
+ * at N = 20, 100 and 333 (1,000 resources). Three clocks, median of 3 runs each:
+ * - kdeck: `kdeck apply --yes` from its process start to its exit with everything healthy (sandbox-a);
+ * - pace: the same objects sent at once with `kubectl apply --server-side -f` (sandbox-b), from its
+ *   start until a separate watcher sees the last Deployment Available: the cluster's own pace;
+ * - kubectl: `kubectl apply -f` then `kubectl wait --for=condition=Available deploy --all` (sandbox-b),
+ *   what a user types.
+ * Every run uses a namespace of its own, deleted (and waited for) before the next one.
+ *
+ * Usage: node dist/bench/pace.js [--sizes 20,100,333] [--runs 3]
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import type { KubeObject } from '../src/model/kube-object.js';
+import { watchObjects } from '../src/cluster/watch.js';
+import { conditionMet } from '../src/health/rules.js';
+import { compileStack } from '../src/konfig/compile.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+import { median, printTargets, runBench } from './report.js';
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
+const STACK = 'apps/load/pace';
+/** The bars of issue 18. */
+const PACE_BAR = 1.2;
+const KUBECTL_BAR = 0.5;
+const RUN_LIMIT_MS = 600_000;
+
+function argument(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
+}
+
+/** A Konfig workspace of one stack (no cluster named: `--context` decides) in namespace `ns`. */
+function workspace(apps: number, ns: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-'));
+  const files: Record<string, string> = {
+    'kcl.mod': '[package]\nname = "pace"\n',
+    'apps/load/project.yaml': 'name: load\n',
+    [`${STACK}/stack.yaml`]: 'name: pace\n',
+    [`${STACK}/kcl.yaml`]: 'kcl_cli_configs:\n  file:\n    - main.k\n',
+    [`${STACK}/main.k`]: `
+_ns = "${ns}"
+_labels = lambda i: int -> {str:str} { {"app" = "app-\${i}"} }
+_cm = lambda i: int {
+    {id = "v1:ConfigMap:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "ConfigMap", metadata = {name = "app-\${i}", namespace = _ns}, data = {index = str(i)}}}
+}
+_svc = lambda i: int {
+    {id = "v1:Service:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "Service", metadata = {name = "app-\${i}", namespace = _ns}, spec = {selector = _labels(i), ports = [{port = 80, targetPort = 8080}]}}}
+}
+_deploy = lambda i: int {
+    {
+        id = "apps/v1:Deployment:\${_ns}:app-\${i}", type = "Kubernetes"
+        dependsOn = ["v1:Namespace:\${_ns}", "v1:ConfigMap:\${_ns}:app-\${i}", "v1:Service:\${_ns}:app-\${i}"]
+        attributes = {
+            apiVersion = "apps/v1", kind = "Deployment", metadata = {name = "app-\${i}", namespace = _ns}
+            spec = {replicas = 2, selector.matchLabels = _labels(i), template = {metadata.labels = _labels(i), spec.containers = [{name = "main", image = "registry.example/app:\${i}", envFrom = [{configMapRef.name = "app-\${i}"}]}]}}
+        }
+    }
+}
+resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}] + [r for i in range(${apps}) for r in [_cm(i), _svc(i), _deploy(i)]]
+`,
+  };
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+/** The stack's objects, as kubectl gets them: the compiled attributes, namespace first. */
+function manifest(root: string): string {
+  const { spec } = compileStack(path.join(root, STACK));
+  const items = spec.resources
+    .map((r) => r.attributes)
+    .sort((a, b) => Number(b.kind === 'Namespace') - Number(a.kind === 'Namespace'));
+  const file = path.join(root, 'objects.json');
+  fs.writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  return file;
+}
+
+/** Runs a program to its exit (killed past a bound); fails with its output unless it exits 0. */
+function exec(command: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+/** Resolves when a watcher has seen `count` Deployments of `ns` Available (bounded). */
+function allAvailable(
+  clusters: ClusterSet,
+  context: string,
+  ns: string,
+  count: number,
+  controller: AbortController,
+): Promise<void> {
+  const available = new Set<string>();
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`only ${available.size} of ${count} Deployments in ${ns} were Available after 600 s`));
+    }, RUN_LIMIT_MS);
+    const see = (o: KubeObject, deleted: boolean) => {
+      const name = String(o.metadata?.name);
+      if (!deleted && conditionMet(o, 'Available')) available.add(name);
+      else available.delete(name);
+      if (available.size === count) {
+        clearTimeout(timer);
+        controller.abort();
+        resolve();
+      }
+    };
+    void watchObjects(
+      clusters.client(context),
+      clusters.config(context),
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns },
+      (e) => see(e.object, e.type === 'DELETED'),
+      { signal: controller.signal },
+    ).catch(reject);
+  });
+}
+
+/** Deletes the namespace of a run and waits until it is gone, so the next run starts on an empty cluster. */
+async function clean(clusters: ClusterSet, context: string, ns: string): Promise<void> {
+  note(`deleting ${ns}`);
+  const client = clusters.client(context);
+  const ref = { apiVersion: 'v1', kind: 'Namespace', name: ns };
+  await client.delete(ref, 'Background');
+  await client.waitGone(ref, 120_000);
+}
+
+interface Figures {
+  kdeck: number[];
+  pace: number[];
+  kubectl: number[];
+}
+
+/** Progress on stderr, so a slow step shows where it is. */
+const note = (what: string) => process.stderr.write(`  … ${what}\n`);
+
+async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run: number, f: Figures) {
+  const kubeconfig = sandbox.kubeconfigPath;
+  const base = ['--kubeconfig', kubeconfig, '--context', 'sandbox-b'];
+  // the sandbox serves no OpenAPI schema for kubectl to validate against
+  const apply = [...base, 'apply', '--validate=false'];
+  // kdeck on sandbox-a
+  const nsA = `pace-${apps}-k${run}`;
+  const rootA = workspace(apps, nsA);
+  note(`N=${apps} run ${run + 1}: kdeck apply`);
+  try {
+    const t0 = performance.now();
+    const out = await exec(
+      process.execPath,
+      [CLI, '--kubeconfig', kubeconfig, '--context', 'sandbox-a', 'apply', '--yes', '-w', STACK, '--timeout', '300s'],
+      rootA,
+    );
+    f.kdeck.push(performance.now() - t0);
+    if (!out.includes(`Apply complete! Resources: ${3 * apps + 1} created`))
+      throw new Error(`kdeck apply did not create everything:\n${out.slice(-2000)}`);
+    await clean(clusters, 'sandbox-a', nsA);
+  } finally {
+    fs.rmSync(rootA, { recursive: true, force: true });
+  }
+
+  // the cluster's pace on sandbox-b: everything at once, a separate watcher on the clock
+  const nsP = `pace-${apps}-p${run}`;
+  const rootP = workspace(apps, nsP);
+  note(`N=${apps} run ${run + 1}: kubectl apply --server-side`);
+  try {
+    const objects = manifest(rootP);
+    const t0 = performance.now();
+    // the watcher stops with the run, whatever happens: an open watch would keep the sandbox from stopping
+    const watcher = new AbortController();
+    const watched = allAvailable(clusters, 'sandbox-b', nsP, apps, watcher);
+    try {
+      await exec('kubectl', [...apply, '--server-side', '-f', objects], rootP);
+      await watched;
+    } finally {
+      watcher.abort();
+    }
+    f.pace.push(performance.now() - t0);
+    await clean(clusters, 'sandbox-b', nsP);
+  } finally {
+    fs.rmSync(rootP, { recursive: true, force: true });
+  }
+
+  // what a user types on sandbox-b: kubectl apply, then kubectl wait --all
+  const nsW = `pace-${apps}-w${run}`;
+  const rootW = workspace(apps, nsW);
+  note(`N=${apps} run ${run + 1}: kubectl apply + wait`);
+  try {
+    const objects = manifest(rootW);
+    const t0 = performance.now();
+    await exec('kubectl', [...apply, '-f', objects], rootW);
+    await exec(
+      'kubectl',
+      [...base, 'wait', '--for=condition=Available', 'deploy', '--all', '-n', nsW, '--timeout=600s'],
+      rootW,
+    );
+    f.kubectl.push(performance.now() - t0);
+    await clean(clusters, 'sandbox-b', nsW);
+  } finally {
+    fs.rmSync(rootW, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const sizes = argument('sizes', '20,100,333')
+    .split(',')
+    .map((s) => Number(s));
+  const runs = Number(argument('runs', '3'));
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  const sandbox = await startSandbox({
+    clusters: 2,
+    nodes: 12,
+    // the sandbox's own timing model (pods start in 300 ms, ready 1 s later); termination is
+    // not measured and only slows the clean-up between runs
+    timings: { podStartMs: 300, readinessDelayMs: 1000, terminationMs: 0 },
+  });
+  const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const targets = [];
+  try {
+    console.log(
+      `kdeck apply against the cluster's pace (two-cluster sandbox, 12 nodes, pods start 300 ms, readiness 1 s; median of ${runs})`,
+    );
+    for (const apps of sizes) {
+      const f: Figures = { kdeck: [], pace: [], kubectl: [] };
+      for (let run = 0; run < runs; run++) await measure(sandbox, clusters, apps, run, f);
+      const k = median(f.kdeck);
+      const p = median(f.pace);
+      const w = median(f.kubectl);
+      console.log(
+        `  N=${String(apps).padEnd(4)} (${3 * apps + 1} resources)  kdeck ${s(k)}  pace ${s(p)}  kubectl apply+wait ${s(w)}  kdeck/pace ${(k / p).toFixed(2)}  kdeck/kubectl ${(k / w).toFixed(2)}`,
+      );
+      console.log(
+        `         runs: kdeck ${f.kdeck.map(s).join(', ')}; pace ${f.pace.map(s).join(', ')}; kubectl ${f.kubectl.map(s).join(', ')}`,
+      );
+      if (apps <= 100)
+        targets.push({
+          name: `N=${apps}: kdeck / pace <= ${PACE_BAR}`,
+          ok: k / p <= PACE_BAR,
+          detail: (k / p).toFixed(2),
+        });
+      if (apps === 100)
+        targets.push({
+          name: `N=100: kdeck / kubectl+wait <= ${KUBECTL_BAR}`,
+          ok: k / w <= KUBECTL_BAR,
+          detail: (k / w).toFixed(2),
+        });
+    }
+    printTargets(targets);
+    return 0;
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+runBench(main);

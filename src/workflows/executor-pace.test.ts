@@ -1,0 +1,153 @@
+/**
+ * The executor at the cluster's pace, on the scripted doubles: the concurrency limit bounds the
+ * API calls in flight, not the resources waiting to become healthy, and a dependent still waits
+ * for its dependencies to be healthy.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Resource } from '../model/resource.js';
+import type { Stack } from '../konfig/workspace.js';
+import { LocalStateBackend } from '../state/local.js';
+import { executeChanges, type EngineEvent } from './execute.js';
+import { planChanges } from './plan.js';
+import { FakeClusters, ScriptedHealth } from './testing.js';
+
+const stack: Stack = { name: 'dev', dir: '/x', path: 'appops/shop/dev', project: { name: 'shop', dir: '/x' } };
+const ns: Resource = {
+  id: 'v1:Namespace:shop',
+  type: 'Kubernetes',
+  attributes: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+};
+const inShop = (apiVersion: string, kind: string, name: string, dependsOn: string[]): Resource => ({
+  id: `${apiVersion}:${kind}:shop:${name}`,
+  type: 'Kubernetes',
+  dependsOn,
+  attributes: { apiVersion, kind, metadata: { name, namespace: 'shop' } },
+});
+/** Per app a ConfigMap and a Service, and a Deployment that depends on both (and all on the namespace). */
+function apps(n: number): Resource[] {
+  return Array.from({ length: n }, (_, i) => {
+    const cm = inShop('v1', 'ConfigMap', `app-${i}`, [ns.id]);
+    const svc = inShop('v1', 'Service', `app-${i}`, [ns.id]);
+    return [cm, svc, inShop('apps/v1', 'Deployment', `app-${i}`, [ns.id, cm.id, svc.id])];
+  }).flat();
+}
+
+/** Lets the event loop turn until `check` holds (bounded, so a broken executor fails instead of hanging). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+async function start(resources: Resource[], concurrency: number) {
+  const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+  const clusters = new FakeClusters(['a']);
+  const cluster = clusters.client('a');
+  // every call answers a turn later, so calls that are allowed to overlap do
+  cluster.latency = () => new Promise((r) => setImmediate(r));
+  const health = new ScriptedHealth();
+  const changeSet = await planChanges({ stack, spec: { resources }, clusters, backend, concurrency });
+  const events: EngineEvent[] = [];
+  const done = executeChanges(
+    {
+      stack,
+      changeSet,
+      clusters,
+      backend,
+      operation: 'apply',
+      operator: 't@h',
+      concurrency,
+      timeoutMs: 60_000,
+      followHealth: health.follow,
+      signal: new AbortController().signal,
+    },
+    (e) => events.push(e),
+  );
+  return { cluster, health, events, done };
+}
+
+describe('the executor at the cluster pace', () => {
+  it('lets more resources wait for their health than it has slots, with at most `concurrency` calls in flight', async () => {
+    const resources = [ns, ...apps(6)];
+    const { cluster, health, events, done } = await start(resources, 2);
+    await until(() => health.waiting.has('Namespace/shop'), 'the namespace waits for its health');
+    health.healthy('Namespace/shop');
+    // all 12 ConfigMaps and Services are applied and wait for their health at once, 6 times the slots
+    await until(() => health.waiting.size === 12, 'every ConfigMap and Service waits for its health');
+    expect(events.filter((e) => e.type === 'started' && e.id.includes(':Deployment:'))).toEqual([]);
+    for (const name of [...health.waiting.keys()]) health.healthy(name);
+    await until(() => health.waiting.size === 6, 'every Deployment waits for its health');
+    for (const name of [...health.waiting.keys()]) health.healthy(name);
+    const result = await done;
+    expect(result.succeeded).toHaveLength(resources.length);
+    expect(result.counts.created).toBe(resources.length);
+    expect(health.maxWaiting).toBe(12);
+    // the plan's reads and the executor's calls, all under the limit, and the limit used
+    expect(cluster.maxInFlight).toBe(2);
+  });
+
+  it('reads the live objects of a plan a kind and namespace at a time, and finds each of them', async () => {
+    const resources = [ns, ...apps(6)];
+    const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+    const clusters = new FakeClusters(['a']);
+    const cluster = clusters.client('a');
+    for (const r of resources) await cluster.apply(r.attributes);
+    cluster.edit({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'app-3' }, (o) => {
+      o.data = { changed: 'yes' };
+    });
+    cluster.calls.length = 0;
+    cluster.gets = 0;
+    const plan = await planChanges({ stack, spec: { resources }, clusters, backend });
+    // one list per kind in the namespace, a read for the namespace alone
+    expect(cluster.calls.filter((c) => c.startsWith('list '))).toEqual([
+      'list ConfigMap in shop',
+      'list Service in shop',
+      'list Deployment in shop',
+    ]);
+    expect(cluster.gets).toBe(1);
+    // each found (all imported, as the state is empty), the edited one with its difference
+    expect(plan.changes.every((c) => c.live !== undefined && c.action === 'Import')).toBe(true);
+    expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-3')!.decision.fields.length).toBeGreaterThan(0);
+    expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-2')!.decision.fields).toEqual([]);
+  });
+
+  it('starts a dependent only once every dependency is healthy, and at once when it is', async () => {
+    const resources = [ns, ...apps(3)];
+    const { health, events, done } = await start(resources, 4);
+    await until(() => health.waiting.has('Namespace/shop'), 'the namespace waits for its health');
+    // while the namespace is not healthy, nothing that depends on it starts, however long it takes
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(events.filter((e) => e.type === 'started').map((e) => e.id)).toEqual([ns.id]);
+    health.healthy('Namespace/shop');
+    await until(() => health.waiting.size === 6, 'the ConfigMaps and Services wait for their health');
+    // app-1's Deployment waits for both of its own dependencies, not for the other apps'
+    health.healthy('ConfigMap/app-1');
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(health.waiting.has('Deployment/app-1')).toBe(false);
+    health.healthy('Service/app-1');
+    await until(
+      () => health.waiting.has('Deployment/app-1'),
+      'app-1 starts once its ConfigMap and Service are healthy',
+    );
+    expect([...health.waiting.keys()].filter((n) => n.startsWith('Deployment/'))).toEqual(['Deployment/app-1']);
+    while (health.waiting.size) {
+      for (const name of [...health.waiting.keys()]) health.healthy(name);
+      await new Promise((r) => setImmediate(r));
+      await until(
+        () => health.waiting.size > 0 || events.filter((e) => e.type === 'finished').length === resources.length,
+        'the next wave',
+      );
+    }
+    expect((await done).failed).toEqual([]);
+    // every dependency finished (healthy) before its dependent started
+    const at = (type: EngineEvent['type'], id: string) => events.findIndex((e) => e.type === type && e.id === id);
+    for (const r of resources)
+      for (const d of r.dependsOn ?? [])
+        expect(at('finished', d), `${d} before ${r.id}`).toBeLessThan(at('started', r.id));
+  });
+});

@@ -12,6 +12,7 @@ import { schemaCallProblems } from './call-check.js';
 import { throwAll, type Diagnostic } from './diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 import { didYouMean } from './suggestions.js';
+import { binaryChain } from './nesting.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
  * thousands of globals a model library has. */
@@ -284,9 +285,13 @@ class Resolver {
         return;
       case 'Paren':
         return this.expr(e.value, scope);
-      case 'Binary':
-        this.expr(e.left, scope);
-        return this.expr(e.right, scope);
+      case 'Binary': {
+        // a loop along the left spine: a 10,000-term `+` chain is flat, not deep
+        const { first, links } = binaryChain(e);
+        this.expr(first, scope);
+        for (const link of links) this.expr(link.right, scope);
+        return;
+      }
       case 'Compare':
         this.expr(e.left, scope);
         for (const c of e.comparators) this.expr(c, scope);

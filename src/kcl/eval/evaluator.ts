@@ -7,6 +7,7 @@ import { isRuntimeKind, KclError, kclError, throwAll, type Diagnostic } from '..
 import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
+import { binaryChain } from '../nesting.js';
 import { BUILTINS } from './builtins.js';
 import { OPTION } from './option.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
@@ -500,8 +501,23 @@ export class Evaluator {
     return { def: def as SchemaDef, call, config };
   }
 
+  /** A chain of binary operations, `((a + b) - c) * d`, in a loop along its left spine, so that
+   * a long flat chain needs no stack; each operation's errors are placed at its own node. */
   private evalBinary(e: A.BinaryExpr, env: Env): Value {
-    const left = this.evalExpr(e.left, env);
+    const { first, links } = binaryChain(e);
+    let value = this.evalExpr(first, env);
+    for (const link of links) {
+      try {
+        value = this.binaryStep(link, value, env);
+      } catch (err) {
+        // the outermost node's place is added by evalExpr, as before
+        throw link === e ? err : locate(err, env.file, link);
+      }
+    }
+    return value;
+  }
+
+  private binaryStep(e: A.BinaryExpr, left: Value, env: Env): Value {
     if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
     if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
     const right = this.evalExpr(e.right, env);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { kclError } from './diagnostics.js';
 
 export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
-export const MAX_TOKENS = 600_000;
+export const MAX_TOKENS = 400_000;
 
 /** The text of a source file, refusing what is not a regular file or is too large to compile. */
 export function readSource(file: string): string {

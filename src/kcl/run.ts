@@ -29,6 +29,8 @@ import { planDocuments } from './plan.js';
 import { PluginRegistry } from './plugins.js';
 import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
+import { exhaustionAsDiagnostic, type RunGuards } from './run-guards.js';
+import { Budget } from './eval/budget.js';
 import { plainData, toYaml, toYamlStream, type YamlStreamOptions } from './yaml.js';
 
 export interface RunOptions {
@@ -48,6 +50,8 @@ export interface RunOptions {
   overrides?: string[];
   /** Imported packages kept from earlier runs; by default the one the whole process shares. */
   packageCache?: PackageCache;
+  /** A deadline and `--read-only` (see run-guards.ts). */
+  guards?: RunGuards;
 }
 
 export interface RunResult {
@@ -146,6 +150,14 @@ function isFolder(file: string): boolean {
 }
 
 export function runKcl(opts: RunOptions): RunResult {
+  try {
+    return runProgram(opts);
+  } catch (e) {
+    throw exhaustionAsDiagnostic(e);
+  }
+}
+
+function runProgram(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = inputFiles(opts.files, workDir);
   let modules = parseFiles(files);
@@ -176,6 +188,7 @@ export function runKcl(opts: RunOptions): RunResult {
     modulePath: root,
     currentFile: () => evaluator.currentFile,
     setManifestsOutput: (documents, options) => (manifests = { documents, options }),
+    readOnly: opts.guards?.readOnly,
   };
   const evaluator: Evaluator = new Evaluator(
     {
@@ -194,6 +207,7 @@ export function runKcl(opts: RunOptions): RunResult {
       configKeysInScope: rules.configKeysInScope,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,
+      budget: new Budget(opts.guards?.deadline),
     },
   );
   const ctx = evaluator.runModules(modules);

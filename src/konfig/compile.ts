@@ -13,6 +13,7 @@ import type { PackageCache } from '../kcl/package-cache.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
+import type { RunGuards } from '../kcl/run-guards.js';
 import { crdResources } from './crd.js';
 import { resourcesOfOutput, specOf, type Spec } from './spec.js';
 import { loadStack, STACK_FILE, type Stack } from './workspace.js';
@@ -27,6 +28,8 @@ export interface CompileOptions {
   plugins?: PluginRegistry;
   /** Imported packages kept from earlier compiles; by default the one the whole process shares. */
   packageCache?: PackageCache;
+  /** `--eval-timeout` and `--read-only` (see kcl/run-guards.ts). */
+  guards?: RunGuards;
 }
 
 export interface CompiledStack {
@@ -91,6 +94,7 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
     plugins: options.plugins,
     packageCache: options.packageCache,
+    guards: options.guards,
   });
   const spec = specOf([
     ...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`),

@@ -8,6 +8,7 @@ import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
 import { binaryChain } from '../nesting.js';
+import { Budget } from './budget.js';
 import { BUILTINS } from './builtins.js';
 import { OPTION } from './option.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
@@ -79,6 +80,8 @@ export interface EvalOptions {
   mergedAssignments?: ReadonlySet<A.Stmt>;
   /** Where the run counts the instances it makes, for `Schema.instances()`. */
   instances?: InstanceRegistry;
+  /** The deadline and memory the run may use; by default no deadline and V8's heap. */
+  budget?: Budget;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -95,6 +98,7 @@ export class Evaluator {
   /** What functions called by this program are given; lambdas run here, whoever defined them. */
   readonly host: BuiltinHost;
   readonly instances: InstanceRegistry;
+  private readonly budget: Budget;
 
   constructor(
     program: ProgramHost,
@@ -109,6 +113,7 @@ export class Evaluator {
       instancesOf: (schema) => this.instances.of(schema as SchemaDef),
     };
     this.instances = options.instances ?? new InstanceRegistry();
+    this.budget = options.budget ?? new Budget();
   }
 
   /** Runs the files of one package in order, sharing one global scope; a global read before
@@ -395,6 +400,7 @@ export class Evaluator {
 
   evalExpr(e: A.Expr, env: Env): Value {
     try {
+      this.budget.tick();
       return this.evalInner(e, env);
     } catch (err) {
       throw locate(err, env.file, e);
@@ -504,6 +510,7 @@ export class Evaluator {
   /** A chain of binary operations, `((a + b) - c) * d`, in a loop along its left spine, so that
    * a long flat chain needs no stack; each operation's errors are placed at its own node. */
   private evalBinary(e: A.BinaryExpr, env: Env): Value {
+    if (e.left.type !== 'Binary') return this.binaryStep(e, this.evalExpr(e.left, env), env);
     const { first, links } = binaryChain(e);
     let value = this.evalExpr(first, env);
     for (const link of links) {
@@ -898,6 +905,15 @@ function locate(e: unknown, file: string, node: A.Loc): unknown {
       file,
       line: node.line,
       column: node.column,
+    });
+  }
+  // a string or list past what V8 can hold, made where no allocation guard looked
+  if (e instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(e.message)) {
+    return kclError('EvaluationError', `a value grew larger than kdeck can hold (${e.message})`, {
+      file,
+      line: node.line,
+      column: 1,
+      lineOnly: true,
     });
   }
   return e;

@@ -380,7 +380,21 @@ export function lex(source: string, file: string): Lexed {
     }
   };
 
-  for (let raw = rawLexer.next(); raw !== undefined; raw = rawLexer.next()) {
+  const next = (): moo.Token | undefined => {
+    try {
+      return rawLexer.next();
+    } catch (e) {
+      // the RegExp engine's own stack: a string literal with millions of escapes
+      if (!(e instanceof RangeError)) throw e;
+      const at = last ? { line: last.line + last.lineBreaks, col: last.col + last.text.length } : { line: 1, col: 1 };
+      throw kclError(
+        'InvalidSyntax',
+        'this token is too long to read (a string of millions of escapes?)',
+        position(at),
+      );
+    }
+  };
+  for (let raw = next(); raw !== undefined; raw = next()) {
     switch (raw.type) {
       case 'space':
       case 'ws':

@@ -11,6 +11,7 @@
  */
 import type * as A from './ast.js';
 import { kclError, type KclError } from './diagnostics.js';
+import type { Token } from './lexer.js';
 
 /** Deep enough for any hand-written configuration, shallow enough that every recursive phase
  * has stack to spare (evaluation of 1,000 nested dicts already overflows it). */
@@ -23,6 +24,47 @@ interface Located {
 }
 
 const isNode = (x: object): x is Located => typeof (x as { type?: unknown }).type === 'string';
+
+function tooDeep(file: string, line: number, column: number): KclError {
+  return kclError(
+    'InvalidSyntax',
+    `this is nested more than ${MAX_NESTING} levels deep (brackets, operators, conditions or blocks), which kdeck does not support; split it into named parts`,
+    { file, line, column },
+  );
+}
+
+const OPENERS = new Set(['(', '[', '{']);
+const CLOSERS = new Set([')', ']', '}']);
+
+/**
+ * The same limit seen in the tokens, before parsing: open brackets, and `x if c else y` chains
+ * (each `else` nests the rest). The parser's work on a right-nested chain grows with the square
+ * of its length (5,000 chained `else`s take a minute), so such input is refused before it is
+ * parsed. Every level counted here is a level of the tree too, so nothing the tree check would
+ * accept is refused.
+ */
+export function tokenNestingProblem(tokens: readonly Token[], file: string): KclError | undefined {
+  // `else`s since the last separator, per open bracket
+  const elses: number[] = [0];
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === 'op' && OPENERS.has(t.text)) {
+      elses.push(0);
+      depth++;
+    } else if (t.type === 'op' && CLOSERS.has(t.text)) {
+      if (elses.length > 1) depth -= 1 + elses.pop()!;
+    } else if (t.type === 'NEWLINE' || t.text === ',' || t.text === ':') {
+      depth -= elses[elses.length - 1];
+      elses[elses.length - 1] = 0;
+    } else if (t.type === 'keyword' && t.text === 'else' && tokens[i + 1]?.text !== ':') {
+      elses[elses.length - 1]++;
+      depth++;
+    }
+    if (depth > MAX_NESTING) return tooDeep(file, t.line, t.col);
+  }
+  return undefined;
+}
 
 /** The problem with the first node (in walking order) nested deeper than MAX_NESTING. */
 export function nestingProblem(module: A.Module): KclError | undefined {
@@ -38,13 +80,7 @@ export function nestingProblem(module: A.Module): KclError | undefined {
     }
     if (isNode(node)) {
       depth++;
-      if (depth > MAX_NESTING) {
-        return kclError(
-          'InvalidSyntax',
-          `this expression is nested more than ${MAX_NESTING} levels deep, which kdeck does not support; split it into named parts`,
-          { file: module.file, line: node.line ?? 1, column: node.column ?? 1 },
-        );
-      }
+      if (depth > MAX_NESTING) return tooDeep(module.file, node.line ?? 1, node.column ?? 1);
     }
     const record = node as Record<string, unknown>;
     for (const key in record) {

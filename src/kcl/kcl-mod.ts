@@ -17,6 +17,12 @@ export interface VersionRules {
   emptyListsPrinted: boolean;
   /** Since v0.5 the values of bare expression statements are part of the output. */
   bareExpressionsPrinted: boolean;
+  /**
+   * Before v0.5 a name no scope defines inside a schema body (an attribute's default, a check)
+   * failed only when that schema was instantiated, not before running: v0.4-era Konfig goldens
+   * were made from packages holding `x?: bool = false` and checks reading `notfieldRef`.
+   */
+  schemaNamesCheckedWhenRun: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -54,5 +60,6 @@ export function versionRules(root: string): VersionRules {
     configKeysInScope: !v || !before(v, 0, 4, 5),
     emptyListsPrinted: !v || !before(v, 0, 5, 0),
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
+    schemaNamesCheckedWhenRun: v !== undefined && before(v, 0, 5, 0),
   };
 }

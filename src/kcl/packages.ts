@@ -29,6 +29,8 @@ export interface LoaderSettings {
   options: ReadonlyMap<string, Value>;
   /** Part of what a package evaluates to (kcl.mod's version rules, see kcl-mod.ts). */
   configKeysInScope: boolean;
+  /** See VersionRules.schemaNamesCheckedWhenRun. */
+  schemaNamesCheckedWhenRun?: boolean;
   /** The run's plugins, and the ones kcl ships, asked when the run's have no such plugin. */
   plugins: PluginRegistry;
   standardPlugins: PluginRegistry;
@@ -137,7 +139,12 @@ export class PackageLoader {
   }
 
   private cacheKey(pkgpath: string): string {
-    return JSON.stringify([this.settings.root, pkgpath, this.settings.configKeysInScope]);
+    return JSON.stringify([
+      this.settings.root,
+      pkgpath,
+      this.settings.configKeysInScope,
+      this.settings.schemaNamesCheckedWhenRun === true,
+    ]);
   }
 
   private load(pkg: PackageFiles): Loaded {
@@ -172,7 +179,9 @@ export class PackageLoader {
     try {
       files = parseFiles(pkg.files);
       this.checkImports(files);
-      resolveNames(files, BUILTIN_NAMES, pkg.pkgpath);
+      resolveNames(files, BUILTIN_NAMES, pkg.pkgpath, {
+        schemaNamesCheckedWhenRun: this.settings.schemaNamesCheckedWhenRun,
+      });
       // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
       members = new Map(this.settings.evaluator().runModules(files).scope.vars);
     } finally {

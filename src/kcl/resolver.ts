@@ -45,6 +45,8 @@ class Names {
 class Resolver {
   /** The scopes of the package's globals, where a name may be one of its schemas. */
   private readonly globals = new Set<Names>();
+  /** How many schema bodies the walk is in. */
+  private schemaDepth = 0;
 
   constructor(
     private readonly file: string,
@@ -53,6 +55,8 @@ class Resolver {
     private readonly schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
     /** Where the problems found go. */
     private readonly problems: Diagnostic[],
+    /** Undefined names in schema bodies are left to the evaluator (kcl before v0.5). */
+    private readonly schemaNamesCheckedWhenRun = false,
   ) {}
 
   private report(message: string, at: { line: number; column: number }, extra: Partial<Diagnostic> = {}): void {
@@ -154,11 +158,16 @@ class Resolver {
         else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
         const inner = scope.with(own);
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
-        if (s.type === 'Schema') {
-          for (const b of s.body) this.stmt(b, inner);
-          if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
+        this.schemaDepth++;
+        try {
+          if (s.type === 'Schema') {
+            for (const b of s.body) this.stmt(b, inner);
+            if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
+          }
+          for (const c of s.checks) this.check(c, inner);
+        } finally {
+          this.schemaDepth--;
         }
-        for (const c of s.checks) this.check(c, inner);
         return;
       }
       case 'Import':
@@ -274,7 +283,7 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0]))
+        if (!scope.has(e.names[0]) && !(this.schemaNamesCheckedWhenRun && this.schemaDepth > 0))
           this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
         return;
       case 'NumberLit':
@@ -353,7 +362,12 @@ class Resolver {
 
 /** Checks the files of one package (`pkgpath` empty for the main one); throws a KclError with
  * every problem found. */
-export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>, pkgpath = ''): void {
+export function resolveNames(
+  modules: A.Module[],
+  builtins: ReadonlySet<string>,
+  pkgpath = '',
+  options: { schemaNamesCheckedWhenRun?: boolean } = {},
+): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
   const fileOf = new Map<A.Stmt, string>();
@@ -367,7 +381,9 @@ export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>,
     }
   }
   const problems = inheritanceCycles(schemas, fileOf, pkgpath);
-  for (const m of modules) new Resolver(m.file, builtins, schemas, problems).module(m.body, packageNames);
+  for (const m of modules) {
+    new Resolver(m.file, builtins, schemas, problems, options.schemaNamesCheckedWhenRun).module(m.body, packageNames);
+  }
   throwAll(problems);
 }
 

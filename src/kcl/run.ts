@@ -176,11 +176,12 @@ function runProgram(opts: RunOptions): RunResult {
     evaluator: () => evaluator,
     options: optionValues,
     configKeysInScope: rules.configKeysInScope,
+    schemaNamesCheckedWhenRun: rules.schemaNamesCheckedWhenRun,
     plugins: opts.plugins ?? new PluginRegistry(),
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
   });
   packages.checkImports(modules);
-  resolveNames(modules, BUILTIN_NAMES);
+  resolveNames(modules, BUILTIN_NAMES, '', { schemaNamesCheckedWhenRun: rules.schemaNamesCheckedWhenRun });
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
   const system: SystemContext = {
@@ -212,7 +213,11 @@ function runProgram(opts: RunOptions): RunResult {
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
-  if (manifests !== undefined) return output(printed, manifests.documents, manifests.options);
+  if (manifests !== undefined) {
+    // the v0.4-era toolchain left empty lists out of these documents too, as its planner did
+    const documents = rules.emptyListsPrinted ? manifests.documents : manifests.documents.map(withoutEmptyLists);
+    return output(printed, documents, manifests.options);
+  }
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);
@@ -230,6 +235,12 @@ function runProgram(opts: RunOptions): RunResult {
   if (!isDict(result)) return { printed, yaml: toYaml(result, encode), data: () => [plainData(result, encode)] };
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   return output(printed, planDocuments(result, plan), encode);
+}
+
+/** A document with the empty lists among its values left out, and nothing else changed. */
+function withoutEmptyLists(doc: Value): Value {
+  if (!isDict(doc)) return doc;
+  return planDocuments(doc, { omitEmptyLists: true, showHidden: true })[0] ?? new DictValue();
 }
 
 function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {

@@ -64,7 +64,9 @@ export class PackageLoader {
   private readonly recordings: Recording[] = [];
   private readonly holding = new Map<EvaluatedPackage, boolean>();
   /** The run's instances: those made while a package is evaluated go to its journal. */
-  readonly instances = new InstanceRegistry((inst) => this.current()?.journal.push({ kind: 'instance', inst }));
+  readonly instances = new InstanceRegistry((inst, pkgpath) =>
+    this.current()?.journal.push({ kind: 'instance', inst, pkgpath }),
+  );
 
   constructor(private readonly settings: LoaderSettings) {}
 
@@ -165,7 +167,7 @@ export class PackageLoader {
     const loaded: Loaded = { module: pkg.module, evaluated: pkg };
     this.loaded.set(pkgpath, loaded);
     for (const item of pkg.journal) {
-      if (item.kind === 'instance') this.instances.replay(item.inst);
+      if (item.kind === 'instance') this.instances.replay(item.inst, item.pkgpath);
       else if (!this.loaded.has(item.pkgpath)) this.reuse(item.pkgpath, item.pkg);
     }
     return loaded;
@@ -183,7 +185,7 @@ export class PackageLoader {
         schemaNamesCheckedWhenRun: this.settings.schemaNamesCheckedWhenRun,
       });
       // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
-      members = new Map(this.settings.evaluator().runModules(files).scope.vars);
+      members = new Map(this.settings.evaluator().runModules(files, pkg.pkgpath).scope.vars);
     } finally {
       this.recordings.pop();
     }

@@ -66,7 +66,7 @@ import {
   type ProgramHost,
   type Value,
 } from './values.js';
-import { InstanceRegistry } from './instances.js';
+import { InstanceRegistry, MAIN_PKGPATH } from './instances.js';
 
 export interface EvalOptions {
   /** Keep `_private` schema attributes in instances (`--show_hidden`). */
@@ -110,7 +110,7 @@ export class Evaluator {
       system: program.system,
       reachesOutside: () => program.reachesOutside(),
       runLambda: (fn, call) => this.runLambda(fn, call),
-      instancesOf: (schema) => this.instances.of(schema as SchemaDef),
+      instancesOf: (schema, fullPkg) => this.instances.of(schema as SchemaDef, fullPkg),
     };
     this.instances = options.instances ?? new InstanceRegistry();
     this.budget = options.budget ?? new Budget();
@@ -118,7 +118,7 @@ export class Evaluator {
 
   /** Runs the files of one package in order, sharing one global scope; a global read before
    * its statement has run is evaluated on demand (see lazy.ts). */
-  runModules(modules: A.Module[]): ModuleCtx {
+  runModules(modules: A.Module[], pkgpath = MAIN_PKGPATH): ModuleCtx {
     const lazy = new LazyStatements((stmt, env) => this.execStmt(stmt, env));
     const scope: Scope = new Scope(undefined, 'module', {
       lookupName: (name) => {
@@ -137,6 +137,7 @@ export class Evaluator {
       instanceTypes: new Map(),
       declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
+      pkgpath,
     };
     for (const m of modules) {
       const env: Env = { scope, file: m.file, module: ctx };
@@ -482,7 +483,8 @@ export class Evaluator {
    * re-resolves a schema after a union: attributes derived from others follow, and types,
    * required attributes and checks hold. */
   reinstantiate(inst: DictValue, config: DictValue, env: Env): DictValue {
-    return instantiate(this, inst.schema as SchemaDef, inst.schemaArgs ?? { args: [], kwargs: new Map() }, config, env);
+    const args = inst.schemaArgs ?? { args: [], kwargs: new Map() };
+    return instantiate(this, inst.schema as SchemaDef, args, config, env, inst.madeIn ?? env.module.pkgpath);
   }
 
   /** A global's value as printed: instances a union left provisional are rebuilt. */
@@ -794,7 +796,14 @@ export class Evaluator {
 
   private instancesFunction(def: SchemaDef): FunctionValue {
     // the calling run's instances: `S.instances` may be kept in a cached package and called later
-    return { kind: 'function', name: 'instances', call: (_, host) => [...host.instancesOf(def)] };
+    return {
+      kind: 'function',
+      name: 'instances',
+      call: (call, host) => {
+        const fullPkg = call.args[0] ?? call.kwargs.get('full_pkg');
+        return [...host.instancesOf(def, fullPkg !== undefined && truthy(fullPkg))];
+      },
+    };
   }
 
   typeEnv(env: Env): TypeEnv {

@@ -412,8 +412,16 @@ export function completeProvisional(v: Value, rebuild: (inst: DictValue) => Dict
   return out ?? v;
 }
 
-export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
+export function instantiate(
+  ev: Evaluator,
+  def: SchemaDef,
+  call: CallArgs,
+  config: DictValue,
+  env: Env,
+  madeIn = env.module.pkgpath,
+): DictValue {
   const inst = new SchemaFrame(ev, def, config, env).build(call);
-  if (!inst.provisional) ev.instances.made(inst);
+  inst.madeIn = madeIn;
+  if (!inst.provisional) ev.instances.made(inst, madeIn);
   return inst;
 }

@@ -23,6 +23,12 @@ export interface VersionRules {
    * were made from packages holding `x?: bool = false` and checks reading `notfieldRef`.
    */
   schemaNamesCheckedWhenRun: boolean;
+  /**
+   * Before v0.5, in a schema body, a name the schema declares read the attribute even inside a
+   * config that sets a key of that name (`{type: "Terraform", ext: {t: type}}` reads the
+   * attribute `type`): kcl-lang v0.4.6 looked in the schema before the config's scope.
+   */
+  schemaAttributesBeforeConfigKeys: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -61,5 +67,6 @@ export function versionRules(root: string): VersionRules {
     emptyListsPrinted: !v || !before(v, 0, 5, 0),
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
     schemaNamesCheckedWhenRun: v !== undefined && before(v, 0, 5, 0),
+    schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
   };
 }

@@ -206,6 +206,7 @@ function runProgram(opts: RunOptions): RunResult {
       showHidden: opts.showHidden,
       importModule: (spec, fromFile) => packages.importModule(spec, fromFile),
       configKeysInScope: rules.configKeysInScope,
+      schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,
       budget: new Budget(opts.guards?.deadline),

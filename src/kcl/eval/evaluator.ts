@@ -76,6 +76,9 @@ export interface EvalOptions {
   /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
    * default). */
   configKeysInScope?: boolean;
+  /** In a schema body the schema's attributes win over the keys of a config being built there
+   * (kcl before v0.5; see kcl-mod.ts). */
+  schemaAttributesBeforeConfigKeys?: boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
   /** Where the run counts the instances it makes, for `Schema.instances()`. */

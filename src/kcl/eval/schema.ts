@@ -150,6 +150,10 @@ class SchemaFrame implements AttributeSource {
   /** Attributes set by `name: S {...}`: the configs so far, and the value held before them. */
   private readonly unified = new Map<string, { parts: SchemaParts; base: Value | undefined }>();
 
+  hasAttribute(name: string): boolean {
+    return this.attrs.has(name) || this.values.has(name);
+  }
+
   constructor(
     private readonly ev: Evaluator,
     private readonly def: SchemaDef,

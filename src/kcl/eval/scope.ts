@@ -18,6 +18,8 @@ export interface AttributeSource extends NameSource {
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void;
   /** `name: S {...}` in a schema body: instantiated and united with the attribute's value. */
   unify(name: string, parts: SchemaParts, env: Env): void;
+  /** Whether the schema declares or has set the attribute (without evaluating it). */
+  hasAttribute(name: string): boolean;
 }
 
 export interface SchemaParts {

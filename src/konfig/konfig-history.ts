@@ -17,6 +17,8 @@ import { KclError } from '../kcl/diagnostics.js';
 import { runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { settingsFiles } from './compile.js';
+import { crdResources } from './crd.js';
+import { specToYaml } from './spec-yaml.js';
 import { firstDifference, loadDocuments } from './document-diff.js';
 import { loadWorkspace, type Stack } from './workspace.js';
 
@@ -94,6 +96,9 @@ export function judgeStack(root: string, stack: Stack | undefined, goldenDir: st
   let actual: unknown[];
   try {
     actual = asDocuments(loadDocuments(runKcl(runOptionsFromSettings(settingsFiles(stack), stack.dir)).yaml));
+    // kusion compile, which made the goldens, adds the project's CRD files to the program's resources
+    const crds = crdResources(stack.dir);
+    if (crds.length > 0) actual = [...loadDocuments(specToYaml({ resources: crds })), ...actual];
   } catch (e) {
     return failed(failureLine(e));
   }

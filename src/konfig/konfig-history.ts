@@ -68,13 +68,18 @@ function failureLine(e: unknown): string {
  * printed them so at times): the same resources either way. */
 const asDocuments = (docs: unknown[]): unknown[] => (docs.length === 1 && Array.isArray(docs[0]) ? docs[0] : docs);
 
-/** The same data with every mapping's keys sorted, so that a comparison ignores key order. */
-function keysSorted(x: unknown): unknown {
-  if (Array.isArray(x)) return x.map(keysSorted);
+/**
+ * The same data as Konfig's own golden test compared it (hack/test_konfig.py: Python equality of
+ * the loaded YAML): mapping keys in any order, and `8.0` equal to `8` (kusion, which wrote the
+ * goldens, printed whole floats as ints).
+ */
+function normalized(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(normalized);
   if (x instanceof Map) {
     const keys = [...x.keys()].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-    return new Map(keys.map((k) => [k, keysSorted(x.get(k))]));
+    return new Map(keys.map((k) => [k, normalized(x.get(k))]));
   }
+  if (typeof x === 'number' && Number.isInteger(x)) return BigInt(x);
   return x;
 }
 
@@ -104,7 +109,7 @@ export function judgeStack(root: string, stack: Stack | undefined, goldenDir: st
   }
   const exact = firstDifference(expected, actual);
   if (!exact) return { stack: name, exact: true, asSet: true };
-  const set = firstDifference(byId(expected).map(keysSorted), byId(actual).map(keysSorted));
+  const set = firstDifference(byId(expected).map(normalized), byId(actual).map(normalized));
   const asSet = !set;
   // when even the set differs, that difference is the one worth reading
   const shown = set ?? exact;

@@ -556,8 +556,12 @@ export class Evaluator {
 
   lookupName(names: string[], env: Env): Value {
     const [first, ...rest] = names;
+    // `pkg.name` where `pkg` is an import reads the package even inside a config with a key
+    // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`): kcl's resolver binds
+    // the dotted name to the import, and a config's keys are not in its scopes
+    const imported = rest.length > 0 && isModule(env.scope.moduleScope().vars.get(first));
     // `None` is a value here, so a miss is `undefined`, never `??` on null
-    let v: Value | undefined = env.scope.lookup(first);
+    let v: Value | undefined = env.scope.lookup(first, imported);
     if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
     if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
     for (const n of rest) v = this.select(v, n, false);

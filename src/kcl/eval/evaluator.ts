@@ -465,7 +465,9 @@ export class Evaluator {
           return this.reinstantiate(target, merged(target, evalConfig(this, e.config, env)), env);
         }
         const { def, call, config } = this.schemaParts(e, env, target);
-        return instantiate(this, def, call, config, env);
+        const inst = instantiate(this, def, call, config, env);
+        if (inst.provisional) inst.writtenAt = { file: env.file, node: e };
+        return inst;
       }
       case 'ListExpr':
         return evalList(this, e.items, env);
@@ -487,7 +489,14 @@ export class Evaluator {
    * required attributes and checks hold. */
   reinstantiate(inst: DictValue, config: DictValue, env: Env): DictValue {
     const args = inst.schemaArgs ?? { args: [], kwargs: new Map() };
-    return instantiate(this, inst.schema as SchemaDef, args, config, env, inst.madeIn ?? env.module.pkgpath);
+    try {
+      const out = instantiate(this, inst.schema as SchemaDef, args, config, env, inst.madeIn ?? env.module.pkgpath);
+      if (out.provisional) out.writtenAt = inst.writtenAt;
+      return out;
+    } catch (err) {
+      // a failure found when a provisional instance is checked belongs where it was written
+      throw inst.writtenAt ? locate(err, inst.writtenAt.file, inst.writtenAt.node) : err;
+    }
   }
 
   /** A global's value as printed: instances a union left provisional are rebuilt. */
@@ -508,7 +517,16 @@ export class Evaluator {
     this.checkSchemaArgs(def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
-    const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+    // as in kcl, a schema instance written inside another's config is checked (required
+    // attributes, check blocks) with the outermost instance, once every config that unifies
+    // into it is in (`db = DB {...}` in main.k completed by `db: DB {type = ...}` in platform.k)
+    this.provisionalDepth++;
+    let config: DictValue;
+    try {
+      config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+    } finally {
+      this.provisionalDepth--;
+    }
     return { def: def as SchemaDef, call, config };
   }
 

@@ -47,6 +47,9 @@ export class DictValue {
   /** The package whose code first made the instance: a rebuild elsewhere does not move it, and
    * `S.instances()` counts only the main package's (instances.ts). */
   madeIn?: string;
+  /** Where a provisional instance was written: its check failures point there when the
+   * outermost instance checks it later. */
+  writtenAt?: { file: string; node: A.Loc };
 
   constructor(entries?: Iterable<[string, Value]>) {
     this.entries = new Map(entries);
@@ -337,6 +340,7 @@ export function deepCopy(v: Value): Value {
     d.provisional = v.provisional;
     d.schemaConfig = v.schemaConfig;
     d.madeIn = v.madeIn;
+    d.writtenAt = v.writtenAt;
     return d;
   }
   return v;

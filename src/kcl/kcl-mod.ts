@@ -19,10 +19,10 @@ export interface VersionRules {
   bareExpressionsPrinted: boolean;
   /**
    * Before v0.5 a name no scope defines inside a schema body (an attribute's default, a check)
-   * failed only when that schema was instantiated, not before running: v0.4-era Konfig goldens
-   * were made from packages holding `x?: bool = false` and checks reading `notfieldRef`.
+   * was no error: it read as Undefined. v0.4-era Konfig goldens were made from packages holding
+   * `x?: bool = false` (the instances print no `x`) and checks reading `notfieldRef`.
    */
-  schemaNamesCheckedWhenRun: boolean;
+  undefinedSchemaNamesReadUndefined: boolean;
   /**
    * Before v0.5, in a schema body, a name the schema declares read the attribute even inside a
    * config that sets a key of that name (`{type: "Terraform", ext: {t: type}}` reads the
@@ -66,7 +66,7 @@ export function versionRules(root: string): VersionRules {
     configKeysInScope: !v || !before(v, 0, 4, 5),
     emptyListsPrinted: !v || !before(v, 0, 5, 0),
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
-    schemaNamesCheckedWhenRun: v !== undefined && before(v, 0, 5, 0),
+    undefinedSchemaNamesReadUndefined: v !== undefined && before(v, 0, 5, 0),
     schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
   };
 }

@@ -71,9 +71,9 @@ describe('programs written for kcl v0.4', () => {
     expect(run({ 'main.k': schema.join('\n') })).toContain('ext:\n      kind: Terraform');
   });
 
-  it('report an undefined name in a schema body only when the schema is instantiated', () => {
-    const main = ['schema Unused:', '    flag?: bool = false', 'a = 1', ''];
-    expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('a: 1\n');
+  it('read an undefined name in a schema body as Undefined', () => {
+    const main = ['schema S:', '    flag?: bool = false', '    count: int = 1', 'a = S {}', ''];
+    expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('a:\n  count: 1\n');
     expect(() => run({ 'main.k': main.join('\n') })).toThrow(KclError);
   });
 

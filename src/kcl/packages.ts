@@ -29,8 +29,8 @@ export interface LoaderSettings {
   options: ReadonlyMap<string, Value>;
   /** Part of what a package evaluates to (kcl.mod's version rules, see kcl-mod.ts). */
   configKeysInScope: boolean;
-  /** See VersionRules.schemaNamesCheckedWhenRun. */
-  schemaNamesCheckedWhenRun?: boolean;
+  /** See VersionRules.undefinedSchemaNamesReadUndefined. */
+  undefinedSchemaNamesReadUndefined?: boolean;
   /** The run's plugins, and the ones kcl ships, asked when the run's have no such plugin. */
   plugins: PluginRegistry;
   standardPlugins: PluginRegistry;
@@ -145,7 +145,7 @@ export class PackageLoader {
       this.settings.root,
       pkgpath,
       this.settings.configKeysInScope,
-      this.settings.schemaNamesCheckedWhenRun === true,
+      this.settings.undefinedSchemaNamesReadUndefined === true,
     ]);
   }
 
@@ -182,7 +182,7 @@ export class PackageLoader {
       files = parseFiles(pkg.files);
       this.checkImports(files);
       resolveNames(files, BUILTIN_NAMES, pkg.pkgpath, {
-        schemaNamesCheckedWhenRun: this.settings.schemaNamesCheckedWhenRun,
+        undefinedSchemaNamesReadUndefined: this.settings.undefinedSchemaNamesReadUndefined,
       });
       // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
       members = new Map(this.settings.evaluator().runModules(files, pkg.pkgpath).scope.vars);

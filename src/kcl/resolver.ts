@@ -55,8 +55,8 @@ class Resolver {
     private readonly schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
     /** Where the problems found go. */
     private readonly problems: Diagnostic[],
-    /** Undefined names in schema bodies are left to the evaluator (kcl before v0.5). */
-    private readonly schemaNamesCheckedWhenRun = false,
+    /** Undefined names in schema bodies read as Undefined (kcl before v0.5): not reported. */
+    private readonly undefinedSchemaNamesReadUndefined = false,
   ) {}
 
   private report(message: string, at: { line: number; column: number }, extra: Partial<Diagnostic> = {}): void {
@@ -283,7 +283,7 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0]) && !(this.schemaNamesCheckedWhenRun && this.schemaDepth > 0))
+        if (!scope.has(e.names[0]) && !(this.undefinedSchemaNamesReadUndefined && this.schemaDepth > 0))
           this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
         return;
       case 'NumberLit':
@@ -366,7 +366,7 @@ export function resolveNames(
   modules: A.Module[],
   builtins: ReadonlySet<string>,
   pkgpath = '',
-  options: { schemaNamesCheckedWhenRun?: boolean } = {},
+  options: { undefinedSchemaNamesReadUndefined?: boolean } = {},
 ): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
@@ -382,7 +382,10 @@ export function resolveNames(
   }
   const problems = inheritanceCycles(schemas, fileOf, pkgpath);
   for (const m of modules) {
-    new Resolver(m.file, builtins, schemas, problems, options.schemaNamesCheckedWhenRun).module(m.body, packageNames);
+    new Resolver(m.file, builtins, schemas, problems, options.undefinedSchemaNamesReadUndefined).module(
+      m.body,
+      packageNames,
+    );
   }
   throwAll(problems);
 }

@@ -176,12 +176,14 @@ function runProgram(opts: RunOptions): RunResult {
     evaluator: () => evaluator,
     options: optionValues,
     configKeysInScope: rules.configKeysInScope,
-    schemaNamesCheckedWhenRun: rules.schemaNamesCheckedWhenRun,
+    undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
     plugins: opts.plugins ?? new PluginRegistry(),
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
   });
   packages.checkImports(modules);
-  resolveNames(modules, BUILTIN_NAMES, '', { schemaNamesCheckedWhenRun: rules.schemaNamesCheckedWhenRun });
+  resolveNames(modules, BUILTIN_NAMES, '', {
+    undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
+  });
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
   const system: SystemContext = {
@@ -207,6 +209,7 @@ function runProgram(opts: RunOptions): RunResult {
       importModule: (spec, fromFile) => packages.importModule(spec, fromFile),
       configKeysInScope: rules.configKeysInScope,
       schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
+      undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,
       budget: new Budget(opts.guards?.deadline),

@@ -76,6 +76,8 @@ export interface EvalOptions {
   /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
    * default). */
   configKeysInScope?: boolean;
+  /** A name no scope defines reads as Undefined in a schema body (kcl before v0.5). */
+  undefinedSchemaNamesReadUndefined?: boolean;
   /** In a schema body the schema's attributes win over the keys of a config being built there
    * (kcl before v0.5; see kcl-mod.ts). */
   schemaAttributesBeforeConfigKeys?: boolean;
@@ -581,6 +583,7 @@ export class Evaluator {
     // `None` is a value here, so a miss is `undefined`, never `??` on null
     let v: Value | undefined = env.scope.lookup(first, imported);
     if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
+    if (v === undefined && this.options.undefinedSchemaNamesReadUndefined && env.scope.schemaScope()) v = UNDEFINED;
     if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
     for (const n of rest) v = this.select(v, n, false);
     return v;

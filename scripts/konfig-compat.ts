@@ -7,6 +7,7 @@
  * documents sorted the same way.
  *
  *   npm run konfig-compat -- <konfig checkout> [--filter s]
+ *   npm run konfig-compat -- <konfig clone> --history [--commits N]   (see konfig-history.ts)
  *
  * Exit code 0 when every stack matches, 1 when some do not, 2 for a usage error. The checkout is
  * external and never copied into this repository.
@@ -22,6 +23,7 @@ import { compileStack, settingsFiles } from '../src/konfig/compile.js';
 import { crdResources } from '../src/konfig/crd.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
 import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
+import { runHistory } from './konfig-history.js';
 
 const GOLDEN = path.join('ci-test', 'stdout.golden.yaml');
 
@@ -93,11 +95,18 @@ function judgeStack(root: string, s: Stack): Verdict {
 }
 
 function main(): number {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { filter: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { filter: { type: 'string' }, history: { type: 'boolean' }, commits: { type: 'string' } },
+  });
   const root = positionals[0];
   if (positionals.length !== 1 || !existsSync(root) || !statSync(root).isDirectory()) {
-    console.error('usage: npm run konfig-compat -- <konfig checkout dir> [--filter s]');
+    console.error('usage: npm run konfig-compat -- <konfig checkout dir> [--filter s] [--history [--commits N]]');
     return 2;
+  }
+  // every commit of a clone's history that has goldens (konfig-history.ts)
+  if (values.history) {
+    return runHistory(root, { filter: values.filter, commits: values.commits ? Number(values.commits) : undefined });
   }
   const stacks = loadWorkspace(path.resolve(root))
     .projects.flatMap((p) => p.stacks)

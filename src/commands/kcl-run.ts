@@ -7,7 +7,8 @@ import { Command, Option } from 'commander';
 import { kclError } from '../diagnostics/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
-import { collect } from './command-flags.js';
+import { runGuardsFrom } from '../kcl/run-guards.js';
+import { collect, globalFlags } from './command-flags.js';
 
 /** Commander keeps kcl's snake_case flag names as they are. */
 interface KclRunFlags {
@@ -23,6 +24,7 @@ interface KclRunFlags {
   strict_range_check?: boolean;
   list_options?: boolean;
   external: string[];
+  timeout?: string;
 }
 
 /** Options kdeck parses but does not implement yet: refused with a sentence, never ignored. */
@@ -79,8 +81,11 @@ export function kclRunCommand(): Command {
     .addOption(new Option('-r, --strict_range_check').hideHelp())
     .addOption(new Option('-l, --list_options').hideHelp())
     .addOption(new Option('-E, --external <pkg=path>').argParser(collect).default([]).hideHelp())
-    .action((files: string[], flags: KclRunFlags) => {
-      const result = runKcl(runOptionsFrom(files, flags, process.cwd()));
+    .option('--timeout <duration>', 'stop evaluating after this long: 500ms, 10s, 2m (off by default, as in kcl)')
+    .action((files: string[], flags: KclRunFlags, cmd: Command) => {
+      const opts = runOptionsFrom(files, flags, process.cwd());
+      opts.guards = runGuardsFrom(flags.timeout, '--timeout', globalFlags(cmd).readOnly);
+      const result = runKcl(opts);
       if (flags.output) {
         fs.writeFileSync(flags.output, result.printed + result.yaml);
         return;

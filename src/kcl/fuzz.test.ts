@@ -16,8 +16,8 @@ import { runKcl } from './run.js';
 import { Random } from '../sandbox/random.js';
 
 const SEED = 0x6b_64_65_63; // "kdec"
-/** Per corpus file; with 8 files this is 2,400 mutated inputs. */
-const MUTANTS_PER_FILE = 300;
+/** Per corpus file; with 8 files this is 9,600 mutated inputs, 10,002 with the sample's. */
+const MUTANTS_PER_FILE = 1200;
 const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'corpus');
 const SAMPLE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'konfig-sample');
 /** Files of the sample mutated in place, inside a copy of the repository, so each mutant runs
@@ -28,7 +28,7 @@ const SAMPLE_TARGETS = [
   'base/pkg/models/frontend/server.k',
 ];
 const SAMPLE_STACK = 'appops/guestbook/prod';
-const SAMPLE_MUTANTS_PER_FILE = 100;
+const SAMPLE_MUTANTS_PER_FILE = 134;
 
 /** The sandbox's seeded generator (mulberry32): the point is reproducible mutants. */
 const rngOf = (seed: number) => {
@@ -141,8 +141,30 @@ const INSERTIONS = [
   'Undefined.x',
 ];
 
-type MutationKind = 'delete' | 'duplicate' | 'swap' | 'truncate' | 'bytes' | 'insert' | 'replace';
-const KINDS: readonly MutationKind[] = ['delete', 'duplicate', 'swap', 'truncate', 'bytes', 'insert', 'replace'];
+type MutationKind = 'delete' | 'duplicate' | 'swap' | 'truncate' | 'bytes' | 'insert' | 'replace' | 'deepen';
+const KINDS: readonly MutationKind[] = [
+  'delete',
+  'duplicate',
+  'swap',
+  'truncate',
+  'bytes',
+  'insert',
+  'replace',
+  'deepen',
+];
+/** How deep `deepen` nests or how long it chains: below, near and far past the nesting limit. */
+const DEPTHS = [3, 50, 399, 401, 3000];
+/** What `deepen` wraps a token in, or chains after it. */
+const WRAPPERS: readonly (readonly [string, string])[] = [
+  ['(', ')'],
+  ['[', ']'],
+  ['{a: ', '}'],
+  ['[x for x in ', ']'],
+  ['1 if True else ', ''],
+  ['', ' + 1'],
+  ['', '.a'],
+  ['', '[0]'],
+];
 /** First-mutation schedule: `replace` twice, since it is the kind that most often still parses. */
 const SCHEDULE: readonly MutationKind[] = [...KINDS, 'replace'];
 
@@ -210,6 +232,19 @@ function mutate(input: Buffer, kind: MutationKind, rng: Rng): { output: Buffer; 
         output: splice(input, t.start, t.end, input.subarray(other.start, other.end)),
         note: `replace @${t.start} with @${other.start}`,
       };
+    }
+    case 'deepen': {
+      // the pathological shapes (deep brackets, long chains) around an arbitrary token
+      const [open, close] = pick(rng, WRAPPERS);
+      const n = pick(rng, DEPTHS);
+      const output = Buffer.concat([
+        input.subarray(0, t.start),
+        Buffer.from(open.repeat(n)),
+        input.subarray(t.start, t.end),
+        Buffer.from(close.repeat(n)),
+        input.subarray(t.end),
+      ]);
+      return { output, note: `deepen ${JSON.stringify(open + close)} x${n} @${t.start}` };
     }
     case 'insert': {
       const word = pick(rng, INSERTIONS);

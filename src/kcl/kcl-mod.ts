@@ -17,6 +17,18 @@ export interface VersionRules {
   emptyListsPrinted: boolean;
   /** Since v0.5 the values of bare expression statements are part of the output. */
   bareExpressionsPrinted: boolean;
+  /**
+   * Before v0.5 a name no scope defines inside a schema body (an attribute's default, a check)
+   * was no error: it read as Undefined. v0.4-era Konfig goldens were made from packages holding
+   * `x?: bool = false` (the instances print no `x`) and checks reading `notfieldRef`.
+   */
+  undefinedSchemaNamesReadUndefined: boolean;
+  /**
+   * Before v0.5, in a schema body, a name the schema declares read the attribute even inside a
+   * config that sets a key of that name (`{type: "Terraform", ext: {t: type}}` reads the
+   * attribute `type`): kcl-lang v0.4.6 looked in the schema before the config's scope.
+   */
+  schemaAttributesBeforeConfigKeys: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -54,5 +66,7 @@ export function versionRules(root: string): VersionRules {
     configKeysInScope: !v || !before(v, 0, 4, 5),
     emptyListsPrinted: !v || !before(v, 0, 5, 0),
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
+    undefinedSchemaNamesReadUndefined: v !== undefined && before(v, 0, 5, 0),
+    schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
   };
 }

@@ -10,6 +10,7 @@
  */
 import moo from 'moo';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
+import { MAX_TOKENS } from './input-limits.js';
 
 export interface Token {
   type: string;
@@ -60,11 +61,14 @@ const rules: moo.Rules = {
   // (except a string's prefix letter, see `prefix`) and a lone `=`, which `op` would also match
   name: { match: /(?![rRbB]["'])\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
   assign: { match: /=(?!=)/, type: () => 'op' },
+  // "unrolled" loops (`plain* (special plain*)*`): a run of plain characters is one greedy loop
+  // that needs no backtracking state per character, so a 20 MB literal does not overflow
+  // the RegExp engine's stack as `(?:plain|special)*` did
   string: [
-    { match: /[rRbB]?"""(?:[^"\\]|\\[^]|"(?!""))*"""/, lineBreaks: true },
-    { match: /[rRbB]?'''(?:[^'\\]|\\[^]|'(?!''))*'''/, lineBreaks: true },
-    { match: /[rRbB]?"(?:[^"\\\n]|\\[^])*"/, lineBreaks: true },
-    { match: /[rRbB]?'(?:[^'\\\n]|\\[^])*'/, lineBreaks: true },
+    { match: /[rRbB]?"""[^"\\]*(?:(?:\\[^]|"(?!""))[^"\\]*)*"""/, lineBreaks: true },
+    { match: /[rRbB]?'''[^'\\]*(?:(?:\\[^]|'(?!''))[^'\\]*)*'''/, lineBreaks: true },
+    { match: /[rRbB]?"[^"\\\n]*(?:\\[^][^"\\\n]*)*"/, lineBreaks: true },
+    { match: /[rRbB]?'[^'\\\n]*(?:\\[^][^'\\\n]*)*'/, lineBreaks: true },
   ],
   float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
   int: /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
@@ -278,6 +282,14 @@ export function lex(source: string, file: string): Lexed {
   let lineBreak = false;
   let last: Token | undefined;
   const emit = (t: Token) => {
+    // past this the parser's chart would outgrow any sensible memory: refuse rather than abort
+    if (out.length === MAX_TOKENS) {
+      throw kclError(
+        'CompileError',
+        `the file has more than ${MAX_TOKENS} tokens, more than kdeck compiles in one file; split it`,
+        position(t),
+      );
+    }
     out.push(t);
     last = t;
   };
@@ -368,7 +380,21 @@ export function lex(source: string, file: string): Lexed {
     }
   };
 
-  for (let raw = rawLexer.next(); raw !== undefined; raw = rawLexer.next()) {
+  const next = (): moo.Token | undefined => {
+    try {
+      return rawLexer.next();
+    } catch (e) {
+      // the RegExp engine's own stack: a string literal with millions of escapes
+      if (!(e instanceof RangeError)) throw e;
+      const at = last ? { line: last.line + last.lineBreaks, col: last.col + last.text.length } : { line: 1, col: 1 };
+      throw kclError(
+        'InvalidSyntax',
+        'this token is too long to read (a string of millions of escapes?)',
+        position(at),
+      );
+    }
+  };
+  for (let raw = next(); raw !== undefined; raw = next()) {
     switch (raw.type) {
       case 'space':
       case 'ws':

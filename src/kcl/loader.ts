@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as A from './ast.js';
-import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
+import { KclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
+import { readSource } from './input-limits.js';
 import { parseModule } from './parser.js';
 
 export interface PackageFiles {
@@ -31,12 +32,7 @@ const parseCache = new Map<string, CachedParse>();
 
 /** Parses a file, reusing the last AST when its text has not changed. */
 export function parseFile(file: string): A.Module {
-  let source: string;
-  try {
-    source = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw kclError('CannotFindModule', `Cannot find the kcl file, please check the file path ${file}`);
-  }
+  const source = readSource(file);
   const cached = parseCache.get(file);
   if (cached && cached.source === source) return cached.module;
   const module = parseModule(source, file);

@@ -20,7 +20,7 @@ import type { DictValue, ModuleValue } from './eval/values.js';
 /** What a package's evaluation did that a run reusing it must do too, in order. */
 export type JournalItem =
   /** It made a schema instance, which `Schema.instances()` counts in every run using the package. */
-  | { kind: 'instance'; inst: DictValue }
+  | { kind: 'instance'; inst: DictValue; pkgpath: string }
   /** It imported a package, which a run reusing it loads too (with that package's own journal). */
   | { kind: 'import'; pkgpath: string; pkg: EvaluatedPackage };
 

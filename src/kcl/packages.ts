@@ -29,6 +29,8 @@ export interface LoaderSettings {
   options: ReadonlyMap<string, Value>;
   /** Part of what a package evaluates to (kcl.mod's version rules, see kcl-mod.ts). */
   configKeysInScope: boolean;
+  /** See VersionRules.undefinedSchemaNamesReadUndefined. */
+  undefinedSchemaNamesReadUndefined?: boolean;
   /** The run's plugins, and the ones kcl ships, asked when the run's have no such plugin. */
   plugins: PluginRegistry;
   standardPlugins: PluginRegistry;
@@ -62,7 +64,9 @@ export class PackageLoader {
   private readonly recordings: Recording[] = [];
   private readonly holding = new Map<EvaluatedPackage, boolean>();
   /** The run's instances: those made while a package is evaluated go to its journal. */
-  readonly instances = new InstanceRegistry((inst) => this.current()?.journal.push({ kind: 'instance', inst }));
+  readonly instances = new InstanceRegistry((inst, pkgpath) =>
+    this.current()?.journal.push({ kind: 'instance', inst, pkgpath }),
+  );
 
   constructor(private readonly settings: LoaderSettings) {}
 
@@ -137,7 +141,12 @@ export class PackageLoader {
   }
 
   private cacheKey(pkgpath: string): string {
-    return JSON.stringify([this.settings.root, pkgpath, this.settings.configKeysInScope]);
+    return JSON.stringify([
+      this.settings.root,
+      pkgpath,
+      this.settings.configKeysInScope,
+      this.settings.undefinedSchemaNamesReadUndefined === true,
+    ]);
   }
 
   private load(pkg: PackageFiles): Loaded {
@@ -158,7 +167,7 @@ export class PackageLoader {
     const loaded: Loaded = { module: pkg.module, evaluated: pkg };
     this.loaded.set(pkgpath, loaded);
     for (const item of pkg.journal) {
-      if (item.kind === 'instance') this.instances.replay(item.inst);
+      if (item.kind === 'instance') this.instances.replay(item.inst, item.pkgpath);
       else if (!this.loaded.has(item.pkgpath)) this.reuse(item.pkgpath, item.pkg);
     }
     return loaded;
@@ -172,9 +181,11 @@ export class PackageLoader {
     try {
       files = parseFiles(pkg.files);
       this.checkImports(files);
-      resolveNames(files, BUILTIN_NAMES, pkg.pkgpath);
+      resolveNames(files, BUILTIN_NAMES, pkg.pkgpath, {
+        undefinedSchemaNamesReadUndefined: this.settings.undefinedSchemaNamesReadUndefined,
+      });
       // `_` names are not printed, but other packages may read them (`pkg._name`), as in kcl
-      members = new Map(this.settings.evaluator().runModules(files).scope.vars);
+      members = new Map(this.settings.evaluator().runModules(files, pkg.pkgpath).scope.vars);
     } finally {
       this.recordings.pop();
     }

@@ -10,6 +10,7 @@ import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/in
 import compiled from './grammar.generated.js';
 import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
+import { nestingProblem, tokenNestingProblem } from './nesting.js';
 
 const TERMINAL_NAMES: Record<string, string> = {
   NEWLINE: 'newline',
@@ -256,8 +257,12 @@ const LONG_STRING = /^[rR]?("""|''')/;
 export function parseModule(source: string, file: string): A.Module {
   const lexed = lexIn(source, file);
   const problems = [...lexed.problems];
+  const nested = tokenNestingProblem(lexed.tokens, file);
+  if (nested) throw nested;
   const body = statements(lexed.tokens, file, problems);
   throwAll(problems.sort(byPlace));
+  const tooDeep = nestingProblem({ file, body });
+  if (tooDeep) throw tooDeep;
   // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
   const first = body[0];
   if (first?.type === 'ExprStmt' && first.value.type === 'StringLit' && LONG_STRING.test(first.value.raw)) {

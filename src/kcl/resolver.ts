@@ -12,6 +12,7 @@ import { schemaCallProblems } from './call-check.js';
 import { throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 import { didYouMean } from './suggestions.js';
+import { binaryChain } from './nesting.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
  * thousands of globals a model library has. */
@@ -44,6 +45,8 @@ class Names {
 class Resolver {
   /** The scopes of the package's globals, where a name may be one of its schemas. */
   private readonly globals = new Set<Names>();
+  /** How many schema bodies the walk is in. */
+  private schemaDepth = 0;
 
   constructor(
     private readonly file: string,
@@ -52,6 +55,8 @@ class Resolver {
     private readonly schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
     /** Where the problems found go. */
     private readonly problems: Diagnostic[],
+    /** Undefined names in schema bodies read as Undefined (kcl before v0.5): not reported. */
+    private readonly undefinedSchemaNamesReadUndefined = false,
   ) {}
 
   private report(message: string, at: { line: number; column: number }, extra: Partial<Diagnostic> = {}): void {
@@ -153,11 +158,16 @@ class Resolver {
         else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
         const inner = scope.with(own);
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
-        if (s.type === 'Schema') {
-          for (const b of s.body) this.stmt(b, inner);
-          if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
+        this.schemaDepth++;
+        try {
+          if (s.type === 'Schema') {
+            for (const b of s.body) this.stmt(b, inner);
+            if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
+          }
+          for (const c of s.checks) this.check(c, inner);
+        } finally {
+          this.schemaDepth--;
         }
-        for (const c of s.checks) this.check(c, inner);
         return;
       }
       case 'Import':
@@ -273,7 +283,7 @@ class Resolver {
   expr(e: A.Expr, scope: Names): void {
     switch (e.type) {
       case 'Identifier':
-        if (!scope.has(e.names[0]))
+        if (!scope.has(e.names[0]) && !(this.undefinedSchemaNamesReadUndefined && this.schemaDepth > 0))
           this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
         return;
       case 'NumberLit':
@@ -284,9 +294,13 @@ class Resolver {
         return;
       case 'Paren':
         return this.expr(e.value, scope);
-      case 'Binary':
-        this.expr(e.left, scope);
-        return this.expr(e.right, scope);
+      case 'Binary': {
+        // a loop along the left spine: a 10,000-term `+` chain is flat, not deep
+        const { first, links } = binaryChain(e);
+        this.expr(first, scope);
+        for (const link of links) this.expr(link.right, scope);
+        return;
+      }
       case 'Compare':
         this.expr(e.left, scope);
         for (const c of e.comparators) this.expr(c, scope);
@@ -348,7 +362,12 @@ class Resolver {
 
 /** Checks the files of one package (`pkgpath` empty for the main one); throws a KclError with
  * every problem found. */
-export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>, pkgpath = ''): void {
+export function resolveNames(
+  modules: A.Module[],
+  builtins: ReadonlySet<string>,
+  pkgpath = '',
+  options: { undefinedSchemaNamesReadUndefined?: boolean } = {},
+): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
   const fileOf = new Map<A.Stmt, string>();
@@ -362,7 +381,12 @@ export function resolveNames(modules: A.Module[], builtins: ReadonlySet<string>,
     }
   }
   const problems = inheritanceCycles(schemas, fileOf, pkgpath);
-  for (const m of modules) new Resolver(m.file, builtins, schemas, problems).module(m.body, packageNames);
+  for (const m of modules) {
+    new Resolver(m.file, builtins, schemas, problems, options.undefinedSchemaNamesReadUndefined).module(
+      m.body,
+      packageNames,
+    );
+  }
   throwAll(problems);
 }
 

@@ -29,6 +29,8 @@ import { planDocuments } from './plan.js';
 import { PluginRegistry } from './plugins.js';
 import { PROJECT_CONTEXT_PLUGIN, projectContextPlugin } from './project-context-plugin.js';
 import { resolveNames } from './resolver.js';
+import { exhaustionAsDiagnostic, type RunGuards } from './run-guards.js';
+import { Budget } from './eval/budget.js';
 import { plainData, toYaml, toYamlStream, type YamlStreamOptions } from './yaml.js';
 
 export interface RunOptions {
@@ -48,6 +50,8 @@ export interface RunOptions {
   overrides?: string[];
   /** Imported packages kept from earlier runs; by default the one the whole process shares. */
   packageCache?: PackageCache;
+  /** A deadline and `--read-only` (see run-guards.ts). */
+  guards?: RunGuards;
 }
 
 export interface RunResult {
@@ -146,6 +150,14 @@ function isFolder(file: string): boolean {
 }
 
 export function runKcl(opts: RunOptions): RunResult {
+  try {
+    return runProgram(opts);
+  } catch (e) {
+    throw exhaustionAsDiagnostic(e);
+  }
+}
+
+function runProgram(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = inputFiles(opts.files, workDir);
   let modules = parseFiles(files);
@@ -164,11 +176,14 @@ export function runKcl(opts: RunOptions): RunResult {
     evaluator: () => evaluator,
     options: optionValues,
     configKeysInScope: rules.configKeysInScope,
+    undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
     plugins: opts.plugins ?? new PluginRegistry(),
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
   });
   packages.checkImports(modules);
-  resolveNames(modules, BUILTIN_NAMES);
+  resolveNames(modules, BUILTIN_NAMES, '', {
+    undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
+  });
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
   const system: SystemContext = {
@@ -176,6 +191,7 @@ export function runKcl(opts: RunOptions): RunResult {
     modulePath: root,
     currentFile: () => evaluator.currentFile,
     setManifestsOutput: (documents, options) => (manifests = { documents, options }),
+    readOnly: opts.guards?.readOnly,
   };
   const evaluator: Evaluator = new Evaluator(
     {
@@ -192,13 +208,20 @@ export function runKcl(opts: RunOptions): RunResult {
       showHidden: opts.showHidden,
       importModule: (spec, fromFile) => packages.importModule(spec, fromFile),
       configKeysInScope: rules.configKeysInScope,
+      schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
+      undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,
+      budget: new Budget(opts.guards?.deadline),
     },
   );
   const ctx = evaluator.runModules(modules);
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
-  if (manifests !== undefined) return output(printed, manifests.documents, manifests.options);
+  if (manifests !== undefined) {
+    // the v0.4-era toolchain left empty lists out of these documents too, as its planner did
+    const documents = rules.emptyListsPrinted ? manifests.documents : manifests.documents.map(withoutEmptyLists);
+    return output(printed, documents, manifests.options);
+  }
   const globals = new DictValue();
   for (const name of ctx.order) {
     const v = ctx.scope.vars.get(name);
@@ -216,6 +239,12 @@ export function runKcl(opts: RunOptions): RunResult {
   if (!isDict(result)) return { printed, yaml: toYaml(result, encode), data: () => [plainData(result, encode)] };
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   return output(printed, planDocuments(result, plan), encode);
+}
+
+/** A document with the empty lists among its values left out, and nothing else changed. */
+function withoutEmptyLists(doc: Value): Value {
+  if (!isDict(doc)) return doc;
+  return planDocuments(doc, { omitEmptyLists: true, showHidden: true })[0] ?? new DictValue();
 }
 
 function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {

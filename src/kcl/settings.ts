@@ -83,6 +83,15 @@ export function readSettings(file: string): Settings {
             at(item),
           );
         }
+        // a stack's entries are files: a directory there (say a `main.k/` made by mistake)
+        // would otherwise stand for whatever .k files it holds, often none, and compile silently
+        if (fs.statSync(resolved).isDirectory()) {
+          throw kclError(
+            'CannotFindModule',
+            `the entry '${item.value}' named in ${path.basename(file)} is a directory, not a kcl file (${resolved})`,
+            at(item),
+          );
+        }
         settings.files.push(resolved);
       }
     }

@@ -55,11 +55,14 @@ function decodeEscapes(text: string, file: string, at: { line: number; col: numb
   if (!text.includes('\\')) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c !== '\\') {
-      out += c;
-      continue;
+    // the text up to the next backslash goes in whole: one append, not one per character
+    const next = text.indexOf('\\', i);
+    if (next === -1) {
+      out += text.slice(i);
+      break;
     }
+    if (next > i) out += text.slice(i, next);
+    i = next;
     const n = text[++i];
     if (n === undefined) break;
     if (n === '\n') continue;

@@ -227,6 +227,7 @@ type Style = 'any' | 'plain' | 'single' | 'double' | 'literal';
  * fork single-quotes these (YAML 1.1 booleans included, the "Norway problem").
  */
 const AMBIGUOUS_WORDS = new Set(['y', 'yes', 'n', 'no', 'on', 'off', 'true', 'false', 'null', 'nil', '~', 'nan']);
+const MAX_AMBIGUOUS_LENGTH = 5;
 
 /**
  * The style serde_yaml asks for. Numbers, bools and null in string form already start with a
@@ -234,11 +235,16 @@ const AMBIGUOUS_WORDS = new Set(['y', 'yes', 'n', 'no', 'on', 'off', 'true', 'fa
  */
 function requestedStyle(s: string): Style {
   if (s.includes('\n')) return 'literal';
-  const lower = s.toLowerCase();
-  if (lower === '' || /^[0-9+\-.]/.test(lower) || AMBIGUOUS_WORDS.has(lower)) return 'single';
+  if (s === '' || /^[0-9+\-.]/.test(s)) return 'single';
+  // only short strings can be one of the words; a long one need not be copied to lower case
+  if (s.length <= MAX_AMBIGUOUS_LENGTH && AMBIGUOUS_WORDS.has(s.toLowerCase())) return 'single';
   return 'any';
 }
 
+const BREAKS = /[\n\r\u0085\u2028\u2029]/;
+const BREAKS_GLOBAL = new RegExp(BREAKS.source, 'g');
+/** What libyaml escapes inside double quotes: not printable, a break, `"` or `\`. */
+const NEEDS_DOUBLE_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/g;
 const isBreak = (c: string | undefined): boolean =>
   c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
 
@@ -265,12 +271,22 @@ interface ScalarAnalysis {
   blockAllowed: boolean;
 }
 
+/**
+ * A scalar's characters (code points): the string itself when it holds no surrogate pair, so
+ * that each UTF-16 unit is one character and a 20 MB string needs no array of 20 million strings.
+ */
+type Chars = string | string[];
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const charsOf = (text: string): Chars => (SURROGATE.test(text) ? Array.from(text) : text);
+const headOf = (chars: Chars): string => (typeof chars === 'string' ? chars.slice(0, 3) : chars.slice(0, 3).join(''));
+
 /** What libyaml allows for a scalar in block context (yaml_emitter_analyze_scalar). */
-function analyzeScalar(chars: string[]): ScalarAnalysis {
+function analyzeScalar(chars: Chars): ScalarAnalysis {
   if (chars.length === 0) {
     return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
   }
-  const head = chars.slice(0, 3).join('');
+  const head = headOf(chars);
   let blockIndicators = head === '---' || head === '...';
   let lineBreaks = false;
   let special = false;
@@ -285,7 +301,8 @@ function analyzeScalar(chars: string[]): ScalarAnalysis {
   let precededByWhitespace = true;
   let followedByWhitespace = isBlankz(chars[1]);
   const last = chars.length - 1;
-  chars.forEach((c, i) => {
+  for (let i = 0; i <= last; i++) {
+    const c = chars[i];
     if (i === 0) {
       if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
       if ((c === '?' || c === ':' || c === '-') && followedByWhitespace) blockIndicators = true;
@@ -313,7 +330,7 @@ function analyzeScalar(chars: string[]): ScalarAnalysis {
     }
     precededByWhitespace = isBlankz(c);
     if (i < last) followedByWhitespace = isBlankz(chars[i + 2]);
-  });
+  }
   let blockPlainAllowed = !(leadingSpace || leadingBreak || trailingSpace || trailingBreak);
   let singleQuotedAllowed = true;
   let blockAllowed = !trailingSpace;
@@ -432,7 +449,7 @@ class Emitter {
     this.increaseIndent(false, false);
     for (const [key, value] of entries) {
       this.writeIndent();
-      const simple = !analyzeScalar(Array.from(key)).multiline && utf8Length(key) <= MAX_SIMPLE_KEY_BYTES;
+      const simple = !analyzeScalar(charsOf(key)).multiline && utf8Length(key) <= MAX_SIMPLE_KEY_BYTES;
       if (simple) {
         this.node(key, true, true);
         this.writeIndicator(':', false, false, false);
@@ -448,7 +465,7 @@ class Emitter {
   }
 
   private scalar(text: string, requested: Style): void {
-    const chars = Array.from(text);
+    const chars = charsOf(text);
     const a = analyzeScalar(chars);
     let style: Style = requested === 'any' ? 'plain' : requested;
     if (this.simpleKeyContext && a.multiline) style = 'double';
@@ -517,14 +534,14 @@ class Emitter {
     this.indention = this.indention && isIndention;
   }
 
-  private writePlain(chars: string[]): void {
+  private writePlain(chars: Chars): void {
     if (!this.whitespace && chars.length > 0) this.put(' ');
     this.writeFolded(chars, '');
     this.whitespace = false;
     this.indention = false;
   }
 
-  private writeSingleQuoted(chars: string[]): void {
+  private writeSingleQuoted(chars: Chars): void {
     this.writeIndicator("'", true, false, false);
     if (this.writeFolded(chars, "'")) this.writeIndent();
     this.writeIndicator("'", false, false, false);
@@ -534,7 +551,16 @@ class Emitter {
 
   /** The body of a plain or single-quoted scalar: line breaks doubled as YAML folds them,
    * `quote` doubled where it occurs. Returns whether it ended in a line break. */
-  private writeFolded(chars: string[], quote: string): boolean {
+  private writeFolded(chars: Chars, quote: string): boolean {
+    // a line without breaks or quotes to double is written as it is, not character by character
+    if (typeof chars === 'string' && !BREAKS.test(chars) && !(quote && chars.includes(quote))) {
+      if (chars.length > 0) {
+        this.out += chars;
+        this.column += chars.length;
+        this.indention = false;
+      }
+      return false;
+    }
     let breaks = false;
     for (const c of chars) {
       if (isBreak(c)) {
@@ -553,8 +579,17 @@ class Emitter {
     return breaks;
   }
 
-  private writeDoubleQuoted(chars: string[]): void {
+  private writeDoubleQuoted(chars: Chars): void {
     this.writeIndicator('"', true, false, false);
+    if (typeof chars === 'string') {
+      this.writeRuns(chars, NEEDS_DOUBLE_ESCAPE, (c) => {
+        for (const e of doubleEscape(c)) this.put(e);
+      });
+      this.writeIndicator('"', false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     for (const c of chars) {
       if (!isPrintable(c) || isBreak(c) || c === '"' || c === '\\') {
         for (const e of doubleEscape(c)) this.put(e);
@@ -567,13 +602,29 @@ class Emitter {
     this.indention = false;
   }
 
-  private writeLiteral(chars: string[]): void {
+  private writeLiteral(chars: Chars): void {
     this.writeIndicator('|', true, false, false);
     this.writeBlockScalarHints(chars);
     this.putBreak();
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
+    if (typeof chars === 'string') {
+      this.writeRuns(
+        chars,
+        BREAKS_GLOBAL,
+        (c) => {
+          this.writeBreak(c);
+          this.indention = true;
+          breaks = true;
+        },
+        () => {
+          if (breaks) this.writeIndent();
+          breaks = false;
+        },
+      );
+      return;
+    }
     for (const c of chars) {
       if (isBreak(c)) {
         this.writeBreak(c);
@@ -588,8 +639,30 @@ class Emitter {
     }
   }
 
+  /**
+   * Writes a string of one-unit characters as runs: the characters `special` matches (a global
+   * RegExp) one by one through `one`, the runs between them whole, after `beforeRun`. A long
+   * scalar then costs a few appends instead of one per character.
+   */
+  private writeRuns(text: string, special: RegExp, one: (c: string) => void, beforeRun?: () => void): void {
+    let at = 0;
+    special.lastIndex = 0;
+    for (let m = special.exec(text); ; m = special.exec(text)) {
+      const end = m ? m.index : text.length;
+      if (end > at) {
+        beforeRun?.();
+        this.out += text.slice(at, end);
+        this.column += end - at;
+        this.indention = false;
+      }
+      if (!m) return;
+      one(m[0]);
+      at = end + 1;
+    }
+  }
+
   /** The indentation indicator for content starting with a space or break, then the chomping mode. */
-  private writeBlockScalarHints(chars: string[]): void {
+  private writeBlockScalarHints(chars: Chars): void {
     const first = chars[0];
     if (first === ' ' || isBreak(first)) this.writeIndicator(String(BEST_INDENT), false, false, false);
     this.openEnded = 0;

@@ -13,6 +13,7 @@ import type { PackageCache } from '../kcl/package-cache.js';
 import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
+import type { RunGuards } from '../kcl/run-guards.js';
 import { crdResources } from './crd.js';
 import { resourcesOfOutput, specOf } from './spec.js';
 import { type Spec } from '../model/resource.js';
@@ -28,6 +29,8 @@ export interface CompileOptions {
   plugins?: PluginRegistry;
   /** Imported packages kept from earlier compiles; by default the one the whole process shares. */
   packageCache?: PackageCache;
+  /** `--eval-timeout` and `--read-only` (see kcl/run-guards.ts). */
+  guards?: RunGuards;
 }
 
 export interface CompiledStack {
@@ -92,6 +95,7 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
     plugins: options.plugins,
     packageCache: options.packageCache,
+    guards: options.guards,
   });
   const spec = specOf([
     ...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`),

@@ -6,6 +6,7 @@
  * hex(1.5), range(1.5)) these functions raise a TypeError instead, as kcl's resolver would have
  * rejected such a call before it ran.
  */
+import { checkListSize } from './allocation.js';
 import type { TypeNode } from '../ast.js';
 import { typeText } from './types.js';
 import { kclError } from '../../diagnostics/diagnostics.js';
@@ -243,6 +244,10 @@ function range(call: CallArgs): Value {
   const [start, stop] = b === undefined ? [0n, first] : [first, expectInt(b, 'range', 'stop')];
   const step = c === undefined ? 1n : expectInt(c, 'range', 'step');
   if (step === 0n) evalError('range() step argument must not be zero');
+  const span = step > 0n ? stop - start : start - stop;
+  const abs = step > 0n ? step : -step;
+  if (span > 0n)
+    checkListSize((span + abs - 1n) / abs, `range(${[a, b, c].filter((x) => x !== undefined).join(', ')})`);
   const out: Value[] = [];
   for (let i = start; step > 0n ? i < stop : i > stop; i += step) out.push(i);
   return out;

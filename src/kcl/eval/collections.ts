@@ -60,10 +60,14 @@ function unpack(v: Value): Value[] {
 
 export function evalConfig(ev: Evaluator, node: A.ConfigExpr, outer: Env, out = new DictValue()): DictValue {
   // later values may read keys the config has already set: `{name = "a", label = name}`
+  // before v0.5, inside a schema body the schema's own attributes came first (kcl-lang v0.4.6
+  // looked a name up in the schema, then in the scopes a config's keys were stored in)
+  const schema = ev.options.schemaAttributesBeforeConfigKeys ? outer.scope.schemaScope()?.attrs : undefined;
+  const lookupName = schema
+    ? (n: string) => (schema.hasAttribute(n) ? undefined : out.get(n))
+    : (n: string) => out.get(n);
   const env =
-    ev.options.configKeysInScope === false
-      ? outer
-      : withScope(outer, new Scope(outer.scope, 'config', { lookupName: (n) => out.get(n) }));
+    ev.options.configKeysInScope === false ? outer : withScope(outer, new Scope(outer.scope, 'config', { lookupName }));
   for (const item of node.items) {
     if (item.type === 'ConfigIfEntry') {
       const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);

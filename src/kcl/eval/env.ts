@@ -28,6 +28,8 @@ export interface ModuleCtx {
   readonly declaredAt: Map<string, Position>;
   /** Whether statements binding `name` have yet to run. */
   morePending(name: string): boolean;
+  /** The package the module belongs to (`__main__` for the program's own files). */
+  readonly pkgpath: string;
 }
 
 export interface CallFrame {

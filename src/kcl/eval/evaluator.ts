@@ -7,6 +7,8 @@ import { isRuntimeKind, KclError, kclError, throwAll, type Diagnostic } from '..
 import { didYouMean } from '../suggestions.js';
 import { schemaCallProblems } from '../call-check.js';
 import { toJson, toYaml } from '../yaml.js';
+import { binaryChain } from '../nesting.js';
+import { Budget } from './budget.js';
 import { BUILTINS } from './builtins.js';
 import { OPTION } from './option.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
@@ -64,7 +66,7 @@ import {
   type ProgramHost,
   type Value,
 } from './values.js';
-import { InstanceRegistry } from './instances.js';
+import { InstanceRegistry, MAIN_PKGPATH } from './instances.js';
 
 export interface EvalOptions {
   /** Keep `_private` schema attributes in instances (`--show_hidden`). */
@@ -74,10 +76,17 @@ export interface EvalOptions {
   /** Whether a config entry's value may read the keys set before it (kcl since v0.4.5; the
    * default). */
   configKeysInScope?: boolean;
+  /** A name no scope defines reads as Undefined in a schema body (kcl before v0.5). */
+  undefinedSchemaNamesReadUndefined?: boolean;
+  /** In a schema body the schema's attributes win over the keys of a config being built there
+   * (kcl before v0.5; see kcl-mod.ts). */
+  schemaAttributesBeforeConfigKeys?: boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
   /** Where the run counts the instances it makes, for `Schema.instances()`. */
   instances?: InstanceRegistry;
+  /** The deadline and memory the run may use; by default no deadline and V8's heap. */
+  budget?: Budget;
 }
 
 const MAX_CALL_DEPTH = 500;
@@ -94,6 +103,7 @@ export class Evaluator {
   /** What functions called by this program are given; lambdas run here, whoever defined them. */
   readonly host: BuiltinHost;
   readonly instances: InstanceRegistry;
+  private readonly budget: Budget;
 
   constructor(
     program: ProgramHost,
@@ -105,14 +115,15 @@ export class Evaluator {
       system: program.system,
       reachesOutside: () => program.reachesOutside(),
       runLambda: (fn, call) => this.runLambda(fn, call),
-      instancesOf: (schema) => this.instances.of(schema as SchemaDef),
+      instancesOf: (schema, fullPkg) => this.instances.of(schema as SchemaDef, fullPkg),
     };
     this.instances = options.instances ?? new InstanceRegistry();
+    this.budget = options.budget ?? new Budget();
   }
 
   /** Runs the files of one package in order, sharing one global scope; a global read before
    * its statement has run is evaluated on demand (see lazy.ts). */
-  runModules(modules: A.Module[]): ModuleCtx {
+  runModules(modules: A.Module[], pkgpath = MAIN_PKGPATH): ModuleCtx {
     const lazy = new LazyStatements((stmt, env) => this.execStmt(stmt, env));
     const scope: Scope = new Scope(undefined, 'module', {
       lookupName: (name) => {
@@ -131,6 +142,7 @@ export class Evaluator {
       instanceTypes: new Map(),
       declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
+      pkgpath,
     };
     for (const m of modules) {
       const env: Env = { scope, file: m.file, module: ctx };
@@ -394,6 +406,7 @@ export class Evaluator {
 
   evalExpr(e: A.Expr, env: Env): Value {
     try {
+      this.budget.tick();
       return this.evalInner(e, env);
     } catch (err) {
       throw locate(err, env.file, e);
@@ -454,7 +467,9 @@ export class Evaluator {
           return this.reinstantiate(target, merged(target, evalConfig(this, e.config, env)), env);
         }
         const { def, call, config } = this.schemaParts(e, env, target);
-        return instantiate(this, def, call, config, env);
+        const inst = instantiate(this, def, call, config, env);
+        if (inst.provisional) inst.writtenAt = { file: env.file, node: e };
+        return inst;
       }
       case 'ListExpr':
         return evalList(this, e.items, env);
@@ -475,7 +490,15 @@ export class Evaluator {
    * re-resolves a schema after a union: attributes derived from others follow, and types,
    * required attributes and checks hold. */
   reinstantiate(inst: DictValue, config: DictValue, env: Env): DictValue {
-    return instantiate(this, inst.schema as SchemaDef, inst.schemaArgs ?? { args: [], kwargs: new Map() }, config, env);
+    const args = inst.schemaArgs ?? { args: [], kwargs: new Map() };
+    try {
+      const out = instantiate(this, inst.schema as SchemaDef, args, config, env, inst.madeIn ?? env.module.pkgpath);
+      if (out.provisional) out.writtenAt = inst.writtenAt;
+      return out;
+    } catch (err) {
+      // a failure found when a provisional instance is checked belongs where it was written
+      throw inst.writtenAt ? locate(err, inst.writtenAt.file, inst.writtenAt.node) : err;
+    }
   }
 
   /** A global's value as printed: instances a union left provisional are rebuilt. */
@@ -496,12 +519,37 @@ export class Evaluator {
     this.checkSchemaArgs(def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
-    const config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+    // as in kcl, a schema instance written inside another's config is checked (required
+    // attributes, check blocks) with the outermost instance, once every config that unifies
+    // into it is in (`db = DB {...}` in main.k completed by `db: DB {type = ...}` in platform.k)
+    this.provisionalDepth++;
+    let config: DictValue;
+    try {
+      config = e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+    } finally {
+      this.provisionalDepth--;
+    }
     return { def: def as SchemaDef, call, config };
   }
 
+  /** A chain of binary operations, `((a + b) - c) * d`, in a loop along its left spine, so that
+   * a long flat chain needs no stack; each operation's errors are placed at its own node. */
   private evalBinary(e: A.BinaryExpr, env: Env): Value {
-    const left = this.evalExpr(e.left, env);
+    if (e.left.type !== 'Binary') return this.binaryStep(e, this.evalExpr(e.left, env), env);
+    const { first, links } = binaryChain(e);
+    let value = this.evalExpr(first, env);
+    for (const link of links) {
+      try {
+        value = this.binaryStep(link, value, env);
+      } catch (err) {
+        // the outermost node's place is added by evalExpr, as before
+        throw link === e ? err : locate(err, env.file, link);
+      }
+    }
+    return value;
+  }
+
+  private binaryStep(e: A.BinaryExpr, left: Value, env: Env): Value {
     if (e.op === 'and') return truthy(left) ? this.evalExpr(e.right, env) : left;
     if (e.op === 'or') return truthy(left) ? left : this.evalExpr(e.right, env);
     const right = this.evalExpr(e.right, env);
@@ -528,9 +576,14 @@ export class Evaluator {
 
   lookupName(names: string[], env: Env): Value {
     const [first, ...rest] = names;
+    // `pkg.name` where `pkg` is an import reads the package even inside a config with a key
+    // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`): kcl's resolver binds
+    // the dotted name to the import, and a config's keys are not in its scopes
+    const imported = rest.length > 0 && isModule(env.scope.moduleScope().vars.get(first));
     // `None` is a value here, so a miss is `undefined`, never `??` on null
-    let v: Value | undefined = env.scope.lookup(first);
+    let v: Value | undefined = env.scope.lookup(first, imported);
     if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
+    if (v === undefined && this.options.undefinedSchemaNamesReadUndefined && env.scope.schemaScope()) v = UNDEFINED;
     if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
     for (const n of rest) v = this.select(v, n, false);
     return v;
@@ -771,7 +824,14 @@ export class Evaluator {
 
   private instancesFunction(def: SchemaDef): FunctionValue {
     // the calling run's instances: `S.instances` may be kept in a cached package and called later
-    return { kind: 'function', name: 'instances', call: (_, host) => [...host.instancesOf(def)] };
+    return {
+      kind: 'function',
+      name: 'instances',
+      call: (call, host) => {
+        const fullPkg = call.args[0] ?? call.kwargs.get('full_pkg');
+        return [...host.instancesOf(def, fullPkg !== undefined && truthy(fullPkg))];
+      },
+    };
   }
 
   typeEnv(env: Env): TypeEnv {
@@ -882,6 +942,15 @@ function locate(e: unknown, file: string, node: A.Loc): unknown {
       file,
       line: node.line,
       column: node.column,
+    });
+  }
+  // a string or list past what V8 can hold, made where no allocation guard looked
+  if (e instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(e.message)) {
+    return kclError('EvaluationError', `a value grew larger than kdeck can hold (${e.message})`, {
+      file,
+      line: node.line,
+      column: 1,
+      lineOnly: true,
     });
   }
   return e;

@@ -2,6 +2,7 @@
  * KCL's operators over runtime values: arithmetic with 64-bit int semantics, Python-style
  * division and modulo, comparison and membership, and the type errors kcl reports.
  */
+import { checkListSize, checkStringSize } from './allocation.js';
 import type { BinaryOp, UnaryOp } from '../ast.js';
 import { kclError } from '../../diagnostics/diagnostics.js';
 import { union } from './config.js';
@@ -118,6 +119,9 @@ function arith(op: BinaryOp, a: bigint | number, b: bigint | number): Value {
 
 function repeat<T>(items: T[] | string, n: bigint): T[] | string {
   const count = n < 0n ? 0 : Number(n);
+  const size = BigInt(items.length) * (n < 0n ? 0n : n);
+  if (typeof items === 'string') checkStringSize(size, `repeating a string ${n} times`);
+  else checkListSize(size, `repeating a list ${n} times`);
   if (typeof items === 'string') return items.repeat(count);
   const out: T[] = [];
   for (let i = 0; i < count; i++) out.push(...items);

@@ -150,6 +150,10 @@ class SchemaFrame implements AttributeSource {
   /** Attributes set by `name: S {...}`: the configs so far, and the value held before them. */
   private readonly unified = new Map<string, { parts: SchemaParts; base: Value | undefined }>();
 
+  hasAttribute(name: string): boolean {
+    return this.attrs.has(name) || this.values.has(name);
+  }
+
   constructor(
     private readonly ev: Evaluator,
     private readonly def: SchemaDef,
@@ -412,8 +416,16 @@ export function completeProvisional(v: Value, rebuild: (inst: DictValue) => Dict
   return out ?? v;
 }
 
-export function instantiate(ev: Evaluator, def: SchemaDef, call: CallArgs, config: DictValue, env: Env): DictValue {
+export function instantiate(
+  ev: Evaluator,
+  def: SchemaDef,
+  call: CallArgs,
+  config: DictValue,
+  env: Env,
+  madeIn = env.module.pkgpath,
+): DictValue {
   const inst = new SchemaFrame(ev, def, config, env).build(call);
-  if (!inst.provisional) ev.instances.made(inst);
+  inst.madeIn = madeIn;
+  if (!inst.provisional) ev.instances.made(inst, madeIn);
   return inst;
 }

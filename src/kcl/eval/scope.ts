@@ -18,6 +18,8 @@ export interface AttributeSource extends NameSource {
   assignAttr(name: string, value: Value, mode: 'set' | 'union'): void;
   /** `name: S {...}` in a schema body: instantiated and united with the attribute's value. */
   unify(name: string, parts: SchemaParts, env: Env): void;
+  /** Whether the schema declares or has set the attribute (without evaluating it). */
+  hasAttribute(name: string): boolean;
 }
 
 export interface SchemaParts {
@@ -40,8 +42,10 @@ export class Scope {
     return this.kind === 'schema' ? (this.source as AttributeSource) : undefined;
   }
 
-  lookup(name: string): Value | undefined {
+  /** The nearest binding of `name`; `skipConfigKeys` passes over the keys of configs being built. */
+  lookup(name: string, skipConfigKeys = false): Value | undefined {
     for (let s: Scope | undefined = this; s; s = s.parent) {
+      if (skipConfigKeys && s.kind === 'config') continue;
       const fromSource = s.source?.lookupName(name);
       if (fromSource !== undefined) return fromSource;
       const v = s.vars.get(name);

@@ -44,6 +44,12 @@ export class DictValue {
   schemaConfig?: DictValue;
   /** Not yet validated: made inside another schema's body, or changed by a union (see schema.ts). */
   provisional?: boolean;
+  /** The package whose code first made the instance: a rebuild elsewhere does not move it, and
+   * `S.instances()` counts only the main package's (instances.ts). */
+  madeIn?: string;
+  /** Where a provisional instance was written: its check failures point there when the
+   * outermost instance checks it later. */
+  writtenAt?: { file: string; node: A.Loc };
 
   constructor(entries?: Iterable<[string, Value]>) {
     this.entries = new Map(entries);
@@ -144,7 +150,8 @@ export interface BuiltinHost extends ProgramHost {
    */
   runLambda(fn: LambdaValue, call: CallArgs): Value;
   /** `Schema.instances()`: the instances of the schema this run has made, in order. */
-  instancesOf(schema: SchemaTypeValue): readonly DictValue[];
+  /** `S.instances(full_pkg)`: those the main package made, or all with `fullPkg`. */
+  instancesOf(schema: SchemaTypeValue, fullPkg?: boolean): readonly DictValue[];
 }
 
 export interface FunctionValue {
@@ -332,6 +339,8 @@ export function deepCopy(v: Value): Value {
     d.schemaArgs = v.schemaArgs;
     d.provisional = v.provisional;
     d.schemaConfig = v.schemaConfig;
+    d.madeIn = v.madeIn;
+    d.writtenAt = v.writtenAt;
     return d;
   }
   return v;

@@ -22,6 +22,8 @@ export interface SystemContext {
   modulePath?: string;
   /** `file.read_env()`; the process environment by default. */
   readEnv?: (key: string) => string | undefined;
+  /** `--read-only`: the functions that write, move or delete files refuse to. */
+  readOnly?: boolean;
   /**
    * `manifests.yaml_stream` does not return its stream: like kcl, it replaces the program's YAML
    * output with it, and the evaluator decides how that output is printed.

@@ -50,6 +50,8 @@ export function workspacePath(ctx: SystemContext, fn: string, p: string, options
   const refuse = (why: string): never => {
     throw kclError('EvaluationError', `${fn}() refuses the path '${options.shown ?? p}': ${why}`);
   };
+  // under --read-only nothing is written, whatever the program asks
+  if (options.modifies && ctx.readOnly) refuse('kdeck runs with --read-only, under which a program writes no file');
   if (!inside(root, abs, true)) refuse(`it resolves to '${abs}', outside the workspace '${root}'`);
   if (options.modifies && abs === root) refuse(`it is the workspace root '${root}'`);
   const real = realPathOf(abs);

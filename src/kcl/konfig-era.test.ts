@@ -1,0 +1,85 @@
+/**
+ * Semantics the KusionStack/konfig history needs: rules of programs whose kcl.mod declares a
+ * kcl v0.4 (kcl-mod.ts), and what holds in every version (instances(), imports over config keys).
+ */
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KclError } from '../diagnostics/diagnostics.js';
+import { runKcl } from './run.js';
+
+const root = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-konfig-era-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+let count = 0;
+
+/** Runs main.k (and other files) in a fresh project whose kcl.mod declares `version`, if any. */
+function run(files: Record<string, string>, version?: string): string {
+  const dir = path.join(root, String(count++));
+  for (const [name, text] of Object.entries({
+    'kcl.mod': version ? `[expected]\nkclvm_version = "${version}"\n` : '[package]\n',
+    ...files,
+  })) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return runKcl({ files: [path.join(dir, 'main.k')] }).yaml;
+}
+
+const LIB = {
+  'lib/lib.k': ['schema Svc:', '    name: str', '', 'schema Holder:', '    svc: Svc = Svc {name = "lib"}', ''].join(
+    '\n',
+  ),
+};
+
+describe('Schema.instances()', () => {
+  it("counts the main package's instances, not those a library's schemas make", () => {
+    const main = [
+      'import lib',
+      'h = lib.Holder {}',
+      'mine = lib.Svc {name = "main"}',
+      'count = len(lib.Svc.instances())',
+      'total = len(lib.Svc.instances(True))',
+      '',
+    ];
+    expect(run({ ...LIB, 'main.k': main.join('\n') })).toContain('count: 1\ntotal: 2\n');
+  });
+});
+
+describe('a dotted name whose first part is an import', () => {
+  it('reads the package inside a config with a key of that name', () => {
+    const main = ['import lib.consts as meta', 'x = {', '    meta = {name = meta.NAME}', '}', ''];
+    expect(run({ 'lib/consts.k': 'NAME = "app"\n', 'main.k': main.join('\n') })).toBe('x:\n  meta:\n    name: app\n');
+  });
+});
+
+describe('programs written for kcl v0.4', () => {
+  const schema = [
+    'schema R:',
+    '    $type: str',
+    '    out: {str:} = {',
+    '        type = "Terraform"',
+    '        ext = {kind = type}',
+    '    }',
+    'r = R {type = "vpc"}',
+    '',
+  ];
+
+  it("read a schema's own attribute before the key of a config built in its body", () => {
+    expect(run({ 'main.k': schema.join('\n') }, 'v0.4.6')).toContain('ext:\n      kind: vpc');
+    // current kcl: the config's key
+    expect(run({ 'main.k': schema.join('\n') })).toContain('ext:\n      kind: Terraform');
+  });
+
+  it('read an undefined name in a schema body as Undefined', () => {
+    const main = ['schema S:', '    flag?: bool = false', '    count: int = 1', 'a = S {}', ''];
+    expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('a:\n  count: 1\n');
+    expect(() => run({ 'main.k': main.join('\n') })).toThrow(KclError);
+  });
+
+  it('leave empty lists out of manifests.yaml_stream documents', () => {
+    const main = ['import manifests', 'manifests.yaml_stream([{a = 1, b = []}])', ''];
+    expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('a: 1\n');
+    expect(run({ 'main.k': main.join('\n') })).toBe('a: 1\nb: []\n');
+  });
+});

@@ -97,7 +97,7 @@ function ok(body: unknown, status = 200): Reply {
   return { status, body };
 }
 
-function stored(ctx: ApiContext, r: ResourceType, req: ResourceRequest): KubeObject {
+export function stored(ctx: ApiContext, r: ResourceType, req: ResourceRequest): KubeObject {
   const o = ctx.store.get(resourceKey(r), r.namespaced ? (req.namespace ?? '') : '', req.name ?? '');
   if (!o) throw notFound(subjectOf(r, req.name ?? ''));
   return o;
@@ -115,7 +115,7 @@ function get(ctx: ApiContext, req: ResourceRequest): Reply {
     case 'scale':
       return ok(getScale(ctx, r, req.namespace ?? '', req.name, r.scalePaths));
     case 'log':
-      return { status: 200, body: podLog(stored(ctx, r, req), req.query), contentType: 'text/plain' };
+      return { status: 200, body: podLog(stored(ctx, r, req), req.query, ctx.clock.now()), contentType: 'text/plain' };
     default:
       throw methodNotAllowed();
   }

@@ -23,7 +23,9 @@ import { parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Faults } from '../faults.js';
 import { readBody } from './body.js';
 import { LoopbackListener } from './listener.js';
-import { handleResource, type Reply, type ResourceRequest } from './handlers.js';
+import { handleResource, stored, type Reply, type ResourceRequest } from './handlers.js';
+import { followLog, wantsFollow } from './pod-log.js';
+import { resourceKey } from '../api/resources.js';
 import { routeOf, type Route } from './routes.js';
 import { asTable, includeObjectOf, tableEventLine, wantsTable } from './table.js';
 import type { TlsIdentity } from './self-signed.js';
@@ -264,6 +266,11 @@ export class ApiHttpServer {
     if (route.subresource !== undefined) rr.subresource = route.subresource;
     if (req.headers['content-type'] !== undefined) rr.contentType = req.headers['content-type'];
     if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
+    if (route.subresource === 'log' && route.name !== undefined && method === 'GET' && wantsFollow(query)) {
+      const pod = stored(ctx, route.resource, rr);
+      const key = { resource: resourceKey(route.resource), namespace: route.namespace ?? '', name: route.name };
+      return followLog(res, ctx, key, pod, query);
+    }
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
       const table = wantsTable(req.headers.accept)

@@ -3,6 +3,7 @@
  * objects that start or stop matching a selector turned into ADDED and DELETED, as the API
  * server's watch cache does. Each event becomes one line of JSON.
  */
+import { converterFor } from './conversion.js';
 import { expired } from './errors.js';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
@@ -31,6 +32,8 @@ function line(type: WatchEventType, objectJson: string): string {
 }
 
 function objectJson(f: WatchFilter, e: StoreEvent): string {
+  const conv = converterFor(f.resource);
+  if (conv) return JSON.stringify(conv.fromStorage(e.object));
   const v = apiVersionOf(f.resource);
   // custom resources are stored once for all their versions; the watcher sees its own
   return e.object.apiVersion === v ? eventJson(e) : JSON.stringify({ ...e.object, apiVersion: v });
@@ -51,10 +54,14 @@ export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
 /** ADDED lines for the current objects: how a watch without a resourceVersion starts. */
 export function initialLines(store: Store, f: WatchFilter): string[] {
   const v = apiVersionOf(f.resource);
+  const conv = converterFor(f.resource);
   return store
     .list(resourceKey(f.resource), f.namespace)
     .filter((o) => matches(f, o))
-    .map((o) => line('ADDED', JSON.stringify(o.apiVersion === v ? o : { ...o, apiVersion: v })));
+    .map((o) => {
+      if (conv) return line('ADDED', JSON.stringify(conv.fromStorage(o)));
+      return line('ADDED', JSON.stringify(o.apiVersion === v ? o : { ...o, apiVersion: v }));
+    });
 }
 
 export function bookmarkLine(f: WatchFilter, rv: number, initialEventsEnd = false): string {

@@ -9,6 +9,7 @@ import { rfc3339 } from '../time.js';
 import { recordUpdate } from '../patch/managed-fields.js';
 import type { Scope } from '../patch/fieldset.js';
 import type { ApiContext, WriteOptions } from './context.js';
+import { checkQuota, mutateOnCreate } from './admission.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, conflict, forbidden, invalid, notFound, type Subject } from './errors.js';
 import { prepareCreate, prepareUpdate, serviceAddresses } from './kind-hooks.js';
@@ -123,9 +124,11 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
   if (hasStatus(r)) delete o.status;
   checkNamespace(ctx, r, o);
   applyDefaults(o);
+  mutateOnCreate(ctx, r, o);
   throwIfInvalid(r, o);
   if (ctx.store.get(resourceKey(r), meta.namespace ?? '', meta.name ?? ''))
     throw alreadyExists(subjectOf(r, meta.name ?? ''));
+  checkQuota(ctx, r, o);
   prepareCreate(o, ctx.addresses, rfc3339(now));
   const fields =
     opts.managedFields ??

@@ -12,6 +12,8 @@ import { kubeletController } from './kubelet.js';
 import type { Controller } from './manager.js';
 import { namespaceController } from './namespace.js';
 import { nodeLifecycleController } from './nodes.js';
+import { quotaController } from './quota.js';
+import { volumeController } from './volumes.js';
 import { replicaSetController } from './replicaset.js';
 import type { ControllerContext } from './runtime.js';
 import { schedulerController } from './scheduler.js';
@@ -23,6 +25,7 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     schedulerController(ctx),
     kubeletController(ctx),
     replicaSetController(ctx),
+    replicaSetController(ctx, 'ReplicationController'),
     deploymentController(ctx),
     statefulSetController(ctx),
     daemonSetController(ctx),
@@ -30,6 +33,8 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     cronJobController(ctx),
     endpointsController(ctx),
     disruptionController(ctx),
+    volumeController(ctx),
+    quotaController(ctx),
     garbageCollector(ctx),
     namespaceController(ctx),
   ];

@@ -14,6 +14,7 @@ import { byObject, create, get, remove, typeOf, update, wake, writeStatus, type 
 
 export const NODE_POD_CAPACITY = 110;
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 const KUBELET_VERSION = 'v1.34.1';
 
 export function nodeName(cluster: string, i: number): string {
@@ -165,7 +166,12 @@ export function nodeLifecycleController(ctx: ControllerContext): Controller {
       const now = ctx.api.clock.now();
       const t = rfc3339(now);
       const conds = (node.status?.conditions ?? []).map((x) => (x.type === 'Ready' ? readyCondition(!down, x, t) : x));
-      const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE);
+      const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE && x.key !== UNSCHEDULABLE);
+      // a cordoned node carries the taint that keeps pods off it (TaintNodesByCondition)
+      if (node.spec.unschedulable === true) {
+        const since = node.spec.taints?.find((x) => x.key === UNSCHEDULABLE)?.timeAdded ?? t;
+        taints.push({ key: UNSCHEDULABLE, effect: 'NoSchedule', timeAdded: since });
+      }
       if (down) {
         const since = node.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded ?? t;
         taints.push(

@@ -9,6 +9,9 @@
  * kept (elsewhere a zero is the same as unset and left out).
  */
 
+import { ACCESS_KINDS, ACCESS_MESSAGES } from './protobuf-schema-access.js';
+import { POD_MESSAGES } from './protobuf-schema-pod.js';
+
 export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64' | 'time' | 'quantity' | 'intOrString';
 export type MapType = 'map:string' | 'map:bytes' | 'map:quantity';
 export type FieldType = ScalarType | MapType | `msg:${string}`;
@@ -182,7 +185,13 @@ const WORKLOADS: Record<string, Message> = {
   IngressTLS: { 1: ['hosts', 'string', 'r'], 2: ['secretName', 'string'] },
 };
 
-export const MESSAGES: Readonly<Record<string, Message>> = { ...META, ...CORE, ...WORKLOADS };
+export const MESSAGES: Readonly<Record<string, Message>> = {
+  ...META,
+  ...CORE,
+  ...WORKLOADS,
+  ...POD_MESSAGES,
+  ...ACCESS_MESSAGES,
+};
 
 /** The kinds whose protobuf bodies the sandbox reads: their top-level message. */
 export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
@@ -196,4 +205,5 @@ export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
   'CronJob',
   'PodDisruptionBudget',
   'Ingress',
+  ...ACCESS_KINDS,
 ]);

@@ -192,6 +192,8 @@ export class ApiHttpServer {
     const body = method === 'GET' || method === 'HEAD' ? (req.resume(), Buffer.alloc(0)) : await readBody(req);
     if (route.type === 'resource') return this.resource(req, res, route, url.searchParams, method, body);
     if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body.toString('utf8')));
+    // a path the server does not serve is 404 whatever the method, as the API server answers
+    if (route.type === 'notFound') return sendError(res, resourceNotFound());
     if (method !== 'GET' && method !== 'HEAD')
       return sendError(
         res,

@@ -51,7 +51,7 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
       { type: 'FieldValueNotSupported', field: 'dryRun[0]', value: bad, detail: 'supported values: "All"' },
     ]);
   }
-  const opts: WriteOptions = { manager: managerOf(req) };
+  const opts: WriteOptions = { manager: managerOf(req), requestBytes: req.body.length };
   if (dry.length > 0) opts.dryRun = true;
   return opts;
 }

@@ -76,7 +76,8 @@ function sendError(res: ServerResponse, e: unknown): void {
 
 function authorized(req: IncomingMessage, token: string): boolean {
   const h = req.headers.authorization ?? '';
-  if (!h.startsWith('Bearer ')) return false;
+  // the auth scheme is case-insensitive (RFC 7235), as the API server reads it
+  if (h.slice(0, 7).toLowerCase() !== 'bearer ') return false;
   const given = Buffer.from(h.slice(7).trim());
   const want = Buffer.from(token);
   return given.length === want.length && timingSafeEqual(given, want);

@@ -3,6 +3,14 @@
  * custom resources a CustomResourceDefinition defines.
  */
 
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  priority: number;
+  description?: string;
+}
+
 export type SubresourceName = 'status' | 'scale' | 'eviction' | 'log' | 'finalize' | 'token';
 
 export interface ResourceType {
@@ -27,6 +35,10 @@ export interface ResourceType {
   virtual?: boolean;
   /** Set for custom resources: the CRD's name. */
   crd?: string;
+  /** A custom resource's structural schema (its version's openAPIV3Schema). */
+  schema?: Record<string, unknown>;
+  /** A custom resource's additionalPrinterColumns, for `kubectl get`. */
+  printerColumns?: readonly PrinterColumn[];
   /** Where the scale subresource reads and writes replicas, when not `spec.replicas`. */
   scalePaths?: { spec: string[]; status: string[]; selector?: string[] };
 }

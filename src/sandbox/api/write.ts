@@ -11,7 +11,8 @@ import type { Scope } from '../patch/fieldset.js';
 import type { ApiContext, WriteOptions } from './context.js';
 import { checkQuota, mutateOnCreate } from './admission.js';
 import { applyDefaults } from './defaults.js';
-import { alreadyExists, ApiError, conflict, forbidden, invalid, notFound, type Subject } from './errors.js';
+import { alreadyExists, ApiError, badRequest, conflict, forbidden, invalid, notFound, type Subject } from './errors.js';
+import { checkAgainstSchema } from './crd-schema.js';
 import { prepareCreate, prepareUpdate, serviceAddresses } from './kind-hooks.js';
 import type { KubeObject, ManagedFieldsEntry } from './object.js';
 import { apiVersionOf, hasStatus, resourceKey, type ResourceType } from './resources.js';
@@ -96,6 +97,21 @@ function generateName(ctx: ApiContext, r: ResourceType, o: KubeObject): void {
 }
 
 /**
+ * A custom resource against its CRD's schema: unknown fields pruned, or refused under
+ * `fieldValidation=Strict` with the decoder's words; then 422 for what the schema forbids.
+ */
+function checkCustom(r: ResourceType, o: KubeObject, opts: WriteOptions): void {
+  if (!r.schema) return;
+  const result = checkAgainstSchema(r.schema, o);
+  if (result.unknown.length > 0 && opts.fieldValidation === 'Strict')
+    throw badRequest(
+      `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${result.unknown.map((u) => `unknown field "${u}"`).join(', ')}`,
+    );
+  if (result.errors.length > 0)
+    throw invalid(r.kind, r.group, o.metadata.name || o.metadata.generateName || '', result.errors);
+}
+
+/**
  * etcd's own limit on one request (--max-request-bytes, 1.5 MiB by default): a valid object sent
  * in a bigger body (the API server itself takes up to 3 MiB) fails in storage, in etcd's words.
  */
@@ -133,6 +149,7 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
   checkNamespace(ctx, r, o);
   applyDefaults(o);
   mutateOnCreate(ctx, r, o);
+  checkCustom(r, o, opts);
   throwIfInvalid(r, o, undefined, false, opts.requestBytes);
   if (ctx.store.get(resourceKey(r), meta.namespace ?? '', meta.name ?? ''))
     throw alreadyExists(subjectOf(r, meta.name ?? ''));
@@ -221,6 +238,7 @@ export function commitUpdate(
   if (scope === 'main') {
     prepareUpdate(o, old, ctx.addresses);
     applyDefaults(o);
+    checkCustom(r, o, opts);
     throwIfInvalid(r, o, old, opts.binding, opts.requestBytes);
   }
   if (r.generation) meta.generation = (oldMeta.generation ?? 1) + (specChanged(o, old) ? 1 : 0);

@@ -52,6 +52,8 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
     ]);
   }
   const opts: WriteOptions = { manager: managerOf(req), requestBytes: req.body.length };
+  const fv = req.query.get('fieldValidation');
+  if (fv === 'Strict' || fv === 'Warn' || fv === 'Ignore') opts.fieldValidation = fv;
   if (dry.length > 0) opts.dryRun = true;
   return opts;
 }

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { JsonMap } from '../json.js';
+import { kindSchema, schemaName } from './openapi-schemas.js';
 import type { ResourceRegistry, ResourceType } from './resources.js';
 
 function gvPath(group: string, version: string): string {
@@ -47,8 +48,12 @@ export function openApiGroupVersion(reg: ResourceRegistry, group: string, versio
   const rs = reg.inGroupVersion(group, version);
   if (rs.length === 0) return undefined;
   const paths: JsonMap = {};
-  for (const r of rs) paths[objectPath(r)] = { patch: patchOperation(r) };
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'sandbox' }, paths, components: { schemas: {} } };
+  const schemas: JsonMap = {};
+  for (const r of rs) {
+    if (!r.virtual) paths[objectPath(r)] = { patch: patchOperation(r) };
+    schemas[schemaName(r)] = kindSchema(r);
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'sandbox' }, paths, components: { schemas } };
 }
 
 /** `/openapi/v3`: the group-versions, each with a URL whose hash changes when its types do. */

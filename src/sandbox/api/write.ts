@@ -13,6 +13,7 @@ import { checkQuota, mutateOnCreate } from './admission.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, badRequest, conflict, forbidden, invalid, notFound, type Subject } from './errors.js';
 import { checkAgainstSchema } from './crd-schema.js';
+import { unknownBuiltinFields } from './strict-fields.js';
 import { prepareCreate, prepareUpdate, serviceAddresses } from './kind-hooks.js';
 import type { KubeObject, ManagedFieldsEntry } from './object.js';
 import { apiVersionOf, hasStatus, resourceKey, type ResourceType } from './resources.js';
@@ -101,6 +102,13 @@ function generateName(ctx: ApiContext, r: ResourceType, o: KubeObject): void {
  * `fieldValidation=Strict` with the decoder's words; then 422 for what the schema forbids.
  */
 function checkCustom(r: ResourceType, o: KubeObject, opts: WriteOptions): void {
+  if (opts.fieldValidation === 'Strict' && r.crd === undefined) {
+    const unknown = unknownBuiltinFields(r, o);
+    if (unknown.length > 0)
+      throw badRequest(
+        `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`,
+      );
+  }
   if (!r.schema) return;
   const result = checkAgainstSchema(r.schema, o);
   if (result.unknown.length > 0 && opts.fieldValidation === 'Strict')

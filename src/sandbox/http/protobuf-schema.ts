@@ -112,7 +112,11 @@ const CORE: Record<string, Message> = {
   },
   ContainerPort: { 1: ['name', 'string'], 3: ['containerPort', 'int32'], 4: ['protocol', 'string'] },
   EnvVar: { 1: ['name', 'string'], 2: ['value', 'string'] },
-  ResourceRequirements: { 1: ['limits', 'map:quantity'], 2: ['requests', 'map:quantity'] },
+  ResourceRequirements: {
+    1: ['limits', 'map:quantity'],
+    2: ['requests', 'map:quantity'],
+    3: ['claims', 'msg:Opaque', 'r'],
+  },
   Toleration: {
     1: ['key', 'string'],
     2: ['operator', 'string'],

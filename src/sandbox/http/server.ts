@@ -17,7 +17,7 @@ import {
   apiVersions,
 } from '../api/discovery.js';
 import { ApiError, internalError, resourceNotFound, unauthorized } from '../api/errors.js';
-import { openApiGroupVersion, openApiIndex } from '../api/openapi.js';
+import { openApiGroupVersion, openApiIndex, openApiV2 } from '../api/openapi.js';
 import { parseResourceVersion } from '../api/read.js';
 import { parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Faults } from '../faults.js';
@@ -242,6 +242,16 @@ export class ApiHttpServer {
       case 'resources': {
         const doc = apiResourceList(reg, route.group, route.version);
         return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
+      }
+      case 'openapiV2': {
+        // kubectl asks for protobuf first and takes JSON after a 406
+        const accept = req.headers.accept ?? '*/*';
+        if (!/json|\*\/\*/.test(accept))
+          return sendError(
+            res,
+            new ApiError(406, 'NotAcceptable', 'only application/json is served for /openapi/v2', {}),
+          );
+        return send(res, 200, openApiV2(reg));
       }
       case 'openapiIndex':
         return send(res, 200, openApiIndex(reg));

@@ -252,3 +252,32 @@ describe('autoscaling', () => {
     ]);
   });
 });
+
+describe('events', () => {
+  it("serves core v1 Events at events.k8s.io/v1 too, with that version's field names", async () => {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const made = await post(`/api/v1/namespaces/${ns()}/events`, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'hello.1' },
+      involvedObject: { kind: 'ConfigMap', name: 'hello', namespace: ns(), apiVersion: 'v1' },
+      reason: 'Tested',
+      message: 'a note for the new API',
+      type: 'Normal',
+      source: { component: 'contract-test' },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    });
+    expect(made.status).toBe(201);
+    const got = await raw(t.kc, 'GET', `/apis/events.k8s.io/v1/namespaces/${ns()}/events/hello.1`);
+    expect(got.status).toBe(200);
+    expect(got.json()).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      reason: 'Tested',
+      note: 'a note for the new API',
+      regarding: { kind: 'ConfigMap', name: 'hello' },
+    });
+  });
+});

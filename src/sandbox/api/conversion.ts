@@ -67,9 +67,61 @@ const hpaV1: Converter = {
   },
 };
 
+/** events.k8s.io/v1 Event ↔ core v1 Event: one storage, two field layouts. */
+const eventsV1: Converter = {
+  storage: 'v1',
+  toStorage(o) {
+    const {
+      regarding,
+      note,
+      reportingController,
+      reportingInstance,
+      deprecatedSource,
+      deprecatedFirstTimestamp,
+      deprecatedLastTimestamp,
+      deprecatedCount,
+      ...rest
+    } = o as JsonMap;
+    const out: JsonMap = { ...rest, apiVersion: 'v1' };
+    if (regarding !== undefined) out.involvedObject = regarding;
+    if (note !== undefined) out.message = note;
+    if (reportingController !== undefined) out.reportingComponent = reportingController;
+    if (reportingInstance !== undefined) out.reportingInstance = reportingInstance;
+    if (deprecatedSource !== undefined) out.source = deprecatedSource;
+    if (deprecatedFirstTimestamp !== undefined) out.firstTimestamp = deprecatedFirstTimestamp;
+    if (deprecatedLastTimestamp !== undefined) out.lastTimestamp = deprecatedLastTimestamp;
+    if (deprecatedCount !== undefined) out.count = deprecatedCount;
+    return out as KubeObject;
+  },
+  fromStorage(o) {
+    const { involvedObject, message, reportingComponent, source, firstTimestamp, lastTimestamp, count, ...rest } =
+      clone(o) as JsonMap;
+    const out: JsonMap = { ...rest, apiVersion: 'events.k8s.io/v1' };
+    if (involvedObject !== undefined) out.regarding = involvedObject;
+    if (message !== undefined) out.note = message;
+    const controller = reportingComponent ?? getPath(source, ['component']);
+    if (controller !== undefined && controller !== '') out.reportingController = controller;
+    if (source !== undefined) out.deprecatedSource = source;
+    if (firstTimestamp !== undefined) out.deprecatedFirstTimestamp = firstTimestamp;
+    if (lastTimestamp !== undefined) out.deprecatedLastTimestamp = lastTimestamp;
+    if (count !== undefined) out.deprecatedCount = count;
+    // eventTime is required in events.k8s.io/v1; a core event without one shows its first time
+    if (out.eventTime === undefined || out.eventTime === null)
+      out.eventTime = typeof firstTimestamp === 'string' ? firstTimestamp.replace('Z', '.000000Z') : null;
+    return out as KubeObject;
+  },
+};
+
 const CONVERTERS: Record<string, Converter> = {
   'autoscaling/v1/HorizontalPodAutoscaler': hpaV1,
+  'events.k8s.io/v1/Event': eventsV1,
 };
+
+/** The store key of the objects a converted version serves (its storage version's). */
+export function storageKeyOf(c: Converter, r: Pick<ResourceType, 'plural'>): string {
+  const slash = c.storage.indexOf('/');
+  return `${slash < 0 ? '' : c.storage.slice(0, slash)}/${r.plural}`;
+}
 
 /** The converter of a served version that is not the stored one, if any. */
 export function converterFor(r: Pick<ResourceType, 'group' | 'version' | 'kind'>): Converter | undefined {

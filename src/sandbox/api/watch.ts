@@ -3,7 +3,7 @@
  * objects that start or stop matching a selector turned into ADDED and DELETED, as the API
  * server's watch cache does. Each event becomes one line of JSON.
  */
-import { converterFor } from './conversion.js';
+import { converterFor, storageKeyOf } from './conversion.js';
 import { expired } from './errors.js';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
@@ -40,8 +40,14 @@ function objectJson(f: WatchFilter, e: StoreEvent): string {
 }
 
 /** The line a watcher gets for a store event, or undefined when the event is not for it. */
+/** Where a watched type's objects are stored (a converted version reads its storage version's). */
+function storeKey(r: ResourceType): string {
+  const conv = converterFor(r);
+  return conv ? storageKeyOf(conv, r) : resourceKey(r);
+}
+
 export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
-  if (e.resource !== resourceKey(f.resource)) return undefined;
+  if (e.resource !== storeKey(f.resource)) return undefined;
   const now = e.type !== 'DELETED' && matches(f, e.object);
   const before = e.type !== 'ADDED' && matches(f, e.type === 'DELETED' ? e.object : e.old);
   if (e.type === 'DELETED') return before ? line('DELETED', objectJson(f, e)) : undefined;
@@ -56,7 +62,7 @@ export function initialLines(store: Store, f: WatchFilter): string[] {
   const v = apiVersionOf(f.resource);
   const conv = converterFor(f.resource);
   return store
-    .list(resourceKey(f.resource), f.namespace)
+    .list(storeKey(f.resource), f.namespace)
     .filter((o) => matches(f, o))
     .map((o) => {
       if (conv) return line('ADDED', JSON.stringify(conv.fromStorage(o)));

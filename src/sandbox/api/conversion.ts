@@ -125,8 +125,16 @@ export function storageKeyOf(c: Converter, r: Pick<ResourceType, 'plural'>): str
 
 /** The converter of a served version that is not the stored one, if any. */
 export function converterFor(r: Pick<ResourceType, 'group' | 'version' | 'kind'>): Converter | undefined {
-  return CONVERTERS[`${r.group}/${r.version}/${r.kind}`];
+  // asked once per event per watcher: the answer is kept with the (unchanging) type
+  let c = known.get(r);
+  if (c === undefined) {
+    c = CONVERTERS[`${r.group}/${r.version}/${r.kind}`] ?? null;
+    known.set(r, c);
+  }
+  return c ?? undefined;
 }
+
+const known = new WeakMap<object, Converter | null>();
 
 /** A reply body (an object, a List of them, or a Status) in the served version. */
 export function convertReply(c: Converter, body: unknown, kind: string): unknown {

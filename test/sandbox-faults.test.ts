@@ -91,6 +91,41 @@ describe('on a manual clock', () => {
     cluster.faults.clear();
   });
 
+  it('readies a pod with a readiness probe at the first probe after its initialDelaySeconds', async () => {
+    const probed = pod('probed', 'nginx:1.27');
+    probed.spec!.containers[0]!.readinessProbe = {
+      httpGet: { path: '/', port: 80 },
+      initialDelaySeconds: 15,
+      periodSeconds: 10,
+    };
+    await core.createNamespacedPod({ namespace: 'default', body: probed });
+    await cluster.advance(1000);
+    expect((await status('probed')).phase).toBe('Running');
+    // probes tick every 10 s from the container's start; the one at 10 s comes before the
+    // initial delay, so the first that can pass is at 20 s
+    await cluster.advance(20_000 - 1);
+    expect((await status('probed')).conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    await cluster.advance(1);
+    expect((await status('probed')).conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+  });
+
+  it('keeps the lines a crashed container wrote for logs --previous, and 400 before any crash', async () => {
+    await core.createNamespacedPod({ namespace: 'default', body: pod('crashing', 'busybox:crashloop') });
+    await cluster.advance(1000);
+    const never = await raw(
+      kubeConfigFor(cluster),
+      'GET',
+      '/api/v1/namespaces/default/pods/crashing/log?previous=true',
+    );
+    expect(never.status).toBe(400);
+    expect(never.json().message).toBe('previous terminated container "app" in pod "crashing" not found');
+    await cluster.advance(3000);
+    const previous = await core.readNamespacedPodLog({ name: 'crashing', namespace: 'default', previous: true });
+    const lines = previous.trim().split('\n');
+    expect(lines[0]).toContain('started from image busybox:crashloop');
+    expect(lines.at(-1)).toContain('exiting with code 1');
+  });
+
   it('never pulls a :nopull image (ErrImagePull, then ImagePullBackOff)', async () => {
     await core.createNamespacedPod({ namespace: 'default', body: pod('nopull', 'registry.example/app:nopull') });
     await cluster.advance(1000);

@@ -307,4 +307,19 @@ describe('kubectl create, which sends protobuf', () => {
         : undefined,
     );
   });
+  it('sends its protobuf bodies (RBAC, reviews, tokens, autoscale, a Job from a CronJob) and they are read', async () => {
+    const ctx = 'sandbox-b';
+    const n = ['-n', 'made'];
+    expect(await ok(ctx, ...n, 'create', 'role', 'reader', '--verb=get,list', '--resource=pods')).toContain('created');
+    expect(await ok(ctx, ...n, 'create', 'rolebinding', 'reader', '--role=reader', '--user=bob')).toContain('created');
+    expect(await ok(ctx, ...n, 'auth', 'can-i', 'delete', 'pods')).toBe('yes\n');
+    expect(await ok(ctx, 'auth', 'whoami')).toContain('Username');
+    await ok(ctx, ...n, 'create', 'serviceaccount', 'bot');
+    expect((await ok(ctx, ...n, 'create', 'token', 'bot')).split('.')).toHaveLength(3);
+    expect(await ok(ctx, ...n, 'autoscale', 'deployment', 'api', '--min=2', '--max=4', '--cpu-percent=60')).toContain(
+      'autoscaled',
+    );
+    await ok(ctx, ...n, 'create', 'cronjob', 'nightly', '--image=busybox:1', '--schedule=0 3 * * *');
+    expect(await ok(ctx, ...n, 'create', 'job', 'manual', '--from=cronjob/nightly')).toBe('job.batch/manual created\n');
+  });
 });

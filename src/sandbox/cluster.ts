@@ -21,6 +21,7 @@ import { Random } from './random.js';
 import { EventRecorder } from './controllers/events.js';
 import { ControllerManager } from './controllers/manager.js';
 import { nodeObject } from './controllers/nodes.js';
+import { defaultStorageClass } from './controllers/volumes.js';
 import { PodIndex } from './controllers/pod-index.js';
 import { DEFAULT_TIMINGS, type ControllerContext, type Timings } from './controllers/runtime.js';
 import { allControllers } from './controllers/all.js';
@@ -238,6 +239,23 @@ export class SandboxCluster {
     }
     const now = this.clock.now();
     for (let i = 0; i < nodes; i++) this.create(nodeObject(this.name, i, now));
+    // what every cluster has: a default StorageClass (its provisioner binds claims) and the
+    // system priority classes
+    this.create(defaultStorageClass());
+    for (const [name, value] of [
+      ['system-cluster-critical', 2000000000],
+      ['system-node-critical', 2000001000],
+    ] as const)
+      this.create({
+        apiVersion: 'scheduling.k8s.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name },
+        value,
+        globalDefault: false,
+        description:
+          'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+        preemptionPolicy: 'PreemptLowerPriority',
+      });
     this.create({
       apiVersion: 'v1',
       kind: 'Service',

@@ -21,6 +21,10 @@ export interface WriteOptions {
   manager: string;
   /** `dryRun=All`: validate and answer, store nothing. */
   dryRun?: boolean;
+  /** `?fieldValidation=`: what to do with fields a schema does not declare (default Warn). */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** The size of the request body that asked for the write (a client's, not a controller's). */
+  requestBytes?: number;
 }
 
 /** Cluster IPs from 10.96.0.0/12 and node ports from 30000-32767, never handed out twice. */

@@ -42,6 +42,17 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
         returnsDeletedObject: true,
         crd: crd.metadata.name ?? '',
       };
+      const schema = getPath(v, ['schema', 'openAPIV3Schema']);
+      if (isMap(schema)) t.schema = schema;
+      const columns = Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns.filter(isMap) : [];
+      if (columns.length > 0)
+        t.printerColumns = columns.map((c) => ({
+          name: String(c.name ?? ''),
+          type: String(c.type ?? 'string'),
+          jsonPath: String(c.jsonPath ?? ''),
+          priority: typeof c.priority === 'number' ? c.priority : 0,
+          ...(typeof c.description === 'string' ? { description: c.description } : {}),
+        }));
       if (isMap(scale)) {
         const specPath = path(scale.specReplicasPath);
         const statusPath = path(scale.statusReplicasPath);

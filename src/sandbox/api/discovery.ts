@@ -21,7 +21,13 @@ const SUBRESOURCES: Record<SubresourceName, SubresourceInfo> = {
   eviction: { verbs: ['create'], group: 'policy', version: 'v1', kind: 'Eviction' },
   log: { verbs: ['get'] },
   finalize: { verbs: ['update'] },
+  token: { verbs: ['create'], group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
 };
+
+/** What a type takes: a review is only created; everything else takes every verb. */
+function verbsOf(r: ResourceType): string[] {
+  return r.virtual ? ['create'] : VERBS;
+}
 
 function resourceEntries(r: ResourceType): JsonMap[] {
   const main: JsonMap = {
@@ -29,7 +35,7 @@ function resourceEntries(r: ResourceType): JsonMap[] {
     singularName: r.singular,
     namespaced: r.namespaced,
     kind: r.kind,
-    verbs: VERBS,
+    verbs: verbsOf(r),
   };
   if (r.shortNames.length > 0) main.shortNames = r.shortNames;
   if (r.categories.length > 0) main.categories = r.categories;
@@ -89,7 +95,7 @@ function aggregatedResource(r: ResourceType): JsonMap {
     responseKind: { group: r.group, version: r.version, kind: r.kind },
     scope: r.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: r.singular,
-    verbs: VERBS,
+    verbs: verbsOf(r),
   };
   if (r.shortNames.length > 0) e.shortNames = r.shortNames;
   if (r.categories.length > 0) e.categories = r.categories;

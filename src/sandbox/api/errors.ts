@@ -177,7 +177,8 @@ export interface FieldError {
     | 'FieldValueNotSupported'
     | 'FieldValueForbidden'
     | 'FieldValueDuplicate'
-    | 'FieldValueTooLong';
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany';
   field: string;
   detail: string;
   value?: unknown;
@@ -190,6 +191,7 @@ const TYPE_TEXT: Record<FieldError['type'], string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueDuplicate: 'Duplicate value',
   FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
 };
 
 function fieldErrorText(e: FieldError): string {

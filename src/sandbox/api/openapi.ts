@@ -1,5 +1,6 @@
 /**
- * Just enough OpenAPI v3 for kubectl: before `apply`, `create` or `replace` it reads
+ * OpenAPI v3 (and v2) for kubectl. The schemas of every kind (see openapi-schemas.ts) serve
+ * `kubectl explain`. Before `apply`, `create` or `replace` kubectl also reads
  * `/openapi/v3` to learn whether the server validates fields itself (the `fieldValidation`
  * parameter on each kind's PATCH). Saying yes makes kubectl leave validation to the server
  * instead of failing for want of schemas. Strategic merge is not listed among the PATCH bodies,
@@ -8,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { JsonMap } from '../json.js';
+import { kindSchema, schemaName } from './openapi-schemas.js';
 import type { ResourceRegistry, ResourceType } from './resources.js';
 
 function gvPath(group: string, version: string): string {
@@ -47,8 +49,12 @@ export function openApiGroupVersion(reg: ResourceRegistry, group: string, versio
   const rs = reg.inGroupVersion(group, version);
   if (rs.length === 0) return undefined;
   const paths: JsonMap = {};
-  for (const r of rs) paths[objectPath(r)] = { patch: patchOperation(r) };
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'sandbox' }, paths, components: { schemas: {} } };
+  const schemas: JsonMap = {};
+  for (const r of rs) {
+    if (!r.virtual) paths[objectPath(r)] = { patch: patchOperation(r) };
+    schemas[schemaName(r)] = kindSchema(r);
+  }
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'sandbox' }, paths, components: { schemas } };
 }
 
 /** `/openapi/v3`: the group-versions, each with a URL whose hash changes when its types do. */
@@ -65,4 +71,33 @@ export function openApiIndex(reg: ResourceRegistry): JsonMap {
     }
   }
   return { paths };
+}
+
+/** Rewrites a v3 schema for Swagger 2.0: the same JSON Schema, with v2's reference prefix. */
+function v2Schema(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(v2Schema);
+  if (s === null || typeof s !== 'object') return s;
+  const out: JsonMap = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
+    else out[k] = v2Schema(v);
+  }
+  return out;
+}
+
+/**
+ * `/openapi/v2` (Swagger 2.0, JSON): the same definitions. Built-in kinds carry no
+ * x-kubernetes-group-version-kind here, so kubectl's client-side apply, which reads patch
+ * strategies from v2 when it finds a kind there, keeps using its own built-in types for them;
+ * custom resources (merge-patched anyway) are tagged, for `kubectl explain --output
+ * plaintext-openapiv2`.
+ */
+export function openApiV2(reg: ResourceRegistry): JsonMap {
+  const definitions: JsonMap = {};
+  for (const r of reg.all()) {
+    const s = kindSchema(r);
+    if (r.crd === undefined) delete s['x-kubernetes-group-version-kind'];
+    definitions[schemaName(r)] = v2Schema(s);
+  }
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: 'sandbox' }, paths: {}, definitions };
 }

@@ -3,7 +3,15 @@
  * custom resources a CustomResourceDefinition defines.
  */
 
-export type SubresourceName = 'status' | 'scale' | 'eviction' | 'log' | 'finalize';
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  priority: number;
+  description?: string;
+}
+
+export type SubresourceName = 'status' | 'scale' | 'eviction' | 'log' | 'finalize' | 'token';
 
 export interface ResourceType {
   group: string;
@@ -20,8 +28,17 @@ export interface ResourceType {
   generation: boolean;
   /** DELETE answers the object itself rather than a Success Status. */
   returnsDeletedObject: boolean;
+  /**
+   * A review the server answers without storing anything (SelfSubjectAccessReview, TokenReview…):
+   * it takes `create` only.
+   */
+  virtual?: boolean;
   /** Set for custom resources: the CRD's name. */
   crd?: string;
+  /** A custom resource's structural schema (its version's openAPIV3Schema). */
+  schema?: Record<string, unknown>;
+  /** A custom resource's additionalPrinterColumns, for `kubectl get`. */
+  printerColumns?: readonly PrinterColumn[];
   /** Where the scale subresource reads and writes replicas, when not `spec.replicas`. */
   scalePaths?: { spec: string[]; status: string[]; selector?: string[] };
 }
@@ -48,6 +65,7 @@ interface Spec {
   sub?: SubresourceName[];
   generation?: boolean;
   returnsObject?: boolean;
+  virtual?: boolean;
 }
 
 function group(groupName: string, version: string, specs: Spec[]): ResourceType[] {
@@ -65,6 +83,7 @@ function group(groupName: string, version: string, specs: Spec[]): ResourceType[
       subresources: s.sub ?? [],
       generation: s.generation ?? false,
       returnsDeletedObject: s.returnsObject ?? false,
+      ...(s.virtual ? { virtual: true } : {}),
     };
   });
 }
@@ -74,8 +93,11 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
     { kind: 'ConfigMap', short: ['cm'] },
     { kind: 'Endpoints', plural: 'endpoints', short: ['ep'] },
     { kind: 'Event', short: ['ev'] },
+    { kind: 'LimitRange', short: ['limits'] },
     { kind: 'Namespace', namespaced: false, short: ['ns'], sub: ['status', 'finalize'], returnsObject: true },
     { kind: 'Node', namespaced: false, short: ['no'], sub: ['status'], returnsObject: true },
+    { kind: 'PersistentVolume', namespaced: false, short: ['pv'], sub: ['status'], returnsObject: true },
+    { kind: 'PersistentVolumeClaim', short: ['pvc'], sub: ['status'], returnsObject: true },
     {
       kind: 'Pod',
       short: ['po'],
@@ -84,8 +106,17 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
       generation: true,
       returnsObject: true,
     },
+    { kind: 'PodTemplate' },
+    {
+      kind: 'ReplicationController',
+      short: ['rc'],
+      all: true,
+      sub: ['status', 'scale'],
+      generation: true,
+    },
+    { kind: 'ResourceQuota', short: ['quota'], sub: ['status'] },
     { kind: 'Secret' },
-    { kind: 'ServiceAccount', short: ['sa'], returnsObject: true },
+    { kind: 'ServiceAccount', short: ['sa'], sub: ['token'], returnsObject: true },
     { kind: 'Service', short: ['svc'], all: true, sub: ['status'] },
   ]),
   ...group('apps', 'v1', [
@@ -102,11 +133,37 @@ const BUILTIN_RESOURCES: readonly ResourceType[] = [
   ...group('policy', 'v1', [{ kind: 'PodDisruptionBudget', short: ['pdb'], sub: ['status'], generation: true }]),
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease' }]),
   ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice' }]),
+  ...group('events.k8s.io', 'v1', [{ kind: 'Event', short: ['ev'] }]),
   ...group('networking.k8s.io', 'v1', [
     { kind: 'Ingress', plural: 'ingresses', short: ['ing'], sub: ['status'], generation: true },
+    { kind: 'IngressClass', plural: 'ingressclasses', namespaced: false },
+    { kind: 'NetworkPolicy', plural: 'networkpolicies', short: ['netpol'], generation: true },
   ]),
+  // one storage for both versions (v2, listed first, is the preferred and stored one)
   ...group('autoscaling', 'v2', [
-    { kind: 'HorizontalPodAutoscaler', short: ['hpa'], sub: ['status'], generation: true },
+    { kind: 'HorizontalPodAutoscaler', short: ['hpa'], all: true, sub: ['status'], generation: true },
+  ]),
+  ...group('autoscaling', 'v1', [
+    { kind: 'HorizontalPodAutoscaler', short: ['hpa'], all: true, sub: ['status'], generation: true },
+  ]),
+  ...group('scheduling.k8s.io', 'v1', [
+    { kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, short: ['pc'] },
+  ]),
+  ...group('storage.k8s.io', 'v1', [
+    { kind: 'CSIDriver', namespaced: false },
+    { kind: 'CSINode', namespaced: false },
+    { kind: 'StorageClass', plural: 'storageclasses', namespaced: false, short: ['sc'] },
+    { kind: 'VolumeAttachment', namespaced: false, sub: ['status'] },
+  ]),
+  ...group('authorization.k8s.io', 'v1', [
+    { kind: 'LocalSubjectAccessReview', virtual: true },
+    { kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true },
+    { kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true },
+    { kind: 'SubjectAccessReview', namespaced: false, virtual: true },
+  ]),
+  ...group('authentication.k8s.io', 'v1', [
+    { kind: 'SelfSubjectReview', namespaced: false, virtual: true },
+    { kind: 'TokenReview', namespaced: false, virtual: true },
   ]),
   ...group('rbac.authorization.k8s.io', 'v1', [
     { kind: 'ClusterRole', namespaced: false },

@@ -9,7 +9,7 @@ import { isMap } from '../json.js';
 import type { ResourceType } from './resources.js';
 
 type Scalar = 'string' | 'int32' | 'int64' | 'bool' | 'intOrString';
-type Shape = Scalar | { map: Scalar } | { list: Shape } | Struct;
+export type Shape = Scalar | { map: Scalar } | { list: Shape } | Struct;
 
 interface Struct {
   struct: string;
@@ -198,6 +198,11 @@ const KINDS: Record<string, Record<string, Shape>> = {
     }),
   },
 };
+
+/** The JSON shape of a kind's top-level fields, as far as the sandbox checks them. */
+export function kindShape(kind: string): Readonly<Record<string, Shape>> | undefined {
+  return KINDS[kind];
+}
 
 const GO_TYPE: Record<Scalar, string> = {
   string: 'string',

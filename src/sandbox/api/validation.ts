@@ -237,7 +237,19 @@ function validateSecretSize(o: KubeObject, errs: FieldError[]): void {
   let total = 0;
   for (const v of Object.values(o.data)) if (typeof v === 'string') total += Buffer.byteLength(v, 'base64');
   if (total > MAX_SECRET_BYTES)
-    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_SECRET_BYTES} bytes` });
+    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `must have at most ${MAX_SECRET_BYTES} bytes` });
+}
+
+/** A ConfigMap's keys and values together hold at most 1 MiB; the error names the whole object. */
+function validateConfigMapSize(o: KubeObject, errs: FieldError[]): void {
+  let total = 0;
+  if (isMap(o.data))
+    for (const [k, v] of Object.entries(o.data)) total += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+  if (isMap(o.binaryData))
+    for (const [k, v] of Object.entries(o.binaryData))
+      total += Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v, 'base64') : 0);
+  if (total > MAX_SECRET_BYTES)
+    errs.push({ type: 'FieldValueTooLong', field: '[]', detail: `must have at most ${MAX_SECRET_BYTES} bytes` });
 }
 
 const TEMPLATE_PATH: Record<string, string[]> = {
@@ -260,6 +272,7 @@ export function validate(o: KubeObject, r: ResourceType, old?: KubeObject, bindi
   if (o.kind === 'Job') validateJob(o, errs);
   if (o.kind === 'CronJob') validateSchedule(getPath(o, ['spec', 'schedule']), errs);
   if (o.kind === 'Secret') validateSecretSize(o, errs);
+  if (o.kind === 'ConfigMap' && r.group === '') validateConfigMapSize(o, errs);
   if (o.kind === 'Pod' && old && !binding) podUpdateErrors(o, old, errs);
   immutableErrors(o, old, errs);
   return errs;

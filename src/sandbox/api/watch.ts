@@ -3,6 +3,7 @@
  * objects that start or stop matching a selector turned into ADDED and DELETED, as the API
  * server's watch cache does. Each event becomes one line of JSON.
  */
+import { converterFor, storageKeyOf } from './conversion.js';
 import { expired } from './errors.js';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
@@ -31,14 +32,22 @@ function line(type: WatchEventType, objectJson: string): string {
 }
 
 function objectJson(f: WatchFilter, e: StoreEvent): string {
+  const conv = converterFor(f.resource);
+  if (conv) return JSON.stringify(conv.fromStorage(e.object));
   const v = apiVersionOf(f.resource);
   // custom resources are stored once for all their versions; the watcher sees its own
   return e.object.apiVersion === v ? eventJson(e) : JSON.stringify({ ...e.object, apiVersion: v });
 }
 
 /** The line a watcher gets for a store event, or undefined when the event is not for it. */
+/** Where a watched type's objects are stored (a converted version reads its storage version's). */
+function storeKey(r: ResourceType): string {
+  const conv = converterFor(r);
+  return conv ? storageKeyOf(conv, r) : resourceKey(r);
+}
+
 export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
-  if (e.resource !== resourceKey(f.resource)) return undefined;
+  if (e.resource !== storeKey(f.resource)) return undefined;
   const now = e.type !== 'DELETED' && matches(f, e.object);
   const before = e.type !== 'ADDED' && matches(f, e.type === 'DELETED' ? e.object : e.old);
   if (e.type === 'DELETED') return before ? line('DELETED', objectJson(f, e)) : undefined;
@@ -51,10 +60,14 @@ export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
 /** ADDED lines for the current objects: how a watch without a resourceVersion starts. */
 export function initialLines(store: Store, f: WatchFilter): string[] {
   const v = apiVersionOf(f.resource);
+  const conv = converterFor(f.resource);
   return store
-    .list(resourceKey(f.resource), f.namespace)
+    .list(storeKey(f.resource), f.namespace)
     .filter((o) => matches(f, o))
-    .map((o) => line('ADDED', JSON.stringify(o.apiVersion === v ? o : { ...o, apiVersion: v })));
+    .map((o) => {
+      if (conv) return line('ADDED', JSON.stringify(conv.fromStorage(o)));
+      return line('ADDED', JSON.stringify(o.apiVersion === v ? o : { ...o, apiVersion: v }));
+    });
 }
 
 export function bookmarkLine(f: WatchFilter, rv: number, initialEventsEnd = false): string {

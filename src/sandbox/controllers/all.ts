@@ -13,6 +13,8 @@ import { loadBalancerController } from './load-balancer.js';
 import type { Controller } from './manager.js';
 import { namespaceController } from './namespace.js';
 import { nodeLifecycleController } from './nodes.js';
+import { quotaController } from './quota.js';
+import { volumeController } from './volumes.js';
 import { replicaSetController } from './replicaset.js';
 import type { ControllerContext } from './runtime.js';
 import { schedulerController } from './scheduler.js';
@@ -24,6 +26,7 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     schedulerController(ctx),
     kubeletController(ctx),
     replicaSetController(ctx),
+    replicaSetController(ctx, 'ReplicationController'),
     deploymentController(ctx),
     statefulSetController(ctx),
     daemonSetController(ctx),
@@ -32,6 +35,8 @@ export function allControllers(ctx: ControllerContext): Controller[] {
     endpointsController(ctx),
     loadBalancerController(ctx),
     disruptionController(ctx),
+    volumeController(ctx),
+    quotaController(ctx),
     garbageCollector(ctx),
     namespaceController(ctx),
   ];

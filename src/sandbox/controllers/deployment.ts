@@ -40,6 +40,25 @@ const DESIRED = 'deployment.kubernetes.io/desired-replicas';
 const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
 const COMPONENT = 'deployment-controller';
 
+/** Annotations of a Deployment its controller does not copy to the ReplicaSets it makes. */
+const NOT_COPIED = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'deployment.kubernetes.io/revision',
+  'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas',
+  'deployment.kubernetes.io/max-replicas',
+  'deprecated.deployment.rollback.to',
+]);
+
+/**
+ * The Deployment's own annotations, copied to its new ReplicaSet (as the controller's
+ * SetNewReplicaSetAnnotations does): `kubernetes.io/change-cause` is how `rollout history` tells
+ * revisions apart.
+ */
+function copiedAnnotations(d: Deployment): Record<string, string> {
+  return Object.fromEntries(Object.entries(d.metadata.annotations ?? {}).filter(([k]) => !NOT_COPIED.has(k)));
+}
+
 function revisionOf(o: KubeObject): number {
   return Number(o.metadata.annotations?.[REVISION] ?? '0') || 0;
 }
@@ -106,9 +125,15 @@ export function deploymentController(ctx: ControllerContext): Controller {
           ),
         );
       } else {
-        if (revisionOf(newRs) <= maxOld) {
+        const copied = copiedAnnotations(d);
+        const stale = Object.entries(copied).some(([k, v]) => newRs!.metadata.annotations?.[k] !== v);
+        if (revisionOf(newRs) <= maxOld || stale) {
           const next = clone(newRs);
-          next.metadata.annotations = { ...next.metadata.annotations, [REVISION]: String(maxOld + 1) };
+          next.metadata.annotations = {
+            ...next.metadata.annotations,
+            ...copied,
+            [REVISION]: String(Math.max(revisionOf(newRs), maxOld + 1)),
+          };
           newRs = update(ctx, replicasets, newRs, next);
           all = all.map((rs) => (rs.metadata.uid === newRs!.metadata.uid ? newRs! : rs));
         }
@@ -161,6 +186,7 @@ export function deploymentController(ctx: ControllerContext): Controller {
         namespace: d.metadata.namespace ?? '',
         labels: { ...d.spec.template.metadata?.labels, [POD_TEMPLATE_HASH]: hash },
         annotations: {
+          ...copiedAnnotations(d),
           [REVISION]: String(revision),
           [DESIRED]: String(d.spec.replicas),
           [MAX_REPLICAS]: String(d.spec.replicas + maxSurge(d)),

@@ -26,12 +26,21 @@ function targetPort(p: ServicePort, pod: Pod | undefined): number | undefined {
   return undefined;
 }
 
-function portsFor(svc: Service, pod: Pod | undefined): { name?: string; port: number; protocol: string }[] {
+/**
+ * The ports of an Endpoints subset or an EndpointSlice. A slice port always carries its name,
+ * `""` for an unnamed one, as the EndpointSlice controller writes it (kubectl describe reads the
+ * name without checking it is there).
+ */
+function portsFor(
+  svc: Service,
+  pod: Pod | undefined,
+  alwaysNamed = false,
+): { name?: string; port: number; protocol: string }[] {
   return (svc.spec.ports ?? []).flatMap((p) => {
     const port = targetPort(p, pod);
     if (port === undefined) return [];
     const out: { name?: string; port: number; protocol: string } = { port, protocol: p.protocol ?? 'TCP' };
-    if (p.name) out.name = p.name;
+    if (p.name || alwaysNamed) out.name = p.name ?? '';
     return [out];
   });
 }
@@ -122,7 +131,7 @@ export function endpointsController(ctx: ControllerContext): Controller {
             targetRef: targetRef(p),
           };
         }),
-        ports: portsFor(svc, pods[0]),
+        ports: portsFor(svc, pods[0], true),
       };
       const existingSlice = ctx.api.store
         .list('discovery.k8s.io/endpointslices', ns)

@@ -55,7 +55,13 @@ export function kubeletController(ctx: ControllerContext): Controller {
     const annotated = pod.metadata.annotations?.[READINESS_DELAY_ANNOTATION];
     const fromAnnotation = annotated === undefined ? undefined : parseDuration(annotated);
     const base = fromAnnotation ?? ctx.faults.current.readinessDelayMs ?? ctx.timings.readinessDelayMs;
-    return Math.max(base, (c.readinessProbe?.initialDelaySeconds ?? 0) * 1000);
+    const probe = c.readinessProbe;
+    if (!probe) return base;
+    // a kubelet probes every periodSeconds and skips the probes before initialDelaySeconds, so
+    // the first probe that can pass is the first tick at or after the initial delay
+    const period = Math.max(1, probe.periodSeconds ?? 10);
+    const initial = Math.max(0, probe.initialDelaySeconds ?? 0);
+    return Math.max(base, Math.ceil(initial / period) * period * 1000);
   };
 
   const podIp = (pod: Pod, node: Node): string => {

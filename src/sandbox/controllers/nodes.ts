@@ -10,10 +10,11 @@ import type { KubeObject } from '../api/object.js';
 import { parseTime, rfc3339 } from '../time.js';
 import { condition, type Condition, type Node, type Pod } from './kinds.js';
 import type { Controller } from './manager.js';
-import { byObject, get, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
+import { byObject, create, get, remove, typeOf, update, wake, writeStatus, type ControllerContext } from './runtime.js';
 
 export const NODE_POD_CAPACITY = 110;
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 const KUBELET_VERSION = 'v1.34.1';
 
 export function nodeName(cluster: string, i: number): string {
@@ -76,6 +77,52 @@ export function nodeObject(cluster: string, i: number, now: number): KubeObject 
   };
 }
 
+/** Where kubelets keep their heartbeat Leases, and how often they renew them. */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+const LEASE_RENEW_MS = 10_000;
+const LEASE_DURATION_SECONDS = 40;
+
+/** MicroTime: RFC3339 with six fractional digits, as Lease times are written. */
+function microTime(ms: number): string {
+  return `${new Date(Math.floor(ms)).toISOString().slice(0, 23)}000Z`;
+}
+
+/**
+ * The node's Lease in kube-node-lease (kubectl describe node reads it): created with the node,
+ * owned by it (so it goes with it), renewed while the node reports.
+ */
+function renewNodeLease(ctx: ControllerContext, leases: ReturnType<typeof typeOf>, node: Node, now: number): void {
+  const name = node.metadata.name ?? '';
+  const old = ctx.api.store.get('coordination.k8s.io/leases', NODE_LEASE_NAMESPACE, name);
+  if (!old) {
+    create(
+      ctx,
+      leases,
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: {
+          name,
+          namespace: NODE_LEASE_NAMESPACE,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid ?? '' }],
+        },
+        spec: {
+          holderIdentity: name,
+          leaseDurationSeconds: LEASE_DURATION_SECONDS,
+          renewTime: microTime(now),
+        },
+      },
+      'kubelet',
+    );
+    return;
+  }
+  const renewed = Date.parse(String((old.spec as { renewTime?: string } | undefined)?.renewTime ?? ''));
+  if (!Number.isNaN(renewed) && now - renewed < LEASE_RENEW_MS) return;
+  const next = clone(old);
+  next.spec = { ...(next.spec as object), renewTime: microTime(now) };
+  update(ctx, leases, old, next, 'kubelet');
+}
+
 export function isNodeReady(n: Node): boolean {
   return condition(n.status?.conditions, 'Ready')?.status === 'True';
 }
@@ -106,6 +153,7 @@ function readyCondition(ready: boolean, old: Condition | undefined, now: string)
 export function nodeLifecycleController(ctx: ControllerContext): Controller {
   const nodes = typeOf(ctx, '', 'nodes');
   const pods = typeOf(ctx, '', 'pods');
+  const leases = typeOf(ctx, 'coordination.k8s.io', 'leases');
   const c: Controller = {
     name: 'node-lifecycle',
     follows: { '/nodes': byObject() },
@@ -118,7 +166,12 @@ export function nodeLifecycleController(ctx: ControllerContext): Controller {
       const now = ctx.api.clock.now();
       const t = rfc3339(now);
       const conds = (node.status?.conditions ?? []).map((x) => (x.type === 'Ready' ? readyCondition(!down, x, t) : x));
-      const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE);
+      const taints = (node.spec.taints ?? []).filter((x) => x.key !== UNREACHABLE && x.key !== UNSCHEDULABLE);
+      // a cordoned node carries the taint that keeps pods off it (TaintNodesByCondition)
+      if (node.spec.unschedulable === true) {
+        const since = node.spec.taints?.find((x) => x.key === UNSCHEDULABLE)?.timeAdded ?? t;
+        taints.push({ key: UNSCHEDULABLE, effect: 'NoSchedule', timeAdded: since });
+      }
       if (down) {
         const since = node.spec.taints?.find((x) => x.key === UNREACHABLE)?.timeAdded ?? t;
         taints.push(
@@ -131,6 +184,11 @@ export function nodeLifecycleController(ctx: ControllerContext): Controller {
       else delete next.spec.taints;
       const written = update(ctx, nodes, node, next);
       writeStatus(ctx, nodes, written, { ...written.status, conditions: conds });
+      // a kubelet that reports renews its node's Lease; a silent one leaves it to go stale
+      if (!down) {
+        renewNodeLease(ctx, leases, written, now);
+        wake(ctx, c, key, LEASE_RENEW_MS);
+      }
       if (down)
         evictFromLostNode(
           ctx,

@@ -4,13 +4,14 @@
  * deleted by hand is replaced at once, while the old one still shows Terminating.
  */
 import { omitZeros } from '../json.js';
+import { resourceKey } from '../api/resources.js';
 import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
 import {
   allKeys,
   byObject,
   byOwner,
-  create,
+  createFor,
   get,
   ownedPods,
   ownerRef,
@@ -25,12 +26,21 @@ import { availableAt, deletionRank, isPodAvailable, podFromTemplate } from './wo
 /** At most this many pods are created or deleted in one pass, as the real controller's burst. */
 const BURST = 500;
 
-export function replicaSetController(ctx: ControllerContext): Controller {
-  const replicasets = typeOf(ctx, 'apps', 'replicasets');
+/**
+ * The same controller serves ReplicationControllers (core v1), the ReplicaSet's predecessor,
+ * whose selector is a plain label map and whose replicas default to 1.
+ */
+export function replicaSetController(
+  ctx: ControllerContext,
+  kind: 'ReplicaSet' | 'ReplicationController' = 'ReplicaSet',
+): Controller {
+  const legacy = kind === 'ReplicationController';
+  const replicasets = legacy ? typeOf(ctx, '', 'replicationcontrollers') : typeOf(ctx, 'apps', 'replicasets');
+  const source = legacy ? 'replication-controller' : 'replicaset-controller';
   const pods = typeOf(ctx, '', 'pods');
   const c: Controller = {
-    name: 'replicaset',
-    follows: { 'apps/replicasets': byObject(), '/pods': byOwner('ReplicaSet') },
+    name: legacy ? 'replicationcontroller' : 'replicaset',
+    follows: { [resourceKey(replicasets)]: byObject(), '/pods': byOwner(kind) },
     initialKeys: () => allKeys(ctx, replicasets),
     reconcile(key) {
       const rs = get<ReplicaSet>(ctx, replicasets, key);
@@ -38,31 +48,24 @@ export function replicaSetController(ctx: ControllerContext): Controller {
       const now = ctx.api.clock.now();
       const owned = ownedPods(ctx, rs);
       const active = owned.filter(isPodActive);
-      const diff = rs.spec.replicas - active.length;
+      const diff = (rs.spec.replicas ?? 1) - active.length;
       if (diff > 0) {
         for (let i = 0; i < Math.min(diff, BURST); i++) {
-          const made = create<Pod>(ctx, pods, podFromTemplate(rs, rs.spec.template, { ref: ownerRef(rs) }));
+          const made = createFor<Pod>(ctx, pods, podFromTemplate(rs, rs.spec.template, { ref: ownerRef(rs) }), {
+            object: rs,
+            controller: c,
+            key,
+            source,
+          });
           if (!made) break;
-          ctx.events.record(
-            rs,
-            'Normal',
-            'SuccessfulCreate',
-            `Created pod: ${made.metadata.name ?? ''}`,
-            'replicaset-controller',
-          );
+          ctx.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${made.metadata.name ?? ''}`, source);
           active.push(made);
         }
       } else if (diff < 0) {
         const doomed = [...active].sort(deletionRank).slice(0, Math.min(-diff, BURST));
         for (const p of doomed) {
           remove(ctx, pods, p);
-          ctx.events.record(
-            rs,
-            'Normal',
-            'SuccessfulDelete',
-            `Deleted pod: ${p.metadata.name ?? ''}`,
-            'replicaset-controller',
-          );
+          ctx.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name ?? ''}`, source);
         }
         const gone = new Set(doomed);
         active.splice(0, active.length, ...active.filter((p) => !gone.has(p)));

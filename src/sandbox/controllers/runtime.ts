@@ -117,6 +117,34 @@ export function create<T extends KubeObject>(
   }
 }
 
+/** How long a controller waits before trying again a create that admission refused. */
+const REFUSED_RETRY_MS = 5_000;
+
+/**
+ * Creates a workload's pod (or claim). When admission refuses it (a quota, a limit), the owner
+ * gets the controller's FailedCreate warning with the server's message, and the controller looks
+ * again a little later, as the real ones retry with back-off.
+ */
+export function createFor<T extends KubeObject>(
+  ctx: ControllerContext,
+  r: ResourceType,
+  o: KubeObject,
+  owner: { object: KubeObject; controller: Controller; key: string; source: string },
+): T | undefined {
+  try {
+    return commitCreate(ctx.api, r, o, { manager: CONTROLLER_MANAGER }) as T;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    if (e.code === 403 || e.code === 422) {
+      ctx.events.record(owner.object, 'Warning', 'FailedCreate', `Error creating: ${e.message}`, owner.source);
+      ctx.manager.enqueueAfter(owner.controller, owner.key, REFUSED_RETRY_MS);
+      return undefined;
+    }
+    if (e.code === 409 || e.code === 404) return undefined;
+    throw e;
+  }
+}
+
 export function update<T extends KubeObject>(
   ctx: ControllerContext,
   r: ResourceType,

@@ -12,7 +12,8 @@ import {
   allKeys,
   byObject,
   byOwner,
-  create,
+  createFor,
+  keyOf,
   get,
   ownedPods,
   ownerRef,
@@ -33,6 +34,7 @@ function ordinalOf(sts: StatefulSet, p: Pod): number {
 export function statefulSetController(ctx: ControllerContext): Controller {
   const statefulsets = typeOf(ctx, 'apps', 'statefulsets');
   const pods = typeOf(ctx, '', 'pods');
+  const claims = typeOf(ctx, '', 'persistentvolumeclaims');
 
   /** The template a revision recorded (for pods below the partition, still at the old one). */
   const templateOf = (sts: StatefulSet, revision: string): PodTemplate => {
@@ -41,6 +43,60 @@ export function statefulSetController(ctx: ControllerContext): Controller {
     if (!isMap(t)) return sts.spec.template;
     const { $patch: _p, ...template } = t;
     return template as unknown as PodTemplate;
+  };
+
+  /**
+   * The claims of a pod's volumeClaimTemplates (`<template>-<sts>-<ordinal>`), made before the
+   * pod if missing and kept after it, and the pod's volumes pointing at them.
+   */
+  const claimVolumes = (sts: StatefulSet, ordinal: number, pod: Pod): void => {
+    const templates = getPath(sts, ['spec', 'volumeClaimTemplates']);
+    if (!Array.isArray(templates)) return;
+    const ns = sts.metadata.namespace ?? '';
+    const stsName = sts.metadata.name ?? '';
+    const deleteWithSet = getPath(sts, ['spec', 'persistentVolumeClaimRetentionPolicy', 'whenDeleted']) === 'Delete';
+    const volumes = ((pod.spec as { volumes?: unknown[] }).volumes ?? []).filter(isMap);
+    for (const t of templates.filter(isMap)) {
+      const meta = isMap(t.metadata) ? t.metadata : {};
+      const tplName = String(meta.name ?? '');
+      const claimName = `${tplName}-${stsName}-${ordinal}`;
+      if (!ctx.api.store.get('/persistentvolumeclaims', ns, claimName)) {
+        const claim = {
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: {
+            name: claimName,
+            namespace: ns,
+            labels: {
+              ...(isMap(meta.labels) ? (meta.labels as Record<string, string>) : {}),
+              ...sts.spec.selector.matchLabels,
+            },
+            ...(deleteWithSet ? { ownerReferences: [ownerRef(sts)] } : {}),
+          },
+          spec: structuredClone(isMap(t.spec) ? t.spec : {}),
+        };
+        if (
+          createFor(ctx, claims, claim, {
+            object: sts,
+            controller: c,
+            key: keyOf(sts),
+            source: 'statefulset-controller',
+          })
+        )
+          ctx.events.record(
+            sts,
+            'Normal',
+            'SuccessfulCreate',
+            `create Claim ${claimName} Pod ${pod.metadata.name ?? ''} in StatefulSet ${stsName} success`,
+            'statefulset-controller',
+          );
+      }
+      const volume = { name: tplName, persistentVolumeClaim: { claimName } };
+      const at = volumes.findIndex((v) => v.name === tplName);
+      if (at >= 0) volumes[at] = volume;
+      else volumes.push(volume);
+    }
+    (pod.spec as { volumes?: unknown[] }).volumes = volumes;
   };
 
   const makePod = (sts: StatefulSet, ordinal: number, revision: string, template: PodTemplate) => {
@@ -66,7 +122,9 @@ export function statefulSetController(ctx: ControllerContext): Controller {
       },
     };
     if (template.metadata?.annotations) pod.metadata.annotations = { ...template.metadata.annotations };
-    if (create(ctx, pods, pod))
+    claimVolumes(sts, ordinal, pod);
+    const owner = { object: sts, controller: c, key: keyOf(sts), source: 'statefulset-controller' };
+    if (createFor(ctx, pods, pod, owner))
       ctx.events.record(
         sts,
         'Normal',

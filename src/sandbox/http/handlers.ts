@@ -15,6 +15,8 @@ import { apiVersionOf, resourceKey, type ResourceType, type SubresourceName } fr
 import { getScale, patchScale, updateScale } from '../api/scale.js';
 import { commitCreate, commitUpdate, subjectOf } from '../api/write.js';
 import { parseBody } from './body.js';
+import { converterFor, convertReply, type Converter } from '../api/conversion.js';
+import { answerReview, requestToken } from '../api/reviews.js';
 import { podLog } from './pod-log.js';
 
 export interface ResourceRequest {
@@ -49,7 +51,9 @@ function writeOptions(req: ResourceRequest, verbOptions: string): WriteOptions {
       { type: 'FieldValueNotSupported', field: 'dryRun[0]', value: bad, detail: 'supported values: "All"' },
     ]);
   }
-  const opts: WriteOptions = { manager: managerOf(req) };
+  const opts: WriteOptions = { manager: managerOf(req), requestBytes: req.body.length };
+  const fv = req.query.get('fieldValidation');
+  if (fv === 'Strict' || fv === 'Warn' || fv === 'Ignore') opts.fieldValidation = fv;
   if (dry.length > 0) opts.dryRun = true;
   return opts;
 }
@@ -97,7 +101,7 @@ function ok(body: unknown, status = 200): Reply {
   return { status, body };
 }
 
-function stored(ctx: ApiContext, r: ResourceType, req: ResourceRequest): KubeObject {
+export function stored(ctx: ApiContext, r: ResourceType, req: ResourceRequest): KubeObject {
   const o = ctx.store.get(resourceKey(r), r.namespaced ? (req.namespace ?? '') : '', req.name ?? '');
   if (!o) throw notFound(subjectOf(r, req.name ?? ''));
   return o;
@@ -115,7 +119,7 @@ function get(ctx: ApiContext, req: ResourceRequest): Reply {
     case 'scale':
       return ok(getScale(ctx, r, req.namespace ?? '', req.name, r.scalePaths));
     case 'log':
-      return { status: 200, body: podLog(stored(ctx, r, req), req.query), contentType: 'text/plain' };
+      return { status: 200, body: podLog(stored(ctx, r, req), req.query, ctx.clock.now()), contentType: 'text/plain' };
     default:
       throw methodNotAllowed();
   }
@@ -138,6 +142,9 @@ function queryOf(q: URLSearchParams) {
 
 function post(ctx: ApiContext, req: ResourceRequest): Reply {
   const r = req.resource;
+  if (r.virtual && req.name === undefined) return ok(answerReview(ctx, r, objectBody(req, r)), 201);
+  if (req.subresource === 'token' && req.name !== undefined)
+    return ok(requestToken(ctx, req.namespace ?? '', req.name, parseBody(req.body, req.contentType)), 201);
   if (req.name === undefined) {
     const o = objectBody(req, r);
     return ok(served(r, commitCreate(ctx, r, o, writeOptions(req, 'CreateOptions'))), 201);
@@ -249,8 +256,31 @@ function warnings(req: ResourceRequest): string[] {
   return out;
 }
 
+/**
+ * A request to a version served from another version's storage: the body goes in converted, the
+ * verb runs on the stored version, and the answer comes back in the version asked for.
+ */
+function converted(ctx: ApiContext, req: ResourceRequest, c: Converter): Reply {
+  const storage = ctx.resources.forKind(c.storage, req.resource.kind);
+  if (!storage) throw notFound(subjectOf(req.resource, req.name ?? ''));
+  const next: ResourceRequest = { ...req, resource: storage };
+  if ((req.method === 'POST' || req.method === 'PUT') && req.subresource === undefined && req.body.length > 0) {
+    const body = parseBody(req.body, req.contentType);
+    if (isMap(body) && (body.apiVersion === undefined || body.apiVersion === apiVersionOf(req.resource))) {
+      next.body = Buffer.from(
+        JSON.stringify(c.toStorage({ ...body, apiVersion: apiVersionOf(req.resource) } as KubeObject)),
+      );
+      next.contentType = 'application/json';
+    }
+  }
+  const reply = verb(ctx, next);
+  if ('watch' in reply) return reply;
+  return { ...reply, body: convertReply(c, reply.body, req.resource.kind) };
+}
+
 export function handleResource(ctx: ApiContext, req: ResourceRequest): Reply {
-  const reply = verb(ctx, req);
+  const conv = converterFor(req.resource);
+  const reply = conv ? converted(ctx, req, conv) : verb(ctx, req);
   const w = warnings(req);
   if ('watch' in reply || w.length === 0) return reply;
   return { ...reply, headers: { ...reply.headers, Warning: w.map((text) => `299 - "${text}"`).join(', ') } };
@@ -260,6 +290,8 @@ function verb(ctx: ApiContext, req: ResourceRequest): Reply {
   // a namespaced resource without a namespace in the path is only listed and watched
   if (req.resource.namespaced && req.namespace === undefined && req.method !== 'GET' && req.method !== 'HEAD')
     throw methodNotAllowed();
+  // a review is only ever created
+  if (req.resource.virtual && req.method !== 'POST') throw methodNotAllowed();
   switch (req.method) {
     case 'GET':
     case 'HEAD':

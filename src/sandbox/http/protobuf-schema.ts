@@ -9,6 +9,9 @@
  * kept (elsewhere a zero is the same as unset and left out).
  */
 
+import { ACCESS_KINDS, ACCESS_MESSAGES } from './protobuf-schema-access.js';
+import { POD_MESSAGES } from './protobuf-schema-pod.js';
+
 export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64' | 'time' | 'quantity' | 'intOrString';
 export type MapType = 'map:string' | 'map:bytes' | 'map:quantity';
 export type FieldType = ScalarType | MapType | `msg:${string}`;
@@ -109,7 +112,11 @@ const CORE: Record<string, Message> = {
   },
   ContainerPort: { 1: ['name', 'string'], 3: ['containerPort', 'int32'], 4: ['protocol', 'string'] },
   EnvVar: { 1: ['name', 'string'], 2: ['value', 'string'] },
-  ResourceRequirements: { 1: ['limits', 'map:quantity'], 2: ['requests', 'map:quantity'] },
+  ResourceRequirements: {
+    1: ['limits', 'map:quantity'],
+    2: ['requests', 'map:quantity'],
+    3: ['claims', 'msg:Opaque', 'r'],
+  },
   Toleration: {
     1: ['key', 'string'],
     2: ['operator', 'string'],
@@ -182,7 +189,13 @@ const WORKLOADS: Record<string, Message> = {
   IngressTLS: { 1: ['hosts', 'string', 'r'], 2: ['secretName', 'string'] },
 };
 
-export const MESSAGES: Readonly<Record<string, Message>> = { ...META, ...CORE, ...WORKLOADS };
+export const MESSAGES: Readonly<Record<string, Message>> = {
+  ...META,
+  ...CORE,
+  ...WORKLOADS,
+  ...POD_MESSAGES,
+  ...ACCESS_MESSAGES,
+};
 
 /** The kinds whose protobuf bodies the sandbox reads: their top-level message. */
 export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
@@ -196,4 +209,5 @@ export const PROTOBUF_KINDS: ReadonlySet<string> = new Set([
   'CronJob',
   'PodDisruptionBudget',
   'Ingress',
+  ...ACCESS_KINDS,
 ]);

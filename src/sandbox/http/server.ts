@@ -17,13 +17,15 @@ import {
   apiVersions,
 } from '../api/discovery.js';
 import { ApiError, internalError, resourceNotFound, unauthorized } from '../api/errors.js';
-import { openApiGroupVersion, openApiIndex } from '../api/openapi.js';
+import { openApiGroupVersion, openApiIndex, openApiV2 } from '../api/openapi.js';
 import { parseResourceVersion } from '../api/read.js';
 import { parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Faults } from '../faults.js';
 import { readBody } from './body.js';
 import { LoopbackListener } from './listener.js';
-import { handleResource, type Reply, type ResourceRequest } from './handlers.js';
+import { handleResource, stored, type Reply, type ResourceRequest } from './handlers.js';
+import { followLog, wantsFollow } from './pod-log.js';
+import { resourceKey } from '../api/resources.js';
 import { routeOf, type Route } from './routes.js';
 import { asTable, includeObjectOf, tableEventLine, wantsTable } from './table.js';
 import type { TlsIdentity } from './self-signed.js';
@@ -74,7 +76,8 @@ function sendError(res: ServerResponse, e: unknown): void {
 
 function authorized(req: IncomingMessage, token: string): boolean {
   const h = req.headers.authorization ?? '';
-  if (!h.startsWith('Bearer ')) return false;
+  // the auth scheme is case-insensitive (RFC 7235), as the API server reads it
+  if (h.slice(0, 7).toLowerCase() !== 'bearer ') return false;
   const given = Buffer.from(h.slice(7).trim());
   const want = Buffer.from(token);
   return given.length === want.length && timingSafeEqual(given, want);
@@ -190,6 +193,8 @@ export class ApiHttpServer {
     const body = method === 'GET' || method === 'HEAD' ? (req.resume(), Buffer.alloc(0)) : await readBody(req);
     if (route.type === 'resource') return this.resource(req, res, route, url.searchParams, method, body);
     if (route.type === 'admin') return this.reply(res, deps.admin(method, route.path, body.toString('utf8')));
+    // a path the server does not serve is 404 whatever the method, as the API server answers
+    if (route.type === 'notFound') return sendError(res, resourceNotFound());
     if (method !== 'GET' && method !== 'HEAD')
       return sendError(
         res,
@@ -238,6 +243,16 @@ export class ApiHttpServer {
         const doc = apiResourceList(reg, route.group, route.version);
         return doc ? send(res, 200, doc) : sendError(res, resourceNotFound());
       }
+      case 'openapiV2': {
+        // kubectl asks for protobuf first and takes JSON after a 406
+        const accept = req.headers.accept ?? '*/*';
+        if (!/json|\*\/\*/.test(accept))
+          return sendError(
+            res,
+            new ApiError(406, 'NotAcceptable', 'only application/json is served for /openapi/v2', {}),
+          );
+        return send(res, 200, openApiV2(reg));
+      }
       case 'openapiIndex':
         return send(res, 200, openApiIndex(reg));
       case 'openapi': {
@@ -264,6 +279,11 @@ export class ApiHttpServer {
     if (route.subresource !== undefined) rr.subresource = route.subresource;
     if (req.headers['content-type'] !== undefined) rr.contentType = req.headers['content-type'];
     if (req.headers['user-agent'] !== undefined) rr.userAgent = req.headers['user-agent'];
+    if (route.subresource === 'log' && route.name !== undefined && method === 'GET' && wantsFollow(query)) {
+      const pod = stored(ctx, route.resource, rr);
+      const key = { resource: resourceKey(route.resource), namespace: route.namespace ?? '', name: route.name };
+      return followLog(res, ctx, key, pod, query);
+    }
     const reply = handleResource(ctx, rr);
     if (!('watch' in reply)) {
       const table = wantsTable(req.headers.accept)

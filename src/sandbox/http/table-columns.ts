@@ -6,6 +6,7 @@ import { getPath, isMap, type JsonMap } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { humanAge, parseTime } from '../time.js';
 import { selectorString } from '../api/scale.js';
+import { CLUSTER_COLUMNS } from './table-columns-cluster.js';
 
 export interface Column {
   name: string;
@@ -232,6 +233,22 @@ const COLUMNS: Record<string, Column[]> = {
       priority: 1,
       cell: (o) => str(list(o, ['status', 'addresses']).find((a) => a.type === 'InternalIP')?.address),
     },
+    {
+      name: 'External-IP',
+      priority: 1,
+      cell: (o) => str(list(o, ['status', 'addresses']).find((a) => a.type === 'ExternalIP')?.address),
+    },
+    { name: 'OS-Image', priority: 1, cell: (o) => str(getPath(o, ['status', 'nodeInfo', 'osImage']), '<unknown>') },
+    {
+      name: 'Kernel-Version',
+      priority: 1,
+      cell: (o) => str(getPath(o, ['status', 'nodeInfo', 'kernelVersion']), '<unknown>'),
+    },
+    {
+      name: 'Container-Runtime',
+      priority: 1,
+      cell: (o) => str(getPath(o, ['status', 'nodeInfo', 'containerRuntimeVersion']), '<unknown>'),
+    },
   ],
   Namespace: [NAME, { name: 'Status', cell: (o) => str(getPath(o, ['status', 'phase']), '') }, AGE],
   ConfigMap: [
@@ -342,5 +359,5 @@ const COLUMNS: Record<string, Column[]> = {
 };
 
 export function columnsFor(kind: string): Column[] {
-  return COLUMNS[kind] ?? [NAME, AGE];
+  return COLUMNS[kind] ?? CLUSTER_COLUMNS[kind] ?? [NAME, AGE];
 }

@@ -7,6 +7,7 @@ import { getPath, isMap, type JsonMap } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { apiVersionOf, type ResourceType } from '../api/resources.js';
 import { columnsFor, type Column } from './table-columns.js';
+import { crdColumns } from './table-columns-crd.js';
 
 export function wantsTable(accept: string | undefined): boolean {
   return (
@@ -61,7 +62,7 @@ export function asTable(
   include: IncludeObject = 'Metadata',
 ): JsonMap | undefined {
   if (!isMap(body)) return undefined;
-  const columns = columnsFor(r.kind);
+  const columns = r.printerColumns ? crdColumns(r.printerColumns) : columnsFor(r.kind);
   const isList = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
   if (!isList && body.kind !== r.kind) return undefined;
   const items = isList ? (body.items as unknown[]).filter(isMap) : [body];

@@ -15,14 +15,19 @@ export interface WatchLimits {
   bookmarkIntervalMs: number;
   /** The longest a watch stays open when the client sets no timeoutSeconds. */
   maxWatchSeconds: number;
-  /** A client this far behind (bytes not yet sent) is cut off. */
+  /** A client this far behind (bytes of live events its socket has not taken) is dropped. */
   maxBufferedBytes: number;
 }
+
+/** Lines are written in batches of about this size, so many small events cost few writes. */
+const BATCH_BYTES = 64 * 1024;
+/** How long a dropped watcher's last bytes may take to leave before its connection is cut. */
+const OVERFLOW_GRACE_MS = 5_000;
 
 export const DEFAULT_WATCH_LIMITS: WatchLimits = {
   bookmarkIntervalMs: 60_000,
   maxWatchSeconds: 1800,
-  maxBufferedBytes: 16 * 1024 * 1024,
+  maxBufferedBytes: 8 * 1024 * 1024,
 };
 
 export interface WatchParams {
@@ -66,7 +71,14 @@ export function serveWatch(
     'Transfer-Encoding': 'chunked',
   });
   res.flushHeaders();
-  let pending: string[] = [];
+  // Lines wait here until the socket takes them: the socket holds at most about one batch, and
+  // the strings queued are mostly shared with the store's history and the other watchers, so a
+  // client that stops reading costs little until its queue passes the limit and it is dropped.
+  const queue: string[] = [];
+  let queuedBytes = 0;
+  /** Bytes of the initial ADDED events still queued: a big first list is not falling behind. */
+  let initialBytes = 0;
+  let waitingDrain = false;
   let flushScheduled = false;
   let sent = 0;
   let closed = false;
@@ -74,26 +86,49 @@ export function serveWatch(
 
   const flush = () => {
     flushScheduled = false;
-    if (closed || paused || pending.length === 0) return;
-    res.write(pending.join(''));
-    pending = [];
-    if (res.writableLength > limits.maxBufferedBytes) close('reset');
+    if (closed || paused) return;
+    while (queue.length > 0 && !waitingDrain) {
+      const batch: string[] = [];
+      let size = 0;
+      while (queue.length > 0 && (batch.length === 0 || size + queue[0]!.length <= BATCH_BYTES)) {
+        const l = queue.shift()!;
+        batch.push(l);
+        size += l.length;
+      }
+      queuedBytes -= size;
+      initialBytes = Math.max(0, initialBytes - size);
+      if (!res.write(batch.join(''))) {
+        waitingDrain = true;
+        res.once('drain', () => {
+          waitingDrain = false;
+          flush();
+        });
+      }
+    }
   };
-  const send = (line: string, isEvent = true) => {
+  const enqueue = (line: string, initial = false) => {
+    queue.push(line);
+    queuedBytes += line.length;
+    if (initial) initialBytes += line.length;
+  };
+  const send = (line: string, isEvent = true, initial = false) => {
     // a silenced watch drops its events: it ends when the cluster answers again, and the client
     // resumes from the last resourceVersion it saw
     if (closed || paused) return;
     if (!isEvent) {
-      pending.push(line);
+      enqueue(line);
       return schedule();
     }
-    pending.push(mapLine(line));
+    enqueue(mapLine(line), initial);
     sent++;
+    // a watcher that falls this far behind is closed, as the API server closes one whose buffer
+    // is full; the client resumes or lists again, and nobody else waits for it
+    if (queuedBytes - initialBytes > limits.maxBufferedBytes) return overflow();
     schedule();
     const dropAfter = faults.current.watchDropAfterEvents;
     if (dropAfter !== undefined && sent >= dropAfter) {
       const mode = faults.current.watchDropMode;
-      if (mode === 'expire') pending.push(expiredLine(store.resourceVersion, store.resourceVersion));
+      if (mode === 'expire') enqueue(expiredLine(store.resourceVersion, store.resourceVersion));
       flush();
       close(mode === 'reset' ? 'reset' : 'end');
     }
@@ -103,6 +138,18 @@ export function serveWatch(
     if (flushScheduled) return;
     flushScheduled = true;
     setImmediate(flush);
+  }
+
+  /** Ends the stream after what the socket already holds; a client that never reads it is cut. */
+  function overflow(): void {
+    queue.length = 0;
+    queuedBytes = 0;
+    initialBytes = 0;
+    close('end');
+    const cut = setTimeout(() => res.destroy(), OVERFLOW_GRACE_MS);
+    cut.unref();
+    res.once('finish', () => clearTimeout(cut));
+    res.once('close', () => clearTimeout(cut));
   }
 
   const unsubscribe = store.subscribe((e) => {
@@ -126,7 +173,12 @@ export function serveWatch(
     clearTimeout(endTimer);
     clearTimeout(bookmarkTimer);
     if (how === 'reset') res.destroy();
-    else res.end();
+    else {
+      // what was queued goes out before the end (an overflow has emptied the queue first)
+      if (queue.length > 0 && !paused && !res.destroyed) res.write(queue.join(''));
+      queue.length = 0;
+      res.end();
+    }
   }
 
   // the response closes when the client goes (the request's own 'close' only means its body was read)
@@ -136,17 +188,18 @@ export function serveWatch(
   if (resume !== undefined) {
     const replay = store.eventsAfter(resume);
     if (replay === 'expired') {
-      pending.push(expiredLine(resume, store.oldestResumableRv));
+      enqueue(expiredLine(resume, store.oldestResumableRv));
       flush();
       close('end');
       return;
     }
+    // a replay is a known, finite backlog, like the initial list
     for (const e of replay) {
       const line = watchLine(filter, e);
-      if (line !== undefined) send(line);
+      if (line !== undefined) send(line, true, true);
     }
   } else {
-    for (const line of initialLines(store, filter)) send(line);
+    for (const line of initialLines(store, filter)) send(line, true, true);
   }
   if (params.sendInitialEvents && params.allowBookmarks) send(bookmarkLine(filter, store.resourceVersion, true), false);
   if (closed) return;

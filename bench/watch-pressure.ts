@@ -1,5 +1,5 @@
 /**
- * `node dist/sandbox/bench-watch-pressure.js`: the sandbox under clients that stop reading.
+ * `node dist/bench/watch-pressure.js`: the sandbox under clients that stop reading.
  * Starts `kdeck sandbox` (two clusters) as a child process, opens 200 watches on ConfigMaps that
  * never read a byte, writes 200 ConfigMaps of 100 KB, and meanwhile times `kubectl get ns` once
  * a second. Reports the server's peak RSS, the slowest `kubectl get ns`, and how many of the
@@ -33,7 +33,7 @@ function rssMb(pid: number): number {
 }
 
 async function startServer(kubeconfig: string): Promise<ChildProcess> {
-  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli.js');
+  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
   const child = spawn(process.execPath, [cli, 'sandbox', '--kubeconfig', kubeconfig], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

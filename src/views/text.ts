@@ -7,8 +7,11 @@ import stringWidth from 'string-width';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+/** Printable ASCII: one cell a character, by far the most common text on screen. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** The cells `text` takes on a terminal. */
-export const cells = (text: string): number => stringWidth(text);
+export const cells = (text: string): number => (PLAIN.test(text) ? text.length : stringWidth(text));
 
 /** `text` cut to `width` cells (with … when cut), padded to exactly `width`. */
 export function fit(text: string, width: number): string {

@@ -14,7 +14,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
@@ -25,6 +24,7 @@ import { conditionMet } from '../src/health/rules.js';
 import { compileStack } from '../src/konfig/compile.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { median, printTargets, runBench } from './report.js';
+import { generatedWorkspace } from './workspace.js';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
 const STACK = 'apps/load/pace';
@@ -36,43 +36,6 @@ const RUN_LIMIT_MS = 600_000;
 function argument(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
-
-/** A Konfig workspace of one stack (no cluster named: `--context` decides) in namespace `ns`. */
-function workspace(apps: number, ns: string): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-'));
-  const files: Record<string, string> = {
-    'kcl.mod': '[package]\nname = "pace"\n',
-    'apps/load/project.yaml': 'name: load\n',
-    [`${STACK}/stack.yaml`]: 'name: pace\n',
-    [`${STACK}/kcl.yaml`]: 'kcl_cli_configs:\n  file:\n    - main.k\n',
-    [`${STACK}/main.k`]: `
-_ns = "${ns}"
-_labels = lambda i: int -> {str:str} { {"app" = "app-\${i}"} }
-_cm = lambda i: int {
-    {id = "v1:ConfigMap:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "ConfigMap", metadata = {name = "app-\${i}", namespace = _ns}, data = {index = str(i)}}}
-}
-_svc = lambda i: int {
-    {id = "v1:Service:\${_ns}:app-\${i}", type = "Kubernetes", dependsOn = ["v1:Namespace:\${_ns}"], attributes = {apiVersion = "v1", kind = "Service", metadata = {name = "app-\${i}", namespace = _ns}, spec = {selector = _labels(i), ports = [{port = 80, targetPort = 8080}]}}}
-}
-_deploy = lambda i: int {
-    {
-        id = "apps/v1:Deployment:\${_ns}:app-\${i}", type = "Kubernetes"
-        dependsOn = ["v1:Namespace:\${_ns}", "v1:ConfigMap:\${_ns}:app-\${i}", "v1:Service:\${_ns}:app-\${i}"]
-        attributes = {
-            apiVersion = "apps/v1", kind = "Deployment", metadata = {name = "app-\${i}", namespace = _ns}
-            spec = {replicas = 2, selector.matchLabels = _labels(i), template = {metadata.labels = _labels(i), spec.containers = [{name = "main", image = "registry.example/app:\${i}", envFrom = [{configMapRef.name = "app-\${i}"}]}]}}
-        }
-    }
-}
-resources = [{id = "v1:Namespace:\${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}] + [r for i in range(${apps}) for r in [_cm(i), _svc(i), _deploy(i)]]
-`,
-  };
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    fs.writeFileSync(path.join(root, name), text);
-  }
-  return root;
 }
 
 /** The stack's objects, as kubectl gets them: the compiled attributes, namespace first. */
@@ -165,7 +128,7 @@ async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run
   const apply = [...base, 'apply', '--validate=false'];
   // kdeck on sandbox-a
   const nsA = `pace-${apps}-k${run}`;
-  const rootA = workspace(apps, nsA);
+  const rootA = generatedWorkspace(apps, { stack: STACK, namespace: nsA, replicas: 2 });
   note(`N=${apps} run ${run + 1}: kdeck apply`);
   try {
     const t0 = performance.now();
@@ -184,7 +147,7 @@ async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run
 
   // the cluster's pace on sandbox-b: everything at once, a separate watcher on the clock
   const nsP = `pace-${apps}-p${run}`;
-  const rootP = workspace(apps, nsP);
+  const rootP = generatedWorkspace(apps, { stack: STACK, namespace: nsP, replicas: 2 });
   note(`N=${apps} run ${run + 1}: kubectl apply --server-side`);
   try {
     const objects = manifest(rootP);
@@ -206,7 +169,7 @@ async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run
 
   // what a user types on sandbox-b: kubectl apply, then kubectl wait --all
   const nsW = `pace-${apps}-w${run}`;
-  const rootW = workspace(apps, nsW);
+  const rootW = generatedWorkspace(apps, { stack: STACK, namespace: nsW, replicas: 2 });
   note(`N=${apps} run ${run + 1}: kubectl apply + wait`);
   try {
     const objects = manifest(rootW);

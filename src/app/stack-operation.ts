@@ -6,43 +6,27 @@
  * released once it ends, whatever the outcome.
  */
 import { createActor, waitFor } from 'xstate';
-import type { ClusterSet } from '../cluster/cluster-set.js';
 import type { ChangeSet } from '../diff/change-set.js';
-import type { Stack } from '../konfig/workspace.js';
-import type { Spec } from '../model/resource.js';
-import { describeHolder, type Lock, type LockLostError, type StateBackend } from '../state/backend.js';
+import { describeHolder, type Lock, type LockLostError } from '../state/backend.js';
 import { keepRenewed, type Renewal } from '../state/renewal.js';
 import type { OperationActor, OperationSnapshot } from '../workflows/operation-machine.js';
-import type { Clusters } from '../workflows/plan.js';
-import { lockStack, releaseAll, stackOperationMachine, type Operation } from '../workflows/stack-operation.js';
+import {
+  lockStack,
+  releaseAll,
+  stackOperationMachine,
+  type Operation,
+  type StackOperationInput,
+} from '../workflows/stack-operation.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { approvalFor, type Approval } from './policy/confirmation.js';
 import { conflictsOf, type Conflict } from './policy/conflicts.js';
 import type { ProductionPolicy } from './policy/production.js';
 
-export interface StackTarget {
-  stack: Stack;
-  spec: Spec;
-  clusters: Clusters;
-  clusterSet: ClusterSet;
-  backend: StateBackend;
-}
+/** The stack and where it goes: the clusters, and the state backend that records it. */
+export type StackTarget = Pick<StackOperationInput, 'stack' | 'spec' | 'clusters' | 'clusterSet' | 'backend'>;
 
-export interface OperationSettings {
-  concurrency: number;
-  /** Per resource: how long its health may take, and how long a delete may take. */
-  timeoutMs: number;
-  /** How long a stuck pod is given, from its creation, before its workload fails (default 30 s). */
-  healthGraceMs?: number;
-  ignoreFields?: string[];
-  failFast?: boolean;
-  /** Take back fields another manager owns (the conflicts policy decided it). */
-  forceConflicts?: boolean;
-  /** Follow each applied resource's health until Healthy. */
-  followHealth: boolean;
-  /** Told once the engine starts, before the first resource. */
-  onStart?: () => void;
-}
+/** How the operation runs: limits, health, conflicts (the faces fill it from flags and policies). */
+export type OperationSettings = Omit<StackOperationInput, keyof StackTarget | 'operation'>;
 
 /** What the plan came to, once the machine has planned. */
 export type Planned =

@@ -5,12 +5,12 @@ import type { Health } from './rules.js';
 import { startSandbox } from '../sandbox/index.js';
 import { watchedHealth } from './watched-health.js';
 
-const deployment = (name: string, image: string) => ({
+const deployment = (name: string, image: string, replicas = 2) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
   spec: {
-    replicas: 2,
+    replicas,
     selector: { matchLabels: { app: name } },
     template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image }] } },
   },
@@ -64,6 +64,95 @@ describe('health from shared watches', () => {
       expect(verdict.message).toMatch(/^not healthy after 60 s/);
     } finally {
       health.close();
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('health follower', () => {
+  it('follows a rollout to Healthy, and turns a stuck one Degraded with its reason when the deadline passes', async () => {
+    const sandbox = await startSandbox({
+      clusters: 1,
+      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+    });
+    try {
+      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+      const client = clusters.client('sandbox-a');
+      const follow = (image: string, timers: ReturnType<typeof manualTimers>['timers']) => {
+        const seen: Health[] = [];
+        return {
+          seen,
+          done: client.apply(deployment('web', image, 1), { force: true }).then((o) =>
+            watchedHealth(clusters, timers).follow('sandbox-a', o, {
+              signal: new AbortController().signal,
+              timeoutMs: 60_000,
+              onHealth: (h) => seen.push(h),
+            }),
+          ),
+        };
+      };
+      const good = follow('registry.example/web:1', manualTimers().timers);
+      expect(await good.done).toMatchObject({ state: 'Healthy' });
+      expect(good.seen[0].state).toBe('Progressing');
+
+      const clock = manualTimers();
+      const stuck = follow('registry.example/web:nopull', clock.timers);
+      // wait (bounded) until the pods say why, then let the deadline pass
+      for (let i = 0; i < 1200 && !stuck.seen.some((h) => h.reason === 'ImagePullBackOff'); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      clock.expire();
+      const verdict = await stuck.done;
+      expect(verdict).toMatchObject({ state: 'Degraded', reason: 'ImagePullBackOff' });
+      expect(verdict.message).toMatch(
+        /^not healthy after 60 s \(ImagePullBackOff: pod web-\S+: container main ImagePullBackOff/,
+      );
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('health follower and the grace of a stuck pod', () => {
+  it('fails a workload whose pod no node takes once the grace has passed, though nothing changes any more', async () => {
+    const sandbox = await startSandbox({
+      clusters: 1,
+      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
+    });
+    try {
+      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+      const client = clusters.client('sandbox-a');
+      // timers the test fires by hand, and a clock it moves: the grace ends when the test says so
+      const pending: { fn: () => void; ms: number }[] = [];
+      const timers = {
+        setTimeout: ((fn: () => void, ms: number) => {
+          pending.push({ fn, ms });
+          return pending.length as unknown as NodeJS.Timeout;
+        }) as unknown as typeof setTimeout,
+        clearTimeout: (() => undefined) as typeof clearTimeout,
+      };
+      let now = Date.now();
+      const unschedulable = deployment('web', 'registry.example/web:1', 1);
+      unschedulable.spec.template.spec = {
+        ...unschedulable.spec.template.spec,
+        nodeSelector: { 'kdeck.dev/no-such-node': 'true' },
+      } as typeof unschedulable.spec.template.spec;
+      const seen: Health[] = [];
+      const done = client.apply(unschedulable, { force: true }).then((o) =>
+        watchedHealth(clusters, timers, () => now).follow('sandbox-a', o, {
+          signal: new AbortController().signal,
+          timeoutMs: 300_000,
+          graceMs: 10_000,
+          onHealth: (h) => seen.push(h),
+        }),
+      );
+      for (let i = 0; i < 1200 && !seen.some((h) => h.reason === 'Unschedulable'); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(seen.at(-1)).toMatchObject({ state: 'Progressing', reason: 'Unschedulable' });
+      // the grace passes; only the follower's own look again can notice (the pod stays as it is)
+      now += 10_000;
+      for (const t of pending.splice(0)) if (t.ms < 300_000) t.fn();
+      expect(await done).toMatchObject({ state: 'Degraded', reason: 'Unschedulable' });
+    } finally {
       await sandbox.stop();
     }
   });

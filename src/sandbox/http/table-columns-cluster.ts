@@ -4,13 +4,8 @@
  */
 import { getPath, isMap, type JsonMap } from '../json.js';
 import type { KubeObject } from '../api/object.js';
-import { humanAge, parseTime } from '../time.js';
 import { selectorString } from '../api/scale.js';
-import type { Column } from './table-columns.js';
-
-const str = (v: unknown, none = '<none>'): string => (typeof v === 'string' && v !== '' ? v : none);
-const NAME: Column = { name: 'Name', cell: (o) => o.metadata.name ?? '' };
-const AGE: Column = { name: 'Age', cell: (o, now) => humanAge(parseTime(o.metadata.creationTimestamp), now) };
+import { AGE, containerColumns, NAME, str, type Column } from './table-cells.js';
 
 const MODES: Record<string, string> = {
   ReadWriteOnce: 'RWO',
@@ -122,32 +117,7 @@ export const CLUSTER_COLUMNS: Record<string, Column[]> = {
     { name: 'Current', type: 'integer', cell: (o) => Number(getPath(o, ['status', 'replicas']) ?? 0) },
     { name: 'Ready', type: 'integer', cell: (o) => Number(getPath(o, ['status', 'readyReplicas']) ?? 0) },
     AGE,
-    {
-      name: 'Containers',
-      priority: 1,
-      cell: (o) => {
-        const cs = getPath(o, ['spec', 'template', 'spec', 'containers']);
-        return Array.isArray(cs)
-          ? cs
-              .filter(isMap)
-              .map((c) => String(c.name))
-              .join(',')
-          : '';
-      },
-    },
-    {
-      name: 'Images',
-      priority: 1,
-      cell: (o) => {
-        const cs = getPath(o, ['spec', 'template', 'spec', 'containers']);
-        return Array.isArray(cs)
-          ? cs
-              .filter(isMap)
-              .map((c) => String(c.image))
-              .join(',')
-          : '';
-      },
-    },
+    ...containerColumns(['spec', 'template', 'spec']),
     {
       name: 'Selector',
       priority: 1,

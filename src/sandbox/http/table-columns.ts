@@ -7,46 +7,13 @@ import type { KubeObject } from '../api/object.js';
 import { humanAge, parseTime } from '../time.js';
 import { selectorString } from '../api/scale.js';
 import { CLUSTER_COLUMNS } from './table-columns-cluster.js';
+import { AGE, containerColumns, list, NAME, num, str, type Column } from './table-cells.js';
 
-export interface Column {
-  name: string;
-  type?: 'string' | 'integer';
-  priority?: number;
-  cell: (o: KubeObject, now: number) => string | number;
-}
-
-const num = (o: KubeObject, path: string[]): number => {
-  const v = getPath(o, path);
-  return typeof v === 'number' ? v : 0;
-};
-const list = (o: KubeObject, path: string[]): JsonMap[] => {
-  const v = getPath(o, path);
-  return Array.isArray(v) ? v.filter(isMap) : [];
-};
-const str = (v: unknown, none = '<none>'): string => (typeof v === 'string' && v !== '' ? v : none);
-
-const NAME: Column = { name: 'Name', cell: (o) => o.metadata.name ?? '' };
-const AGE: Column = { name: 'Age', cell: (o, now) => humanAge(parseTime(o.metadata.creationTimestamp), now) };
+export type { Column };
 
 function templateColumns(path: string[]): Column[] {
-  const containers = (o: KubeObject) => list(o, [...path, 'containers']);
   return [
-    {
-      name: 'Containers',
-      priority: 1,
-      cell: (o) =>
-        containers(o)
-          .map((c) => String(c.name))
-          .join(','),
-    },
-    {
-      name: 'Images',
-      priority: 1,
-      cell: (o) =>
-        containers(o)
-          .map((c) => String(c.image))
-          .join(','),
-    },
+    ...containerColumns(path),
     { name: 'Selector', priority: 1, cell: (o) => selectorString(getPath(o, ['spec', 'selector'])) },
   ];
 }

@@ -15,7 +15,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { KclError } from '../src/diagnostics/diagnostics.js';
 import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
 import { runKcl } from '../src/kcl/run.js';
 import { runOptionsFromSettings } from '../src/kcl/settings.js';
@@ -23,6 +22,7 @@ import { compileStack, settingsFiles } from '../src/konfig/compile.js';
 import { crdResources } from '../src/konfig/crd.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
 import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
+import { failureLine } from './failure-line.js';
 import { runHistory } from './konfig-history.js';
 
 const GOLDEN = path.join('ci-test', 'stdout.golden.yaml');
@@ -36,17 +36,6 @@ interface Verdict {
   reason?: string;
   /** The output has the golden's documents and values, in another key order. */
   keyOrderOnly?: boolean;
-}
-
-/** The first line of what went wrong, with the place for a compiler diagnostic. */
-function failureLine(e: unknown): string {
-  if (e instanceof KclError) {
-    const { kind, message, position } = e.diagnostic;
-    const where = position ? ` (${position.file}:${position.line}:${position.column})` : '';
-    return `${kind}: ${message.split('\n')[0]}${where}`;
-  }
-  // anything else is a kdeck bug; it fails this stack and the run goes on
-  return `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
 }
 
 /** loadDocuments gives mappings as Maps. */

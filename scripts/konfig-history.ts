@@ -13,7 +13,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KclError } from '../src/diagnostics/diagnostics.js';
 import { runKcl } from '../src/kcl/run.js';
 import { runOptionsFromSettings } from '../src/kcl/settings.js';
 import { settingsFiles } from '../src/konfig/compile.js';
@@ -21,6 +20,7 @@ import { crdResources } from '../src/konfig/crd.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
 import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
 import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
+import { failureLine } from './failure-line.js';
 
 const GOLDEN = 'ci-test/stdout.golden.yaml';
 
@@ -53,15 +53,6 @@ export function commitsWithGoldens(clone: string): { commit: string; date: strin
     if (goldens.length > 0) out.push({ commit, date, goldens });
   }
   return out;
-}
-
-function failureLine(e: unknown): string {
-  if (e instanceof KclError) {
-    const { kind, message, position } = e.diagnostic;
-    const where = position ? ` (${position.file}:${position.line}:${position.column})` : '';
-    return `${kind}: ${message.split('\n')[0]}${where}`;
-  }
-  return `internal error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
 }
 
 /** Some goldens hold the resources as one YAML list rather than a stream of documents (kusion

@@ -185,44 +185,8 @@ const OPENERS = new Map([
 ]);
 const CLOSERS = new Set([')', ']', '}']);
 /** After these a line break inside brackets cannot end an entry: the expression goes on. */
-const JOINING = new Set([
-  '(',
-  '[',
-  '{',
-  ',',
-  '+',
-  '-',
-  '*',
-  '/',
-  '//',
-  '%',
-  '**',
-  '<<',
-  '>>',
-  '&',
-  '|',
-  '^',
-  '~',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  '==',
-  '!=',
-  '=',
-  '+=',
-  '->',
-  'and',
-  'or',
-  'not',
-  'in',
-  'is',
-  '.',
-  '?',
-  'lambda',
-  'for',
-  '@',
-]);
+const JOINING_TOKENS = [',', '~', '=', '+=', '->', 'not', '.', '?', 'lambda', 'for', '@'];
+const JOINING = new Set([...BINARY_OPERATORS, ...OPENERS.keys(), ...JOINING_TOKENS]);
 /** A line starting with one of these inside brackets goes on with the line before. */
 function continuesExpression(tok: Token): boolean {
   if (tok.type === 'binop') return !UNARY_OR_UNPACK.has(tok.text);

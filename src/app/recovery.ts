@@ -40,7 +40,3 @@ export async function planRecovery(runbookFile: string, args: string[], source: 
   const table = await hostTable(hostsOf(options), source);
   return { ...compileRunbook(runbookFile, options, table), options };
 }
-
-/** The clusters a plan restarts pods in, sorted. */
-export const recoveryClusters = (plan: { batches: readonly { cluster: string }[] }): string[] =>
-  [...new Set(plan.batches.map((b) => b.cluster))].sort();

@@ -6,7 +6,7 @@
  * released once it ends, whatever the outcome.
  */
 import { createActor, waitFor } from 'xstate';
-import type { ChangeSet } from '../diff/change-set.js';
+import { touchedClusters, type ChangeSet } from '../diff/change-set.js';
 import { describeHolder, type Lock, type LockLostError } from '../state/backend.js';
 import { keepRenewed, type Renewal } from '../state/renewal.js';
 import type { OperationActor, OperationSnapshot } from '../workflows/operation-machine.js';
@@ -86,8 +86,7 @@ export class StackOperation {
   /** The clusters the change set touches: where it creates, updates and deletes, and where it was applied before. */
   touched(): string[] {
     if (this.planned.kind === 'failed') return [];
-    const cs = this.planned.changeSet;
-    return [...new Set([...cs.changes.map((c) => c.cluster), ...cs.states.keys()])].sort();
+    return touchedClusters(this.planned.changeSet);
   }
 
   approval(policy: ProductionPolicy): Approval {

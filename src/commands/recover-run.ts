@@ -23,7 +23,7 @@ import { updateLine } from '../workflows/recovery/update-line.js';
 import { approvalFor, flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
 import { EXIT_INTERRUPTED, Interrupts } from '../app/policy/interrupts.js';
 import { listedProductionContexts, ProductionPolicy } from '../app/policy/production.js';
-import { planRecovery, recoveryClusters } from '../app/recovery.js';
+import { planRecovery } from '../app/recovery.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
 import { LiveRecovery } from '../views/LiveRecovery.js';
 import { globalFlags } from './command-flags.js';
@@ -70,7 +70,7 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     if (flags.output === 'text') process.stdout.write(planText(plan));
     requireTargets(plan, '; check the hostnames, or give a CMDB file with --cmdb');
     const clusterSet = await interrupts.beforeChange('the recovery', clusterSetOnce());
-    await approve(recoveryClusters(plan), clusterSet, root, flags, interrupts);
+    await approve(clustersOf(plan), clusterSet, root, flags, interrupts);
     const run = await launchRun(root, path.relative(root, runbookFile), options, plan, clusterSet, openOptions(flags));
     run.actor.send({ type: 'APPROVE' });
     await follow(run, clusterSet, root, flags, interrupts);

@@ -62,6 +62,11 @@ export interface ChangeSet {
   states: Map<string, State | undefined>;
 }
 
+/** Every cluster the change set touches: where it changes something, and where the stack was applied before (a stack moving clusters touches both). */
+export function touchedClusters(cs: ChangeSet): string[] {
+  return [...new Set([...cs.changes.map((c) => c.cluster), ...cs.states.keys()])].sort();
+}
+
 export function summarize(changes: ResourceChange[]): Record<Action, number> {
   const counts: Record<Action, number> = { Create: 0, Update: 0, Delete: 0, UnChanged: 0, Import: 0 };
   for (const c of changes) counts[c.action]++;

@@ -5,8 +5,9 @@
  * owns is refused unless asked for with `:apply --force-conflicts`, whose confirmation lists
  * them. Refuses, with the reason, when there is nothing to show or do. Pure.
  */
-import { summarize } from '../../diff/change-set.js';
+import { summarize, touchedClusters } from '../../diff/change-set.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
+import { clustersOf } from '../../workflows/recovery/run-machine.js';
 import type { RunRecord } from '../../workflows/recovery/run-store.js';
 import { approvalFor, typedApproves, typedText, type Approval } from '../policy/confirmation.js';
 import { conflictLines, conflictRefusal, conflictsOf, FORCE_IN_CONSOLE } from '../policy/conflicts.js';
@@ -52,13 +53,8 @@ export function confirmationFor(
   const conflicts = action === 'apply' ? conflictsOf(s.changeSet) : [];
   const refusal = conflictRefusal(conflicts, forceConflicts, FORCE_IN_CONSOLE);
   if (refusal) return { refused: `${s.key}: ${refusal}` };
-  // every cluster the stack is on or leaves: a stack moving clusters touches both
   const clusters = [
-    ...new Set([
-      ...s.changeSet.changes.map((c) => c.cluster),
-      ...s.changeSet.states.keys(),
-      ...(s.stack.cluster ? [s.stack.cluster] : []),
-    ]),
+    ...new Set([...touchedClusters(s.changeSet), ...(s.stack.cluster ? [s.stack.cluster] : [])]),
   ].sort();
   const approval = approvalFor(clusters, state.production);
   const where = whereText(clusters, approval) || state.context || 'the current context';
@@ -91,8 +87,11 @@ export function confirmationFor(
 }
 
 /** The clusters a recovery touches, prod ones marked, and its approval. */
-function recoveryClusters(batches: { cluster: string }[], state: ConsoleState): { where: string; approval: Approval } {
-  const clusters = [...new Set(batches.map((b) => b.cluster))].sort();
+function recoveryClusters(
+  plan: { batches: { cluster: string }[] },
+  state: ConsoleState,
+): { where: string; approval: Approval } {
+  const clusters = clustersOf(plan).sort();
   const approval = approvalFor(clusters, state.production);
   return { where: whereText(clusters, approval), approval };
 }
@@ -105,7 +104,7 @@ export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): C
         ? `no pod was found for ${plan.runbook.unresolved.join(', ')}: nothing to restart`
         : 'the runbook has no targets: nothing to restart',
     };
-  const { where, approval } = recoveryClusters(plan.batches, state);
+  const { where, approval } = recoveryClusters(plan, state);
   const what = plan.runbook.action === 'rollout-restart' ? 'roll out again' : plan.runbook.action;
   const summary = [
     `${what} ${plan.runbook.targets.length} target${plan.runbook.targets.length === 1 ? '' : 's'} in ${where}`,
@@ -116,7 +115,7 @@ export function recoveryConfirmation(plan: RecoveryPlan, state: ConsoleState): C
 
 /** Before a saved run is carried on: where it restarts pods; prod clusters typed as for a new run. */
 export function savedRunConfirmation(runId: string, record: RunRecord, state: ConsoleState): Confirmation {
-  const { where, approval } = recoveryClusters(record.plan.batches, state);
+  const { where, approval } = recoveryClusters(record.plan, state);
   const summary = [
     `carry on run ${runId}, started by ${record.who}`,
     `in ${where}; verified batches are not run again`,

@@ -37,7 +37,7 @@ export type RunEvent =
 
 export const clusterActorId = (cluster: string) => `cluster-${cluster}`;
 
-export function clustersOf(plan: RunPlan): string[] {
+export function clustersOf(plan: { batches: readonly { cluster: string }[] }): string[] {
   return [...new Set(plan.batches.map((b) => b.cluster))];
 }
 

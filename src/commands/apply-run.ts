@@ -5,7 +5,7 @@
  * on a terminal), and close with kusion's summary.
  */
 import type { Command } from 'commander';
-import { listedProductionContexts, ProductionPolicy } from '../app/policy/production.js';
+import { workspaceProduction } from '../app/policy/production.js';
 import { flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
 import { conflictRefusal, FORCE_ON_COMMAND_LINE } from '../app/policy/conflicts.js';
 import { EXIT_INTERRUPTED, Interrupts, nothingChanged } from '../app/policy/interrupts.js';
@@ -165,7 +165,7 @@ async function approve(
   if (refusal) throw new UserError(`${refusal}. Nothing was changed.`, 1);
   const changeSet = op.planned.kind === 'failed' ? undefined : op.planned.changeSet;
   if (flags.dryRun) return `\n${changeSet ? changeDetails(changeSet) : ''}\nDry run: nothing was changed.\n`;
-  const policy = new ProductionPolicy(session.clusterSet.contexts, listedProductionContexts(session.root));
+  const policy = workspaceProduction(session.root, session.clusterSet.contexts);
   const approval = op.approval(policy);
   const verdict = flagVerdict(approval, flags, interactive(), `the ${operation}`);
   refuseUnlessAllowed(verdict);

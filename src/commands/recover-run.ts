@@ -22,7 +22,7 @@ import type { LiveRun, RunUpdate } from '../workflows/recovery/runner.js';
 import { updateLine } from '../workflows/recovery/update-line.js';
 import { approvalFor, flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
 import { EXIT_INTERRUPTED, Interrupts } from '../app/policy/interrupts.js';
-import { listedProductionContexts, ProductionPolicy } from '../app/policy/production.js';
+import { workspaceProduction, type ProductionPolicy } from '../app/policy/production.js';
 import { planRecovery } from '../app/recovery.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
 import { LiveRecovery } from '../views/LiveRecovery.js';
@@ -70,10 +70,11 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     if (flags.output === 'text') process.stdout.write(planText(plan));
     requireTargets(plan, '; check the hostnames, or give a CMDB file with --cmdb');
     const clusterSet = await interrupts.beforeChange('the recovery', clusterSetOnce());
-    await approve(clustersOf(plan), clusterSet, root, flags, interrupts);
+    const production = workspaceProduction(root, clusterSet.contexts);
+    await approve(clustersOf(plan), production, flags, interrupts);
     const run = await launchRun(root, path.relative(root, runbookFile), options, plan, clusterSet, openOptions(flags));
     run.actor.send({ type: 'APPROVE' });
-    await follow(run, clusterSet, root, flags, interrupts);
+    await follow(run, clusterSet, production, flags, interrupts);
   } finally {
     interrupts.dispose();
     await opened?.close();
@@ -86,6 +87,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceO
   const store = new RunStore(root, id);
   const interrupts = new Interrupts();
   const { clusterSet, close } = await interrupts.beforeChange('the recovery', openClusters(global, root));
+  const production = workspaceProduction(root, clusterSet.contexts);
   try {
     const resumed = await resumeRun(store, clusterSet, openOptions(flags));
     if (resumed.kind === 'over') {
@@ -94,7 +96,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceO
     }
     const { run, record } = resumed;
     if (!resumed.approved) {
-      await approve(clustersOf(record.plan), clusterSet, root, flags, interrupts).catch(async (e: unknown) => {
+      await approve(clustersOf(record.plan), production, flags, interrupts).catch(async (e: unknown) => {
         await run.close();
         throw e;
       });
@@ -104,7 +106,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceO
       process.stdout.write(
         `Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`,
       );
-    await follow(run, clusterSet, root, flags, interrupts);
+    await follow(run, clusterSet, production, flags, interrupts);
   } finally {
     interrupts.dispose();
     await close();
@@ -114,12 +116,11 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceO
 /** The confirmation policy: production contexts named (typed, or --confirm), a yes otherwise. */
 async function approve(
   clusters: string[],
-  clusterSet: ClusterSet,
-  root: string,
+  production: ProductionPolicy,
   flags: RecoverFlags,
   interrupts: Interrupts,
 ): Promise<void> {
-  const approval = approvalFor(clusters, productionOf(clusterSet, root));
+  const approval = approvalFor(clusters, production);
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const verdict = flagVerdict(approval, flags, interactive, 'the recovery');
   refuseUnlessAllowed(verdict);
@@ -142,9 +143,6 @@ async function approve(
     );
 }
 
-const productionOf = (clusterSet: ClusterSet, root: string) =>
-  new ProductionPolicy(clusterSet.contexts, listedProductionContexts(root));
-
 const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && process.stdout.isTTY === true;
 
 const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && process.stdin.isTTY === true;
@@ -165,13 +163,12 @@ function openOptions(flags: RecoverFlags): OpenOptions {
 async function follow(
   run: LiveRun,
   clusterSet: ClusterSet,
-  root: string,
+  production: ProductionPolicy,
   flags: RecoverFlags,
   interrupts: Interrupts,
 ): Promise<void> {
   const interactive = hasOperator(flags);
   const { actor } = run;
-  const production = productionOf(clusterSet, root);
   const prod = new Set(clusterSet.contexts.map((c) => c.name).filter((c) => production.isProduction(c)));
   let onInterrupted: (() => void) | undefined;
   const interrupted = new Promise<void>((resolve) => (onInterrupted = resolve));

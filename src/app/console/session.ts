@@ -30,7 +30,7 @@ import { plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
 import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-drift.js';
 import { OperationRunner } from './operations.js';
-import { listedProductionContexts, ProductionPolicy } from '../policy/production.js';
+import { workspaceProduction } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
 import {
   liveKey,
@@ -92,7 +92,7 @@ export class ConsoleSession implements ConsoleControl {
     this.workspace = loadWorkspace(options.dir);
     const names = options.contexts.length ? options.contexts : options.clusterSet.contexts.map((c) => c.name);
     const stacks = this.allStacks();
-    const production = new ProductionPolicy(options.clusterSet.contexts, listedProductionContexts(this.workspace.root));
+    const production = workspaceProduction(this.workspace.root, options.clusterSet.contexts);
     const context = options.contexts[0] ?? options.clusterSet.current;
     this.clusters = new DefaultedClusters(options.clusterSet, context);
     this.store = new Store<ConsoleState>({

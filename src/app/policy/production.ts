@@ -49,6 +49,11 @@ export class ProductionPolicy {
   }
 }
 
+/** The production policy of the workspace at `root` over these contexts. */
+export function workspaceProduction(root: string, contexts: readonly ContextInfo[]): ProductionPolicy {
+  return new ProductionPolicy(contexts, listedProductionContexts(root));
+}
+
 /** The contexts `.kdeck/config.yaml` lists under `production.contexts` (none without the file). */
 export function listedProductionContexts(root: string): string[] {
   const file = path.join(root, CONFIG_FILE);

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
+import { firstDifference, loadDocuments } from './document-diff.js';
 import { runKcl } from '../src/kcl/run.js';
 import { runOptionsFromSettings } from '../src/kcl/settings.js';
 import { compileStack, settingsFiles } from '../src/konfig/compile.js';

@@ -18,7 +18,7 @@ import { runOptionsFromSettings } from '../src/kcl/settings.js';
 import { settingsFiles } from '../src/konfig/compile.js';
 import { crdResources } from '../src/konfig/crd.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
-import { firstDifference, loadDocuments } from '../src/konfig/document-diff.js';
+import { firstDifference, loadDocuments } from './document-diff.js';
 import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
 import { failureLine } from './failure-line.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstDifference, loadDocuments } from './document-diff.js';
+import { firstDifference, loadDocuments } from '../scripts/document-diff.js';
 
 const compare = (golden: string, output: string) => firstDifference(loadDocuments(golden), loadDocuments(output));
 

@@ -178,12 +178,12 @@ function tokenClass(mooType: string, text: string): string {
   }
 }
 
-const OPENERS = new Map([
+export const OPENERS = new Map([
   ['(', ')'],
   ['[', ']'],
   ['{', '}'],
 ]);
-const CLOSERS = new Set([')', ']', '}']);
+export const CLOSERS = new Set([')', ']', '}']);
 /** After these a line break inside brackets cannot end an entry: the expression goes on. */
 const JOINING_TOKENS = [',', '~', '=', '+=', '->', 'not', '.', '?', 'lambda', 'for', '@'];
 const JOINING = new Set([...BINARY_OPERATORS, ...OPENERS.keys(), ...JOINING_TOKENS]);

@@ -11,7 +11,7 @@
  */
 import type * as A from './ast.js';
 import { kclError, type KclError } from '../diagnostics/diagnostics.js';
-import type { Token } from './lexer.js';
+import { CLOSERS, OPENERS, type Token } from './lexer.js';
 
 /** Deep enough for any hand-written configuration, shallow enough that every recursive phase
  * has stack to spare (evaluation of 1,000 nested dicts already overflows it). */
@@ -32,9 +32,6 @@ function tooDeep(file: string, line: number, column: number): KclError {
     { file, line, column },
   );
 }
-
-const OPENERS = new Set(['(', '[', '{']);
-const CLOSERS = new Set([')', ']', '}']);
 
 /**
  * The same limit seen in the tokens, before parsing: open brackets, and `x if c else y` chains

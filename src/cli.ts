@@ -18,6 +18,7 @@ import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { globalFlags } from './commands/command-flags.js';
 import { interactive, NON_INTERACTIVE, uiCommand } from './commands/ui.js';
+import { unknownCommand } from './app/unknown-command.js';
 import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
 import { errorMessage, SilentExit, UserError } from './diagnostics/user-error.js';
@@ -78,8 +79,20 @@ function program(): Command {
   root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
   root.addCommand(uiCommand(runUi));
-  // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the help
-  root.action(async () => (interactive() ? runUi(undefined, root) : root.outputHelp()));
+  // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the
+  // help; a word that names no command is a typo to point out, not an argument
+  root.allowExcessArguments(true).action(async () => {
+    const [word] = root.args;
+    if (word !== undefined) {
+      throw new UserError(
+        `${unknownCommand(
+          word,
+          root.commands.map((c) => c.name()),
+        )} (kdeck --help lists the commands)`,
+      );
+    }
+    return interactive() ? runUi(undefined, root) : root.outputHelp();
+  });
   for (const c of root.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

@@ -208,4 +208,10 @@ describe('kdeck ls', () => {
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('no kcl.mod at or above');
   });
+
+  it('points out a mistyped command instead of reading it as an argument', () => {
+    const r = kdeck(['applly'], copy);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("kdeck: unknown command 'applly' — did you mean apply? (kdeck --help lists the commands)\n");
+  });
 });

@@ -45,7 +45,13 @@ beforeAll(async () => {
   for (const c of ['sandbox-a', 'sandbox-b']) {
     for (let i = 0; i < 1200; i++) {
       const pods = (await clusters.client(c).list({ apiVersion: 'v1', kind: 'Pod', namespace: 'default' })).items;
-      if (pods.length > 0 && pods.every((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName)) break;
+      const deployment = await clusters
+        .client(c)
+        .get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' });
+      const ready = (deployment?.status as { readyReplicas?: number } | undefined)?.readyReplicas;
+      const placed = pods.length > 0 && pods.every((p) => (p.spec as { nodeName?: string } | undefined)?.nodeName);
+      // the plan reads the replicas that are ready: wait until all are
+      if (placed && ready === (deployment?.spec as { replicas?: number } | undefined)?.replicas) break;
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -69,7 +75,13 @@ describe('kdeck recover --plan', () => {
     expect(r.stdout).toContain('Unresolved hostnames (no pod found): db-9.prod');
     // web has 3 replicas on sandbox-a: one per batch
     expect(r.stdout.match(/ {2}batch \d+:/g)).toHaveLength(4);
-    expect(r.stdout).toContain('  sandbox-a/default/Deployment/web: 3, 1 at once');
+    expect(r.stdout).toContain(
+      '  sandbox-a/default/Deployment/web: 2 of 3 stay up: 1 of 3 replicas down at once (3 targets, 3 ready)',
+    );
+    // a single replica restarted "1 at once" is a full outage, and the plan says so
+    expect(r.stdout).toContain(
+      '  sandbox-b/default/Deployment/web: full outage: 1 of 1 replica down at once (1 target, 1 ready)',
+    );
     expect(r.stdout).toMatch(/\$ kubectl --context sandbox-a -n default delete pod web-\S+ --wait=false/);
     expect(r.stdout).toContain('Plan only: nothing was changed.');
     const json = JSON.parse(

@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { parseOptionArg } from '../kcl/run.js';
 import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
-import type { RecoveryPlan } from '../recovery/plan.js';
+import { workloadOf, type BlastRadius, type RecoveryPlan } from '../recovery/plan.js';
+import type { KubeObject } from '../model/kube-object.js';
+import { conditionMet } from '../health/rules.js';
 import { compileRunbook, hostsOf } from '../recovery/runbook.js';
 
 export interface HostSource {
@@ -38,5 +40,36 @@ export interface PlannedRecovery {
 export async function planRecovery(runbookFile: string, args: string[], source: HostSource): Promise<PlannedRecovery> {
   const options = args.map(parseOptionArg);
   const table = await hostTable(hostsOf(options), source);
-  return { ...compileRunbook(runbookFile, options, table), options };
+  const compiled = compileRunbook(runbookFile, options, table);
+  // replicas come from the clusters the hostnames were found in; a CMDB plan asks no cluster
+  const plan = source.cmdb ? compiled.plan : await withReplicas(compiled.plan, await source.clusterSet());
+  return { ...compiled, plan, options };
+}
+
+const count = (o: KubeObject | undefined, ...path: string[]): number | undefined => {
+  const v = path.reduce<unknown>(
+    (x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined),
+    o,
+  );
+  return typeof v === 'number' ? v : undefined;
+};
+
+/** Each workload's replicas (desired and ready) beside its blast radius. */
+async function withReplicas(plan: RecoveryPlan, clusterSet: ClusterSet): Promise<RecoveryPlan> {
+  const blastRadius = await Promise.all(
+    plan.blastRadius.map(async (r): Promise<BlastRadius> => {
+      const target = plan.runbook.targets.find((t) => workloadOf(t) === r.workload);
+      if (!target) return r;
+      const { kind, name } = target.owner ?? target;
+      const apiVersion = kind === 'Pod' ? 'v1' : kind === 'Job' ? 'batch/v1' : 'apps/v1';
+      const live = await clusterSet.client(target.cluster).get({ apiVersion, kind, namespace: target.namespace, name });
+      // a pod no controller owns is its own single replica: nothing replaces it while it restarts
+      if (kind === 'Pod') return { ...r, replicas: { desired: 1, ready: live && conditionMet(live, 'Ready') ? 1 : 0 } };
+      const desired = count(live, 'spec', 'replicas') ?? count(live, 'status', 'desiredNumberScheduled');
+      if (desired === undefined) return r;
+      const ready = count(live, 'status', 'readyReplicas') ?? count(live, 'status', 'numberReady') ?? 0;
+      return { ...r, replicas: { desired, ready } };
+    }),
+  );
+  return { ...plan, blastRadius };
 }

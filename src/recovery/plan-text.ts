@@ -3,7 +3,7 @@
  * batches, how much of each workload is down at once, and the kubectl commands that would do the
  * same by hand.
  */
-import { kubectlCommand, type RecoveryPlan } from './plan.js';
+import { kubectlCommand, type BlastRadius, type RecoveryPlan } from './plan.js';
 
 /** The plan as `kdeck recover --plan` prints it: targets by cluster and batch, blast radius, kubectl commands. */
 export function planText(plan: RecoveryPlan): string {
@@ -33,7 +33,23 @@ export function planText(plan: RecoveryPlan): string {
   }
   if (plan.blastRadius.length) {
     lines.push('', 'Blast radius (per workload: targets, most down at once):');
-    for (const r of plan.blastRadius) lines.push(`  ${r.workload}: ${r.targets}, ${r.atOnce} at once`);
+    for (const r of plan.blastRadius) lines.push(`  ${r.workload}: ${blastRadiusDetail(r)}`);
   }
   return lines.join('\n') + '\n';
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * How much of one workload a recovery takes down, with its replicas: restarting "1 at once" of
+ * a single-replica workload is a full outage, and the words say so rather than leaving the
+ * reader to know it.
+ */
+export function blastRadiusDetail(r: BlastRadius): string {
+  const targets = plural(r.targets, 'target');
+  if (!r.replicas) return `${r.atOnce} down at once (${targets}; replicas unknown)`;
+  const { desired, ready } = r.replicas;
+  const down = `${Math.min(r.atOnce, desired)} of ${plural(desired, 'replica')} down at once (${targets}, ${ready} ready)`;
+  // the verdict first, so a narrow screen that cuts the line keeps it
+  return r.atOnce >= desired ? `full outage: ${down}` : `${desired - r.atOnce} of ${desired} stay up: ${down}`;
 }

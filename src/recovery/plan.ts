@@ -48,7 +48,15 @@ export interface RecoveryPlan {
   runbook: Runbook;
   batches: Batch[];
   /** Per owning workload (cluster/namespace/kind/name): its targets and the most touched at once. */
-  blastRadius: { workload: string; targets: number; atOnce: number }[];
+  blastRadius: BlastRadius[];
+}
+
+export interface BlastRadius {
+  workload: string;
+  targets: number;
+  atOnce: number;
+  /** The workload's replicas when the plan was made; unknown when the hostnames came from a CMDB file. */
+  replicas?: { desired: number; ready: number };
 }
 
 function str(o: Record<string, unknown>, key: string, where: string): string {
@@ -101,7 +109,8 @@ export function runbookOf(output: unknown): Runbook {
   };
 }
 
-const workloadOf = (t: RecoveryTarget) =>
+/** The workload a target belongs to (its owner, else itself), as the blast radius names it. */
+export const workloadOf = (t: RecoveryTarget) =>
   `${t.cluster}/${t.namespace}/${t.owner ? `${t.owner.kind}/${t.owner.name}` : `${t.kind}/${t.name}`}`;
 
 /**

@@ -33,8 +33,9 @@ describe('the command line', () => {
   });
 
   it('says what is wrong with a line it cannot use', () => {
-    expect(parseCommand(':aply')).toEqual({
-      error: expect.stringMatching(/^no command :aply; the commands are :apply, :destroy, /),
+    expect(parseCommand(':aply')).toEqual({ error: "unknown command 'aply' — did you mean :apply?" });
+    expect(parseCommand(':zzz')).toEqual({
+      error: expect.stringMatching(/^unknown command 'zzz'; the commands are :apply, :destroy, /),
     });
     expect(parseCommand(':recover')).toEqual({
       error: 'usage: :recover RUNBOOK hosts=a,b (for example :recover runbooks/AppRecovery.k hosts=web-1,web-2)',

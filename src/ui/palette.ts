@@ -4,6 +4,7 @@
  * completions, so what `?` lists is what `:` accepts.
  */
 import { recoveryArgs } from '../app/console/recovery.js';
+import { unknownCommand } from '../app/unknown-command.js';
 import { VIEWS, viewByName, type ViewId } from './views.js';
 
 export type PaletteCommand =
@@ -72,7 +73,11 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
   if (!command)
     return {
       error: word
-        ? `no command :${word}; the commands are ${COMMANDS.map((c) => `:${c.name}`).join(', ')}`
+        ? unknownCommand(
+            word,
+            COMMANDS.map((c) => c.name),
+            ':',
+          )
         : 'type a command (:help lists them)',
     };
   const usage = `usage: ${command.usage}`;

@@ -13,6 +13,8 @@ import { parseOptionArg } from '../../kcl/run.js';
 import type { RecoveryPlan } from '../../recovery/plan.js';
 import { requireTargets } from '../../recovery/runbook.js';
 import { planRecovery } from '../recovery.js';
+import { KclError } from '../../diagnostics/diagnostics.js';
+import { failureOf } from './compile-stack.js';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { launchRun, resumeRun, type OpenOptions } from '../../workflows/recovery/launch.js';
 import type { RunActor } from '../../workflows/recovery/run-machine.js';
@@ -79,9 +81,11 @@ export class ConsoleRecovery {
         `recovery ${runbook}: ${plan.runbook.targets.length} targets in ${plan.batches.length} batches`,
       );
     } catch (e) {
-      const message = errorMessage(e);
+      // the runbook's own words (a check's message) as the CLI prints them, not only the heading
+      const failure = e instanceof KclError ? failureOf(e, this.deps.root) : undefined;
+      const message = failure?.text.trimEnd() ?? errorMessage(e);
       this.set({ state: 'error', runbook, args, message });
-      this.deps.log('error', `recovery ${runbook}: ${message}`);
+      this.deps.log('error', `recovery ${runbook}: ${failure?.summary ?? message}`);
     }
   }
 

@@ -141,6 +141,15 @@ describe('the console session', () => {
     expect(session.store.get().events.filter((e) => e.text.startsWith('drift:'))).toHaveLength(1);
   });
 
+  it('shows the runbook\'s own message, with its place, when a recovery is asked for without hostnames', async () => {
+    await session.planRecovery('runbooks/AppRecovery.k', []);
+    const r = session.store.get().recovery;
+    expect(r?.state).toBe('error');
+    if (r?.state !== 'error') return;
+    expect(r.message).toContain('a pod recovery needs hostnames (-D hosts=a,b,c)');
+    expect(r.message).toMatch(/--> .*runbooks\/AppRecovery\.k:\d+:\d+/);
+  });
+
   it('plans a recovery runbook from the hostnames and runs it: the pod is replaced and the run leaves its audit log', async () => {
     const client = clusterSet.client('sandbox-a');
     const pods = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });

@@ -4,6 +4,7 @@
  * Pure.
  */
 import type { RecoveryPlan } from '../../recovery/plan.js';
+import { blastRadiusDetail } from '../../recovery/plan-text.js';
 import type { DiffLine } from './diff-lines.js';
 
 export function recoveryLines(plan: RecoveryPlan): DiffLine[] {
@@ -39,7 +40,8 @@ export function recoveryLines(plan: RecoveryPlan): DiffLine[] {
   }
   if (plan.blastRadius.length) {
     lines.push({ text: '' }, { text: 'Blast radius (per workload: targets, most down at once)', bold: true });
-    for (const r of plan.blastRadius) lines.push({ text: `  ${r.workload}: ${r.targets}, ${r.atOnce} at once` });
+    // two lines each: workload names are long, and the outage warning must not be cut off
+    for (const r of plan.blastRadius) lines.push({ text: `  ${r.workload}` }, { text: `    ${blastRadiusDetail(r)}` });
   }
   return lines;
 }

@@ -320,7 +320,7 @@ function fixtureRecoveryPlan(): RecoveryPlan {
     hostname,
     owner: { kind: 'ReplicaSet', name: 'frontend-7d9' },
   });
-  return planRecovery({
+  const plan = planRecovery({
     name: 'app-recovery',
     action: 'delete',
     strategy: { batchSize: 2, maxUnavailable: 1, clusterConcurrency: 1, healthTimeout: '2m', onFailure: 'pause' },
@@ -331,6 +331,10 @@ function fixtureRecoveryPlan(): RecoveryPlan {
     ],
     unresolved: ['c-node-9'],
   });
+  // what the clusters answer: three replicas on sandbox-a, a single one on sandbox-b
+  const replicas = (workload: string) =>
+    workload.startsWith('sandbox-a/') ? { desired: 3, ready: 3 } : { desired: 1, ready: 1 };
+  return { ...plan, blastRadius: plan.blastRadius.map((r) => ({ ...r, replicas: replicas(r.workload) })) };
 }
 
 function runPlanOf(plan: RecoveryPlan): RunPlan {

@@ -139,6 +139,18 @@ describe('kdeck apply, preview and destroy on the sample', () => {
     const r = await kdeck(['preview', '-d', '-w', 'appops/nginx-example/dev']);
     expect(r.stdout).toContain('apps/v1:Deployment:nginx-example-dev:nginx-example  sandbox-a  Update (drift)');
     expect(r.stdout).toContain('Drift (changed outside kdeck):\n  ~ spec.replicas: 1 → 4');
+    // scripts read the same notes from the JSON, without the server's managedFields bookkeeping
+    const json = JSON.parse((await kdeck(['preview', '-w', 'appops/nginx-example/dev', '-o', 'json'])).stdout) as {
+      changeSteps: Record<string, { drift: boolean; driftFields?: unknown[]; conflict?: string; note?: string }>;
+    };
+    const step = json.changeSteps['apps/v1:Deployment:nginx-example-dev:nginx-example'];
+    expect(step).toMatchObject({
+      drift: true,
+      driftFields: [{ kind: 'change', path: 'spec.replicas', from: 1, to: 4 }],
+      conflict: expect.stringContaining('.spec.replicas'),
+      note: expect.stringContaining('apply needs --force-conflicts'),
+    });
+    expect(JSON.stringify(json)).not.toContain('managedFields');
     expect(
       (await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '--force-conflicts', '-w', 'appops/nginx-example/dev']))
         .code,

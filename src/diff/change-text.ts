@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../model/kube-object.js';
 import { maskSecret } from './fields.js';
-import type { Attributes } from '../model/resource.js';
+import { isObject, type Attributes } from '../model/resource.js';
 import { renderFieldChanges } from './render.js';
 import { summarize, type ChangeSet, type ResourceChange } from './change-set.js';
 
@@ -63,10 +63,30 @@ export function changeDetails(cs: ChangeSet): string {
     .join('\n');
 }
 
-const masked = (o: KubeObject | Attributes | undefined) => (o ? maskSecret(o as Attributes) : null);
+/** An object for scripts: Secret values masked, and without the server's managedFields bookkeeping. */
+function forJson(o: KubeObject | Attributes | undefined): Attributes | null {
+  if (!o) return null;
+  const m = maskSecret(o as Attributes);
+  if (!isObject(m.metadata) || !('managedFields' in m.metadata)) return m;
+  const { managedFields: _managedFields, ...metadata } = m.metadata;
+  return { ...m, metadata };
+}
+
+/** What the table and `-d` say beside an action, as data: drift, conflicts, notes, values known after apply. */
+function notesJson(c: ResourceChange): Attributes {
+  return {
+    drift: c.decision.drift,
+    ...(c.decision.driftFields.length ? { driftFields: c.decision.driftFields } : {}),
+    ...(c.conflict ? { conflict: c.conflict } : {}),
+    ...(c.decision.note ? { note: c.decision.note } : {}),
+    ...(c.dryRunError ? { dryRunError: c.dryRunError } : {}),
+    ...(c.unresolved.length ? { knownAfterApply: c.unresolved.map((r) => r.at) } : {}),
+    ...(c.sharedWith ? { sharedWith: c.sharedWith } : {}),
+  };
+}
 
 /**
- * kusion's `preview -o json` shape, with the cluster of each step. Steps are keyed by id as in
+ * kusion's `preview -o json` shape, with the cluster of each step and the notes the table shows. Steps are keyed by id as in
  * kusion; an id with a change on two clusters (a stack moving from one to the other) is keyed
  * `cluster/id` on both, so neither step hides the other.
  */
@@ -81,8 +101,9 @@ export function changeJson(cs: ChangeSet): string {
         id: c.id,
         cluster: c.cluster,
         action: c.action,
-        from: masked(c.live),
-        to: c.action === 'Delete' ? null : masked(c.dryRun ?? (c.resource?.attributes as Attributes | undefined)),
+        ...notesJson(c),
+        from: forJson(c.live),
+        to: c.action === 'Delete' ? null : forJson(c.dryRun ?? (c.resource?.attributes as Attributes | undefined)),
       },
     ]),
   );

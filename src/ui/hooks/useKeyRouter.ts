@@ -129,6 +129,18 @@ export function useKeyRouter(
         if (a && a.id in by) dispatch({ type: 'scroll', to: Math.min(10_000, nav.scroll + by[a.id]) });
         return;
       }
+      case 'search': {
+        const next = edit(m.text, name, input, key);
+        if (next === 'cancel') {
+          dispatch({ type: 'logView', change: { search: '' } });
+          return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        }
+        if (next === 'submit') return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        // matches light up as the user types
+        dispatch({ type: 'logView', change: { search: next } });
+        return dispatch({ type: 'mode', mode: { kind: 'search', text: next } });
+      }
+      case 'containers':
       case 'contexts':
         // ink-select-input has the other keys
         if (name === 'esc') dispatch({ type: 'mode', mode: { kind: 'normal' } });

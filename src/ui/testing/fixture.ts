@@ -21,6 +21,7 @@ import { StepError, type RecoverySteps, type RunPlan, type TargetOutcome } from 
 import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { ConsoleControl } from '../../app/console/control.js';
+import { FixturePodTools } from './pod-fixture.js';
 import type { RecoveryCommand } from '../../app/console/recovery.js';
 import {
   liveKey,
@@ -351,6 +352,7 @@ function runPlanOf(plan: RecoveryPlan): RunPlan {
 
 export class FixtureControl implements ConsoleControl {
   readonly store: Store<ConsoleState>;
+  readonly podTools = new FixturePodTools();
   readonly calls: string[] = [];
   private gatesHeld = true;
   private readonly waiting: (() => void)[] = [];

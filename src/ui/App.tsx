@@ -103,9 +103,13 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
           kubectl={(c) => control.podTools.kubectl(c)}
           width={inner.width}
           height={viewHeight}
-          keys={{ follow: key('log.follow'), bottom: key('bottom'), back: key('back') }}
-          picking={nav.mode.kind === 'containers'}
-          onPick={commands.pickContainer}
+          keys={{
+            follow: key('log.follow'),
+            bottom: key('bottom'),
+            back: key('back'),
+            move: `${key('down')}/${key('up')}`,
+          }}
+          {...(nav.mode.kind === 'containers' ? { picking: nav.mode.index } : {})}
         />
       );
     switch (nav.view) {

@@ -20,8 +20,8 @@ export type Mode =
   | { kind: 'contexts' }
   /** Typing a search in the log view. */
   | { kind: 'search'; text: string }
-  /** Picking the container the log view reads. */
-  | { kind: 'containers' };
+  /** Picking the container the log view reads: the row at `index` (0: each pod's default). */
+  | { kind: 'containers'; index: number };
 
 export interface Message {
   tone: Tone;

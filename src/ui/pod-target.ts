@@ -57,6 +57,8 @@ export function namedPodTarget(
   const namespace = namespaceOf(at.stack, at.row);
   const context = at.row?.cluster || at.stack?.stack.cluster || at.context;
   if (!namespace || !context)
-    return { error: `the selected stack names no namespace or cluster to look for ${word} in; select a stack with :stack` };
+    return {
+      error: `the selected stack names no namespace or cluster to look for ${word} in; select a stack with :stack`,
+    };
   return { context, namespace, kind, name };
 }

@@ -18,7 +18,6 @@ import { unfinishedRuns } from '../workflows/recovery/run-store.js';
 import { ConsoleSession } from '../app/console/session.js';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './terminal.js';
 
-
 /** The workspace's runbook files, relative to its root, for the Recovery view to offer. */
 function runbooks(root: string): string[] {
   const dir = path.join(root, 'runbooks');

@@ -224,10 +224,7 @@ export class LogFeed {
   private ended(key: string, reader: Reader, stream: PodLogStream, end: PodLogEnd, epoch: number): void {
     if (reader.stream === stream) delete reader.stream;
     if (this.closed || epoch !== this.epoch) return;
-    this.outcome.set(
-      key,
-      end.kind === 'refused' ? { state: 'refused', message: end.message } : { state: 'ended' },
-    );
+    this.outcome.set(key, end.kind === 'refused' ? { state: 'refused', message: end.message } : { state: 'ended' });
     // a followed container may have started again while its last run was being read
     const pod = key.split('/')[1]!;
     this.sync(pod);

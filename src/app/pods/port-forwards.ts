@@ -47,11 +47,14 @@ export class PortForwards {
     this.children.set(pf.id, child);
     const said = (chunk: Buffer, forwarding: boolean) => {
       const last = chunk.toString('utf8').trim().split('\n').pop()?.trim();
-      if (last) this.patch(pf.id, { said: last, ...(forwarding && /^Forwarding/.test(last) ? { state: 'forwarding' } : {}) });
+      if (last)
+        this.patch(pf.id, { said: last, ...(forwarding && /^Forwarding/.test(last) ? { state: 'forwarding' } : {}) });
     };
     child.stdout?.on('data', (c: Buffer) => said(c, true));
     child.stderr?.on('data', (c: Buffer) => said(c, false));
-    child.on('error', (e) => this.patch(pf.id, { state: 'exited', said: `${this.kubectl}: ${e.message}`, exitCode: null }));
+    child.on('error', (e) =>
+      this.patch(pf.id, { state: 'exited', said: `${this.kubectl}: ${e.message}`, exitCode: null }),
+    );
     child.on('exit', (code) => {
       this.children.delete(pf.id);
       this.patch(pf.id, { state: 'exited', exitCode: code });

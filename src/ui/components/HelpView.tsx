@@ -31,7 +31,8 @@ export function helpLines(
         text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}`,
       });
   }
-  if (ctx.readOnly) lines.push({ text: 'Read-only: apply, destroy and shell are hidden and refused.', tone: 'warning' });
+  if (ctx.readOnly)
+    lines.push({ text: 'Read-only: apply, destroy and shell are hidden and refused.', tone: 'warning' });
   lines.push({ text: 'Commands', bold: true });
   for (const c of COMMANDS) lines.push({ text: `  ${fit(c.usage, 30)} ${c.description}` });
   lines.push({

@@ -32,7 +32,10 @@ export interface PodCommands {
   carryOut(c: PodPaletteCommand): void;
 }
 
-export function podCommands({ state, nav, screen }: Now, { control, dispatch, say, page, suspend }: PodDeps): PodCommands {
+export function podCommands(
+  { state, nav, screen }: Now,
+  { control, dispatch, say, page, suspend }: PodDeps,
+): PodCommands {
   const logs = nav.logs;
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const selected = () => rowPodTarget(screen.row, state.context);
@@ -57,7 +60,11 @@ export function podCommands({ state, nav, screen }: Now, { control, dispatch, sa
     say(`asking ${target.context} for a shell…`);
     control.podTools.shell(target).then(
       async (plan) => {
-        if ('refused' in plan) return say(plan.refused, 'warning');
+        if ('refused' in plan) {
+          // the status line cuts it to the width; the event log keeps it whole
+          control.log('warn', plan.refused);
+          return say(plan.refused, 'warning');
+        }
         const out = await suspend(plan);
         if ('error' in out) return say(`${out.error} (the command was ${plan.line})`, 'danger');
         say(`the shell ended (exit code ${out.code ?? 'none'}): ${plan.line}`, out.code === 0 ? 'ok' : 'warning');
@@ -121,8 +128,9 @@ export function podCommands({ state, nav, screen }: Now, { control, dispatch, sa
         dispatch({ type: 'logView', change: { back: 0 } });
         return true;
       case 'log.container':
-        if (now.containers.length < 2) say(`the pods have one container${now.containers[0] ? `: ${now.containers[0]}` : ''}`);
-        else mode({ kind: 'containers' });
+        if (now.containers.length < 2)
+          say(`the pods have one container${now.containers[0] ? `: ${now.containers[0]}` : ''}`);
+        else mode({ kind: 'containers', index: now.container ? now.containers.indexOf(now.container) + 1 : 0 });
         return true;
       case 'log.search':
         mode({ kind: 'search', text: logs.search });
@@ -139,7 +147,11 @@ export function podCommands({ state, nav, screen }: Now, { control, dispatch, sa
   };
 
   const carryOut = (c: PodPaletteCommand) => {
-    const stackNow = { ...(screen.stack ? { stack: screen.stack } : {}), ...(screen.row ? { row: screen.row } : {}), ...(state.context ? { context: state.context } : {}) };
+    const stackNow = {
+      ...(screen.stack ? { stack: screen.stack } : {}),
+      ...(screen.row ? { row: screen.row } : {}),
+      ...(state.context ? { context: state.context } : {}),
+    };
     switch (c.kind) {
       case 'logs': {
         const target = namedPodTarget(c.target, stackNow);
@@ -151,10 +163,11 @@ export function podCommands({ state, nav, screen }: Now, { control, dispatch, sa
         if ('error' in target) return say(target.error, 'warning');
         say(`asking ${target.context} for a port-forward…`);
         control.podTools.startPortForward(target, c.ports).then(
-          (pf) =>
-            'refused' in pf
-              ? say(pf.refused, 'warning')
-              : say(`port-forward ${pf.id} started: ${pf.command} (:port-forwards lists it)`, 'ok'),
+          (pf) => {
+            const text = 'refused' in pf ? pf.refused : `port-forward ${pf.id} started: ${pf.command}`;
+            control.log('refused' in pf ? 'warn' : 'info', text);
+            say('refused' in pf ? text : `${text} (:port-forwards lists it)`, 'refused' in pf ? 'warning' : 'ok');
+          },
           (e: unknown) => say(errorMessage(e), 'danger'),
         );
         return;
@@ -165,14 +178,20 @@ export function podCommands({ state, nav, screen }: Now, { control, dispatch, sa
           void pfs.stopAll();
           return say('stopping every port-forward');
         }
-        return pfs.stop(c.id) ? say(`stopping port-forward ${c.id}`) : say(`port-forward ${c.id} is not running`, 'warning');
+        return pfs.stop(c.id)
+          ? say(`stopping port-forward ${c.id}`)
+          : say(`port-forward ${c.id} is not running`, 'warning');
       }
       case 'port-forwards': {
         const all = control.podTools.portForwards.store.get();
-        if (all.length === 0) return say('no port-forward was started (:port-forward TYPE/NAME LOCAL:REMOTE starts one)');
+        if (all.length === 0)
+          return say('no port-forward was started (:port-forward TYPE/NAME LOCAL:REMOTE starts one)');
         return say(
           all
-            .map((p) => `${p.id}: ${p.target.kind.toLowerCase()}/${p.target.name} ${p.ports.join(' ')} ${p.state}${p.state === 'exited' ? ` (${p.said || `code ${p.exitCode ?? '?'}`})` : ''}`)
+            .map(
+              (p) =>
+                `${p.id}: ${p.target.kind.toLowerCase()}/${p.target.name} ${p.ports.join(' ')} ${p.state}${p.state === 'exited' ? ` (${p.said || `code ${p.exitCode ?? '?'}`})` : ''}`,
+            )
             .join('; '),
         );
       }

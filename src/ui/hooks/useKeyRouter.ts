@@ -140,7 +140,15 @@ export function useKeyRouter(
         dispatch({ type: 'logView', change: { search: next } });
         return dispatch({ type: 'mode', mode: { kind: 'search', text: next } });
       }
-      case 'containers':
+      case 'containers': {
+        if (name === 'esc') return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        const containers = nav.logs?.feed.store.get().containers ?? [];
+        if (name === 'enter') return commands.pickContainer(containers[m.index - 1]);
+        const a = actionFor(name, screen.ctx, bindings);
+        const by = a?.id === 'up' ? -1 : a?.id === 'down' ? 1 : 0;
+        const index = Math.min(containers.length, Math.max(0, m.index + by));
+        return dispatch({ type: 'mode', mode: { kind: 'containers', index } });
+      }
       case 'contexts':
         // ink-select-input has the other keys
         if (name === 'esc') dispatch({ type: 'mode', mode: { kind: 'normal' } });

@@ -7,10 +7,10 @@
  */
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
-import SelectInput from 'ink-select-input';
 import type { LogFeed, LogFeedState, LogSource } from '../../app/pods/log-feed.js';
 import { commandLine, kubectlName, logsArgs, type KubectlBase } from '../../app/pods/target.js';
-import { fit } from '../../views/text.js';
+import { cut, fit } from '../../views/text.js';
+import { wrapWords } from '../../views/wrap.js';
 import { theme } from '../../views/theme.js';
 import type { LogNav } from '../log-nav.js';
 import { logRows, matchingLines, type LogRow } from './log-rows.js';
@@ -38,15 +38,18 @@ function title(s: LogFeedState): string {
   const pods = t.kind === 'Pod' ? '' : ` (${s.sources.length} pod${s.sources.length === 1 ? '' : 's'})`;
   const how = s.previous ? 'previous runs' : s.follow ? 'following' : 'not following';
   const container = s.container ? `container ${s.container}` : s.containers.length > 1 ? 'default containers' : '';
-  return [`Log ${kubectlName(t)}${pods}`, `${t.context}/${t.namespace}`, how, container].filter(Boolean).join(' · ');
+  // the context and namespace are in the kubectl command below
+  return [`Log ${kubectlName(t)}${pods}`, how, container].filter(Boolean).join(' · ');
 }
 
 function endedText(src: LogSource): string {
   const t = src.termination;
-  if (!t) return `${src.key}: no previous run (${src.restarts} restarts)${src.message ? `: ${src.message}` : ''}`;
-  const at = t.finishedAt ? ` at ${t.finishedAt.replace('T', ' ').replace(/\.\d+/, '').replace('Z', ' UTC')}` : '';
+  const restarts = `${src.restarts} restart${src.restarts === 1 ? '' : 's'}`;
+  if (!t) return `${src.key}: no previous run (${restarts})${src.message ? `: ${src.message}` : ''}`;
+  const at = t.finishedAt ? ` · ended ${t.finishedAt.replace('T', ' ').replace(/\.\d+/, '').replace('Z', ' UTC')}` : '';
   const signal = t.signal !== undefined ? `, signal ${t.signal}` : '';
-  return `${src.key}: previous run ended${at}: exit code ${t.exitCode}${signal}, reason ${t.reason || 'none given'} (${src.restarts} restarts)`;
+  // the exit code and reason first: they are what a narrow screen must not cut
+  return `${src.key}: exit code ${t.exitCode}${signal}, reason ${t.reason || 'none given'}${at} · ${restarts}`;
 }
 
 interface Note {
@@ -66,7 +69,8 @@ function headerLines(s: LogFeedState, room: number): Note[] {
   });
   const shown = notes.slice(0, Math.max(1, room));
   out.push(...shown);
-  if (notes.length > shown.length) out[out.length - 1] = { text: `…and ${notes.length - shown.length + 1} more pods`, tone: 'muted' };
+  if (notes.length > shown.length)
+    out[out.length - 1] = { text: `…and ${notes.length - shown.length + 1} more pods`, tone: 'muted' };
   if (s.buffer.dropped)
     out.push({
       text: `${s.buffer.dropped.toLocaleString('en')} older lines dropped: the view keeps the newest ${s.tailLines.toLocaleString('en')}`,
@@ -112,16 +116,20 @@ export interface LogViewProps {
   width: number;
   height: number;
   /** Keys, as bound, for the hints. */
-  keys: { follow: string; bottom: string; back: string };
-  picking: boolean;
-  onPick: (container: string | undefined) => void;
+  keys: { follow: string; bottom: string; back: string; move: string };
+  /** The container picker's selected row (0: each pod's default), while it is open. */
+  picking?: number;
 }
 
-export function LogView({ logs, kubectl, width, height, keys, picking, onPick }: LogViewProps) {
+export function LogView({ logs, kubectl, width, height, keys, picking }: LogViewProps) {
   const state = useLogFeed(logs.feed);
   const command = logCommand(kubectl(state.target.context), state);
   const header = headerLines(state, Math.max(1, Math.floor(height / 4)));
-  const bodyHeight = Math.max(1, height - 3 - header.length);
+  // the whole command when it fits in two rows: it is there to be copied
+  const commandRows = wrapWords(command, width);
+  const shownCommand =
+    commandRows.length > 2 ? [commandRows[0]!, cut(commandRows.slice(1).join(''), width)] : commandRows;
+  const bodyHeight = Math.max(1, height - 2 - shownCommand.length - header.length);
   const lines = state.buffer.lines;
   const rows = logRows(lines, {
     width,
@@ -151,29 +159,35 @@ export function LogView({ logs, kubectl, width, height, keys, picking, onPick }:
         </Text>
       ))}
       <Box flexDirection="column" height={bodyHeight}>
-        {picking ? (
+        {picking !== undefined ? (
           <Box flexDirection="column">
             <Text bold>{fit('The container to read in each pod:', width)}</Text>
-            <SelectInput
-              items={[
-                { key: '', label: "each pod's default container", value: '' },
-                ...state.containers.map((c) => ({ key: c, label: c, value: c })),
-              ]}
-              initialIndex={Math.max(0, state.containers.indexOf(state.container ?? '') + 1)}
-              onSelect={(item) => onPick(item.value || undefined)}
-            />
-            <Text color={theme.muted}>{fit(`enter picks it, ${keys.back} leaves it as it is`, width)}</Text>
+            {["each pod's default container", ...state.containers].map((c, i) => (
+              <Text key={c} bold={i === picking} inverse={i === picking}>
+                {fit(`${i === picking ? '▸ ' : '  '}${c}`, width)}
+              </Text>
+            ))}
+            <Text color={theme.muted}>
+              {fit(`${keys.move} and enter pick it, ${keys.back} leaves it as it is`, width)}
+            </Text>
           </Box>
         ) : rows.length === 0 ? (
           <Text color={theme.muted}>
-            {fit(state.loading ? 'Finding the pods…' : state.sources.length ? 'No lines yet.' : 'No pod to read yet.', width)}
+            {fit(
+              state.loading ? 'Finding the pods…' : state.sources.length ? 'No lines yet.' : 'No pod to read yet.',
+              width,
+            )}
           </Text>
         ) : (
           rows.map((r) => <Row key={r.key} row={r} />)
         )}
       </Box>
       <Text color={theme.muted}>{fit(`${where}${search}${flags}`, width)}</Text>
-      <Text color={theme.muted}>{fit(command, width)}</Text>
+      {shownCommand.map((row, i) => (
+        <Text key={i} color={theme.muted}>
+          {fit(row, width)}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -27,7 +27,10 @@ export interface LogRowOptions {
   search: string;
 }
 
-export function lineText(l: LogLine, o: Pick<LogRowOptions, 'timestamps' | 'prefixed'>): { text: string; prefix: string } {
+export function lineText(
+  l: LogLine,
+  o: Pick<LogRowOptions, 'timestamps' | 'prefixed'>,
+): { text: string; prefix: string } {
   const prefix = `${o.prefixed ? `[${l.source}] ` : ''}${o.timestamps && l.at ? `${l.at} ` : ''}`;
   return { text: prefix + l.text, prefix };
 }

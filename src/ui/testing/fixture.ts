@@ -22,6 +22,7 @@ import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { ConsoleControl } from '../../app/console/control.js';
 import { FixturePodTools } from './pod-fixture.js';
+import type { PodTools } from '../../app/pods/pod-tools.js';
 import type { RecoveryCommand } from '../../app/console/recovery.js';
 import {
   liveKey,
@@ -352,7 +353,6 @@ function runPlanOf(plan: RecoveryPlan): RunPlan {
 
 export class FixtureControl implements ConsoleControl {
   readonly store: Store<ConsoleState>;
-  readonly podTools = new FixturePodTools();
   readonly calls: string[] = [];
   private gatesHeld = true;
   private readonly waiting: (() => void)[] = [];
@@ -361,6 +361,7 @@ export class FixtureControl implements ConsoleControl {
     state: ConsoleState = fixtureState(),
     /** Operations run until interrupted, instead of ending at once. */
     private readonly hold = false,
+    readonly podTools: PodTools = new FixturePodTools(),
   ) {
     this.store = new Store(state);
   }

@@ -10,13 +10,7 @@ import type { WatchEvent } from '../../cluster/watch.js';
 import { LogFeed, type PodApi } from '../../app/pods/log-feed.js';
 import { noProcesses, type InteractiveCommand, type PodTools, type Refusal } from '../../app/pods/pod-tools.js';
 import { PortForwards, type PortForward } from '../../app/pods/port-forwards.js';
-import {
-  commandLine,
-  execArgs,
-  portForwardArgs,
-  type KubectlBase,
-  type PodTarget,
-} from '../../app/pods/target.js';
+import { commandLine, execArgs, portForwardArgs, type KubectlBase, type PodTarget } from '../../app/pods/target.js';
 import { T0 } from './fixture.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
@@ -101,7 +95,12 @@ export class FixturePodApi implements PodApi {
     this.watchers.delete(listener);
   }
 
-  streamLog(_namespace: string, podName: string, opts: PodLogOptions, onLines: (lines: string[]) => void): PodLogStream {
+  streamLog(
+    _namespace: string,
+    podName: string,
+    opts: PodLogOptions,
+    onLines: (lines: string[]) => void,
+  ): PodLogStream {
     let end: (e: PodLogEnd) => void = () => {};
     const done = new Promise<PodLogEnd>((resolve) => (end = resolve));
     const o: Open = { pod: podName, opts, push: onLines, end, closed: false };
@@ -124,11 +123,12 @@ export class FixturePodApi implements PodApi {
     };
   }
 
-  /** A line the container writes now, to every stream that follows it. */
-  write(podName: string, container: string, text: string, at = T0): void {
+  /** Lines the container writes now, to every stream that follows it. */
+  write(podName: string, container: string, text: string | string[], at = T0): void {
+    const lines = (Array.isArray(text) ? text : [text]).map((t) => `${iso(at)} ${t}`);
     for (const o of this.open)
       if (!o.closed && o.pod === podName && (o.opts.container ?? 'frontend') === container && o.opts.follow)
-        o.push([`${iso(at)} ${text}`]);
+        o.push(lines);
   }
 
   /** Streams still open. */

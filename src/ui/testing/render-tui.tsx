@@ -32,6 +32,8 @@ export const settle = async () => {
 
 export interface Tui {
   frame(): string;
+  /** The frame with its colours and attributes (inverse, bold) as escape sequences. */
+  styled(): string;
   /** Keys by name (enter, esc, down, …) or as characters; each is let through before the next. */
   press(...keys: string[]): Promise<void>;
   /** Characters typed one at a time, as a person would. */
@@ -48,6 +50,7 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
   const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
   return {
     frame,
+    styled: () => r.lastFrame() ?? '',
     async press(...keys) {
       for (const k of keys) {
         r.stdin.write(SEQUENCES[k] ?? k);

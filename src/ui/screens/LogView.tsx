@@ -125,10 +125,10 @@ export function LogView({ logs, kubectl, width, height, keys, picking }: LogView
   const state = useLogFeed(logs.feed);
   const command = logCommand(kubectl(state.target.context), state);
   const header = headerLines(state, Math.max(1, Math.floor(height / 4)));
-  // the whole command when it fits in two rows: it is there to be copied
+  // the whole command when it fits in three rows (it does at 80 columns): it is there to be copied
   const commandRows = wrapWords(command, width);
   const shownCommand =
-    commandRows.length > 2 ? [commandRows[0]!, cut(commandRows.slice(1).join(''), width)] : commandRows;
+    commandRows.length > 3 ? [...commandRows.slice(0, 2), cut(commandRows.slice(2).join(' '), width)] : commandRows;
   const bodyHeight = Math.max(1, height - 2 - shownCommand.length - header.length);
   const lines = state.buffer.lines;
   const rows = logRows(lines, {

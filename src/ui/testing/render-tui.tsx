@@ -32,8 +32,6 @@ export const settle = async () => {
 
 export interface Tui {
   frame(): string;
-  /** The frame with its colours and attributes (inverse, bold) as escape sequences. */
-  styled(): string;
   /** Keys by name (enter, esc, down, …) or as characters; each is let through before the next. */
   press(...keys: string[]): Promise<void>;
   /** Characters typed one at a time, as a person would. */
@@ -46,11 +44,17 @@ export interface Tui {
 export async function renderTui(node: ReactNode, size: TerminalSize = { columns: 100, rows: 30 }): Promise<Tui> {
   const wrap = (s: TerminalSize) => <TerminalSizeContext.Provider value={s}>{node}</TerminalSizeContext.Provider>;
   const r = render(wrap(size));
+  // ink-testing-library's stdout is 100 columns wide, and Ink lays the frame out in that width
+  const widen = (s: TerminalSize) =>
+    Object.defineProperty(r.stdout, 'columns', { value: s.columns, configurable: true });
+  if (size.columns !== 100) {
+    widen(size);
+    r.rerender(wrap(size));
+  }
   await settle();
   const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
   return {
     frame,
-    styled: () => r.lastFrame() ?? '',
     async press(...keys) {
       for (const k of keys) {
         r.stdin.write(SEQUENCES[k] ?? k);
@@ -80,6 +84,7 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
       }
     },
     async resize(next) {
+      widen(next);
       r.rerender(wrap(next));
       await settle();
     },

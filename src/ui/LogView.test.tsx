@@ -146,6 +146,20 @@ describe('the log view', () => {
     expect(f).toContain('frontend: request 5010');
   });
 
+  it("takes in a new pod's log and lets a deleted pod's stream go", async () => {
+    const control = new FixtureControl();
+    const t = await onFrontend(control);
+    await t.press('l');
+    await t.waitFor('Log deployment/frontend (3 pods)');
+    apiOf(control).addPod('frontend-7d9-new99');
+    await t.waitFor('[pod/frontend-7d9-new99/frontend] frontend: GET /healthz 200');
+    expect(t.frame()).toContain('Log deployment/frontend (4 pods)');
+    expect(apiOf(control).streaming).toBe(4);
+    apiOf(control).deletePod(POD_A);
+    await t.waitFor('Log deployment/frontend (3 pods)');
+    expect(apiOf(control).streaming).toBe(3);
+  });
+
   it('esc closes the view and every stream it had open', async () => {
     const control = new FixtureControl();
     const t = await onFrontend(control);

@@ -123,6 +123,20 @@ export class FixturePodApi implements PodApi {
     };
   }
 
+  /** A pod the Deployment's ReplicaSet makes (ADDED), or takes away (DELETED). */
+  addPod(name: string): void {
+    const object = pod(name);
+    this.pods.set(name, object);
+    for (const w of this.watchers) w({ type: 'ADDED', object });
+  }
+
+  deletePod(name: string): void {
+    const object = this.pods.get(name);
+    if (!object) return;
+    this.pods.delete(name);
+    for (const w of this.watchers) w({ type: 'DELETED', object });
+  }
+
   /** Lines the container writes now, to every stream that follows it. */
   write(podName: string, container: string, text: string | string[], at = T0): void {
     const lines = (Array.isArray(text) ? text : [text]).map((t) => `${iso(at)} ${t}`);

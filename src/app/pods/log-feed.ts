@@ -248,7 +248,12 @@ export class LogFeed {
         pod: name,
         container,
         state: out?.state ?? 'waiting',
-        ...(out?.message ? { message: out.message } : !out && waiting ? { message: waiting } : {}),
+        // a refusal in the cluster's words, else why the container is not running (CrashLoopBackOff…)
+        ...(out?.message
+          ? { message: out.message }
+          : out?.state !== 'streaming' && waiting
+            ? { message: waiting }
+            : {}),
         restarts: restartCount(pod, container),
         ...(termination ? { termination } : {}),
       });

@@ -63,7 +63,7 @@ function headerLines(s: LogFeedState, room: number): Note[] {
   if (s.error) out.push({ text: s.error, tone: 'danger' });
   const notes = s.sources.flatMap((src): Note[] => {
     if (s.previous) return [{ text: endedText(src), tone: src.termination ? 'danger' : 'muted' }];
-    if (src.state === 'refused' || (src.state === 'waiting' && src.message))
+    if (src.state === 'refused' || (src.state !== 'streaming' && src.message))
       return [{ text: `${src.key}: ${src.message}`, tone: 'warning' }];
     return [];
   });

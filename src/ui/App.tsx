@@ -29,6 +29,7 @@ import { GraphView } from './screens/GraphView.js';
 import { MainPane } from './screens/MainPane.js';
 import { RecoveryView } from './screens/RecoveryView.js';
 import { ResourcesView } from './screens/ResourcesView.js';
+import { logCommand, LogView } from './screens/LogView.js';
 import type { ConsoleControl } from '../app/console/control.js';
 import { filterRows } from './derive.js';
 import { fit } from '../views/text.js';
@@ -68,6 +69,8 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   const page = Math.max(1, inner.height - 2);
   const commands = useCommands(control, now, dispatch, bindings, page);
   useKeyRouter(now, dispatch, commands, bindings, page);
+  // a log view open when the console ends takes its streams with it
+  useEffect(() => () => current().logs?.feed.close(), [current]);
   const stackKey = screen.stack?.key;
   useEffect(() => {
     if (stackKey) control.focus(stackKey);
@@ -87,11 +90,28 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   const entry = screen.stack;
   const filter = nav.filters.main && nav.mode.kind !== 'filter' ? `  /${nav.filters.main}` : '';
   const viewHeight = inner.height - (filter ? 1 : 0);
+  const logs = nav.logs;
   const view = (() => {
     if (nav.mode.kind === 'confirm')
       return <ConfirmView confirm={nav.mode.confirm} input={nav.mode.input} width={inner.width} />;
     if (nav.mode.kind === 'contexts')
       return <ContextPicker contexts={state.contexts} current={state.context} onPick={commands.pickContext} />;
+    if (logs)
+      return (
+        <LogView
+          logs={logs}
+          kubectl={(c) => control.podTools.kubectl(c)}
+          width={inner.width}
+          height={viewHeight}
+          keys={{
+            follow: key('log.follow'),
+            bottom: key('bottom'),
+            back: key('back'),
+            move: `${key('down')}/${key('up')}`,
+          }}
+          {...(nav.mode.kind === 'containers' ? { picking: nav.mode.index } : {})}
+        />
+      );
     switch (nav.view) {
       case 'events':
         return (
@@ -170,7 +190,19 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
         <Pane width={mainWidth} height={bodyHeight} focused={nav.focus === 'main' || nav.mode.kind !== 'normal'}>
           {nav.mode.kind === 'help' ? (
             <HelpView
-              lines={helpLines(screen.ctx, bindings, keymapFile)}
+              lines={helpLines(
+                screen.ctx,
+                bindings,
+                keymapFile,
+                logs
+                  ? [
+                      { text: 'On the command line', bold: true },
+                      {
+                        text: `  ${logCommand(control.podTools.kubectl(logs.feed.store.get().target.context), logs.feed.store.get())}`,
+                      },
+                    ]
+                  : [],
+              )}
               scroll={nav.scroll}
               closeKey={key('back')}
               scrollKeys={`${key('down')}/${key('up')}`}

@@ -35,6 +35,14 @@ export type ActionId =
   | 'recovery.retry'
   | 'recovery.skip'
   | 'recovery.stop'
+  | 'logs'
+  | 'shell'
+  | 'log.follow'
+  | 'log.previous'
+  | 'log.container'
+  | 'log.search'
+  | 'log.wrap'
+  | 'log.timestamps'
   | 'palette'
   | 'filter'
   | 'help'
@@ -51,9 +59,13 @@ export interface ActionContext {
   running: boolean;
   /** Where the console's recovery is: a plan (or a saved run) to run, a run going on, or one that has ended. */
   recovery?: 'planned' | 'running' | 'settled';
+  /** A view over the main pane that has keys of its own: the log of a pod or workload. */
+  overlay?: 'logs';
+  /** The selected row is a pod or has pods (a workload, a Service): `l` and `s` apply to it. */
+  pods?: boolean;
 }
 
-export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Recovery' | 'Console';
+export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Pods' | 'Logs' | 'Recovery' | 'Console';
 
 export interface ActionDef {
   id: ActionId;
@@ -70,7 +82,27 @@ export interface ActionDef {
   dangerous?: boolean;
   /** Shown in the footer, which keeps the lowest numbers when it runs out of room (the help shows every action). */
   footer?: number;
+  /** Applies only in this overlay; an overlay keeps only its own actions and OVERLAY_KEEPS. */
+  overlay?: 'logs';
 }
+
+/** The actions an overlay leaves working: moving, leaving it, the command line, help, quit, a shell. */
+const OVERLAY_KEEPS: ReadonlySet<ActionId> = new Set<ActionId>([
+  'up',
+  'down',
+  'pageUp',
+  'pageDown',
+  'top',
+  'bottom',
+  'back',
+  'shell',
+  'palette',
+  'help',
+  'quit',
+]);
+
+const inScope = (a: ActionDef, c: ActionContext): boolean =>
+  c.overlay ? a.overlay === c.overlay || OVERLAY_KEEPS.has(a.id) : a.overlay === undefined;
 
 const inMain = (c: ActionContext) => c.focus === 'main';
 /** Stack actions give way to the recovery's own keys in the Recovery view. */
@@ -250,6 +282,79 @@ export const ACTIONS: readonly ActionDef[] = [
     when: steering,
   },
   {
+    id: 'logs',
+    keys: ['l'],
+    label: 'logs',
+    description: 'the log of the selected pod, or of every pod of the selected workload (follows)',
+    group: 'Pods',
+    footer: 4,
+    when: (c) => c.focus === 'main' && c.pods === true,
+  },
+  {
+    id: 'shell',
+    keys: ['s'],
+    label: 'shell',
+    description: 'a shell in the pod (kubectl exec -it … -- sh); the console comes back when it exits',
+    group: 'Pods',
+    mutating: true,
+    footer: 11,
+    when: (c) => c.overlay === 'logs' || (c.focus === 'main' && c.pods === true && c.view !== 'recovery'),
+  },
+  {
+    id: 'log.follow',
+    keys: ['f'],
+    label: 'follow',
+    description: 'following on/off: new lines appear as the pods write them',
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 4,
+  },
+  {
+    id: 'log.previous',
+    keys: ['p'],
+    label: 'previous',
+    description: "the previous container's log (its exit code and reason on top), or back to the current one",
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 5,
+  },
+  {
+    id: 'log.container',
+    keys: ['c'],
+    label: 'container',
+    description: 'pick the container to read, when the pods have several',
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 9,
+  },
+  {
+    id: 'log.search',
+    keys: ['/'],
+    label: 'search',
+    description: 'search the log: matches are highlighted (esc clears)',
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 6,
+  },
+  {
+    id: 'log.wrap',
+    keys: ['w'],
+    label: 'wrap',
+    description: 'wrap long lines on/off (off: each line cut to the width)',
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 7,
+  },
+  {
+    id: 'log.timestamps',
+    keys: ['t'],
+    label: 'timestamps',
+    description: "timestamps on/off (the kubelet's, as kubectl logs --timestamps)",
+    group: 'Logs',
+    overlay: 'logs',
+    footer: 8,
+  },
+  {
     id: 'palette',
     keys: [':'],
     label: 'cmd',
@@ -295,7 +400,7 @@ export function actionDef(id: ActionId): ActionDef {
 
 /** The actions that apply in `c`, with their keys; mutating ones are hidden in read-only mode. */
 export function visibleActions(c: ActionContext, bindings: Bindings): { def: ActionDef; keys: readonly string[] }[] {
-  return ACTIONS.filter((a) => (a.when?.(c) ?? true) && !(a.mutating && c.readOnly))
+  return ACTIONS.filter((a) => inScope(a, c) && (a.when?.(c) ?? true) && !(a.mutating && c.readOnly))
     .map((def) => ({ def, keys: bindings.get(def.id) ?? [] }))
     .filter((a) => a.keys.length > 0);
 }
@@ -305,5 +410,5 @@ export function visibleActions(c: ActionContext, bindings: Bindings): { def: Act
  * the console can say why it refuses rather than ignore the key.
  */
 export function actionFor(key: string, c: ActionContext, bindings: Bindings): ActionDef | undefined {
-  return ACTIONS.find((a) => (a.when?.(c) ?? true) && (bindings.get(a.id) ?? []).includes(key));
+  return ACTIONS.find((a) => inScope(a, c) && (a.when?.(c) ?? true) && (bindings.get(a.id) ?? []).includes(key));
 }

@@ -2,7 +2,8 @@
  * Golden frames of every screen at 100×30, kept in snapshots/tui/ and reviewed like code.
  * After an intended change: `npm run snapshots:tui:update`, then read the diff.
  */
-import { describe, it } from 'vitest';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
 import { App } from './App.js';
 import { DEFAULT_BINDINGS } from './actions.js';
 import { FixtureControl } from './testing/fixture.js';
@@ -108,4 +109,61 @@ describe('golden frames at 100×30', () => {
       tui.unmount();
     });
   }
+});
+
+/** The log view of the prod stack's frontend Deployment (three pods, scripted lines). */
+async function onFrontendLog(tui: Tui): Promise<void> {
+  await onProd(tui);
+  await tui.press('l');
+  await tui.waitFor('9 lines, following the newest');
+}
+
+const SIZES = [
+  { columns: 80, rows: 24 },
+  { columns: 100, rows: 30 },
+  { columns: 160, rows: 45 },
+];
+
+const logFrames: [string, (tui: Tui) => Promise<void>][] = [
+  ['logs', onFrontendLog],
+  [
+    'logs-previous',
+    async (tui) => {
+      await onFrontendLog(tui);
+      await tui.press('p');
+      await tui.waitFor('9 lines of the previous runs');
+    },
+  ],
+  [
+    'logs-search-wrap',
+    async (tui) => {
+      await onFrontendLog(tui);
+      await tui.press('w', '/');
+      await tui.type('redis');
+      await tui.press('enter');
+      await tui.waitFor('/redis: ');
+    },
+  ],
+];
+
+describe('golden frames of the log view at 80×24, 100×30 and 160×45', () => {
+  for (const size of SIZES)
+    for (const [name, reach] of logFrames) {
+      it(`${name} at ${size.columns}×${size.rows}`, async () => {
+        const control = new FixtureControl();
+        controls.push(control);
+        const tui = await renderTui(
+          <App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/k.yaml" runbooks={[]} unfinished={[]} />,
+          size,
+        );
+        await reach(tui);
+        const frame = tui.frame();
+        // every row is one screen line: as many lines as the frame has rows, none wider than the terminal
+        const lines = frame.split('\n');
+        expect(lines).toHaveLength(size.rows - 1);
+        for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(size.columns);
+        expectGolden(`${name}-${size.columns}x${size.rows}`, frame);
+        tui.unmount();
+      });
+    }
 });

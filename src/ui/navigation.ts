@@ -7,6 +7,7 @@
  */
 import type { Confirmation } from '../app/console/confirmation.js';
 import type { Focus } from './actions.js';
+import { changedLog, type LogNav, type LogNavChange } from './log-nav.js';
 import type { Tone } from '../views/theme.js';
 import type { ViewId } from './views.js';
 
@@ -16,7 +17,11 @@ export type Mode =
   | { kind: 'palette'; text: string }
   | { kind: 'help' }
   | { kind: 'confirm'; confirm: Confirmation; input: string }
-  | { kind: 'contexts' };
+  | { kind: 'contexts' }
+  /** Typing a search in the log view. */
+  | { kind: 'search'; text: string }
+  /** Picking the container the log view reads: the row at `index` (0: each pod's default). */
+  | { kind: 'containers'; index: number };
 
 export interface Message {
   tone: Tone;
@@ -36,6 +41,8 @@ export interface NavState {
   scroll: number;
   mode: Mode;
   message?: Message;
+  /** The log view, over the main pane, when open. */
+  logs?: LogNav;
 }
 
 export type NavAction =
@@ -48,7 +55,9 @@ export type NavAction =
   | { type: 'scroll'; to: number }
   | { type: 'mode'; mode: Mode }
   | { type: 'filter'; text: string }
-  | { type: 'message'; message?: Message };
+  | { type: 'message'; message?: Message }
+  | { type: 'logs'; logs?: LogNav }
+  | { type: 'logView'; change: LogNavChange };
 
 export const initialNav: NavState = {
   focus: 'tree',
@@ -95,6 +104,14 @@ export function navigate(s: NavState, a: NavAction): NavState {
       return { ...s, filters: { ...s.filters, [s.focus]: a.text } };
     case 'message':
       return { ...s, message: a.message };
+    case 'logs': {
+      if (a.logs) return { ...s, logs: a.logs, focus: 'main' };
+      const next = { ...s };
+      delete next.logs;
+      return next;
+    }
+    case 'logView':
+      return s.logs ? { ...s, logs: changedLog(s.logs, a.change) } : s;
   }
 }
 

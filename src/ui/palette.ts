@@ -6,6 +6,7 @@
 import { recoveryArgs } from '../app/console/recovery.js';
 import { unknownCommand } from '../app/unknown-command.js';
 import { VIEWS, viewByName, type ViewId } from './views.js';
+import { parsePodCommand, POD_COMMANDS, type PodPaletteCommand } from './pod-palette.js';
 
 export type PaletteCommand =
   | { kind: 'apply'; stack?: string; forceConflicts: boolean }
@@ -17,7 +18,8 @@ export type PaletteCommand =
   | { kind: 'view'; view: ViewId }
   | { kind: 'refresh' }
   | { kind: 'help' }
-  | { kind: 'quit' };
+  | { kind: 'quit' }
+  | PodPaletteCommand;
 
 export interface CommandInfo {
   name: string;
@@ -60,6 +62,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   { name: 'view', aliases: [], usage: ':view NAME', description: `show a view: ${VIEWS.map((v) => v.id).join(', ')}` },
   { name: 'refresh', aliases: [], usage: ':refresh', description: 'compile and compare the selected stack again' },
+  ...POD_COMMANDS,
   { name: 'help', aliases: [], usage: ':help', description: 'the keys and commands' },
   { name: 'q', aliases: ['quit', 'q!'], usage: ':q', description: 'quit' },
 ];
@@ -116,6 +119,10 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
       return { kind: 'refresh' };
     case 'help':
       return { kind: 'help' };
+    case 'logs':
+    case 'port-forward':
+    case 'port-forwards':
+      return parsePodCommand(command.name, args);
     default:
       return { kind: 'quit' };
   }

@@ -16,10 +16,7 @@ import { KEYMAP_FILE, loadKeymap } from './keymap.js';
 import { WorkerCompiler } from '../app/console/compiler.js';
 import { unfinishedRuns } from '../workflows/recovery/run-store.js';
 import { ConsoleSession } from '../app/console/session.js';
-
-const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
-const LEAVE_ALT_SCREEN = '\u001B[?1049l';
-const SHOW_CURSOR = '\u001B[?25h';
+import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './terminal.js';
 
 /** The workspace's runbook files, relative to its root, for the Recovery view to offer. */
 function runbooks(root: string): string[] {

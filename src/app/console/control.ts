@@ -3,12 +3,15 @@
  * clusters; screen tests and golden frames implement it over a fixed state.
  */
 import type { Operation } from '../../workflows/stack-operation.js';
+import type { PodTools } from '../pods/pod-tools.js';
 import type { Confirmation } from './confirmation.js';
 import type { RecoveryCommand } from './recovery.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
 export interface ConsoleControl {
   readonly store: Store<ConsoleState>;
+  /** Logs, shells and port-forwards of the pods of a stack's workloads. */
+  readonly podTools: PodTools;
   /**
    * Starts an apply or destroy the operator confirmed; rejects with a sentence when it cannot,
    * or when its plan, made again under the stack's lock, needs more than was confirmed.

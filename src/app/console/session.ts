@@ -32,6 +32,7 @@ import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-d
 import { OperationRunner } from './operations.js';
 import { workspaceProduction } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
+import { ClusterPodTools } from '../pods/pod-tools.js';
 import {
   liveKey,
   newStackEntry,
@@ -83,6 +84,7 @@ export class ConsoleSession implements ConsoleControl {
   private liveWatch: LiveWatch | undefined;
   private lockWatch: LockWatch | undefined;
   readonly operations: OperationRunner;
+  readonly podTools: ClusterPodTools;
   private readonly recovery: ConsoleRecovery;
   private closed = false;
   private readonly now: () => number;
@@ -95,6 +97,7 @@ export class ConsoleSession implements ConsoleControl {
     const production = workspaceProduction(this.workspace.root, options.clusterSet.contexts);
     const context = options.contexts[0] ?? options.clusterSet.current;
     this.clusters = new DefaultedClusters(options.clusterSet, context);
+    this.podTools = new ClusterPodTools(options.clusterSet);
     this.store = new Store<ConsoleState>({
       root: this.workspace.root,
       readOnly: options.readOnly,
@@ -385,6 +388,7 @@ export class ConsoleSession implements ConsoleControl {
     this.lockWatch?.close();
     await this.fileWatch?.close();
     await this.operations.stopAll();
+    await this.podTools.close();
     await this.recovery.close();
     await this.options.compiler.close();
   }

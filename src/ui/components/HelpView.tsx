@@ -11,11 +11,17 @@ import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 
-const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Recovery', 'Console'];
+const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Pods', 'Logs', 'Recovery', 'Console'];
 
-export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: string): DiffLine[] {
+/** `about`: lines about what is on screen first (the log view's kubectl command). */
+export function helpLines(
+  ctx: ActionContext,
+  bindings: Bindings,
+  keymapFile: string,
+  about: readonly DiffLine[] = [],
+): DiffLine[] {
   const actions = visibleActions(ctx, bindings);
-  const lines: DiffLine[] = [];
+  const lines: DiffLine[] = [...about];
   for (const g of GROUPS) {
     const inGroup = actions.filter((a) => a.def.group === g);
     if (!inGroup.length) continue;
@@ -25,7 +31,8 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
         text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}`,
       });
   }
-  if (ctx.readOnly) lines.push({ text: 'Read-only: apply and destroy are hidden and refused.', tone: 'warning' });
+  if (ctx.readOnly)
+    lines.push({ text: 'Read-only: apply, destroy and shell are hidden and refused.', tone: 'warning' });
   lines.push({ text: 'Commands', bold: true });
   for (const c of COMMANDS) lines.push({ text: `  ${fit(c.usage, 30)} ${c.description}` });
   lines.push({

@@ -44,6 +44,8 @@ export function StatusLine({
     return <Prompt sigil=":" text={mode.text} hint={hint} />;
   }
   if (mode.kind === 'filter') return <Prompt sigil="/" text={mode.text} hint="   enter: keep  esc: clear" />;
+  if (mode.kind === 'search')
+    return <Prompt sigil="/" text={mode.text} hint="   search the log  enter: keep  esc: clear" />;
   if (message) return <Text color={theme[message.tone]}>{cut(message.text, width)}</Text>;
   if (event) return <Text color={theme[levelTone[event.level]]}>{cut(event.text, width)}</Text>;
   return <Text> </Text>;

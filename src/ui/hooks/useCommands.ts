@@ -17,6 +17,9 @@ import type { ConsoleState } from '../../app/console/state.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
 import { VIEWS } from '../views.js';
 import type { Screen } from './useScreen.js';
+import { podCommands } from './pod-commands.js';
+import { useSuspend, type Suspended } from './useSuspend.js';
+import type { InteractiveCommand } from '../../app/pods/pod-tools.js';
 
 /** The actions that steer a running recovery, and the run machine's event each sends. */
 const STEERING: Partial<Record<ActionId, RecoveryCommand>> = {
@@ -34,6 +37,8 @@ export interface Commands {
   /** The answer to the confirmation on screen. */
   answer(yes: boolean): void;
   pickContext(name: string): void;
+  /** The container the log view reads (undefined: each pod's default). */
+  pickContainer(name: string | undefined): void;
 }
 
 /** What the commands act on: read afresh for every key, not from the last render. */
@@ -52,12 +57,14 @@ export function useCommands(
 ): Commands {
   const { exit } = useApp();
   const quitArmed = useRef(false);
-  const deps = { control, dispatch, bindings, page, exit, quitArmed };
+  const suspend = useSuspend();
+  const deps = { control, dispatch, bindings, page, exit, quitArmed, suspend };
   return {
     run: (id) => commandsAt(now(), deps).run(id),
     runLine: (line) => commandsAt(now(), deps).runLine(line),
     answer: (yes) => commandsAt(now(), deps).answer(yes),
     pickContext: (name) => commandsAt(now(), deps).pickContext(name),
+    pickContainer: (name) => commandsAt(now(), deps).pickContainer(name),
   };
 }
 
@@ -68,14 +75,16 @@ interface Deps {
   page: number;
   exit: () => void;
   quitArmed: { current: boolean };
+  suspend: (command: InteractiveCommand) => Promise<Suspended>;
 }
 
 function commandsAt(
   { state, nav, screen }: Now,
-  { control, dispatch, bindings, page, exit, quitArmed }: Deps,
+  { control, dispatch, bindings, page, exit, quitArmed, suspend }: Deps,
 ): Commands {
   const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') =>
     dispatch({ type: 'message', message: { tone, text } });
+  const pods = podCommands({ state, nav, screen }, { control, dispatch, say, page, suspend });
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;
   const keyOf = (id: ActionId) => keyLabel(bindings.get(id)?.[0] ?? '?');
@@ -191,6 +200,7 @@ function commandsAt(
   const run = (id: ActionId) => {
     if (id !== 'quit') quitArmed.current = false;
     dispatch({ type: 'message' });
+    if (pods.run(id)) return;
     const steering = STEERING[id];
     if (steering) return steer(steering);
     switch (id) {
@@ -305,6 +315,11 @@ function commandsAt(
         return mode({ kind: 'help' });
       case 'quit':
         return quit();
+      case 'logs':
+      case 'port-forward':
+      case 'port-forward-stop':
+      case 'port-forwards':
+        return pods.carryOut(c);
     }
   };
 
@@ -326,6 +341,10 @@ function commandsAt(
     pickContext(name) {
       mode({ kind: 'normal' });
       carryOut({ kind: 'ctx', name });
+    },
+    pickContainer(name) {
+      mode({ kind: 'normal' });
+      nav.logs?.feed.setContainer(name);
     },
   };
 }

@@ -129,6 +129,26 @@ export function useKeyRouter(
         if (a && a.id in by) dispatch({ type: 'scroll', to: Math.min(10_000, nav.scroll + by[a.id]) });
         return;
       }
+      case 'search': {
+        const next = edit(m.text, name, input, key);
+        if (next === 'cancel') {
+          dispatch({ type: 'logView', change: { search: '' } });
+          return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        }
+        if (next === 'submit') return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        // matches light up as the user types
+        dispatch({ type: 'logView', change: { search: next } });
+        return dispatch({ type: 'mode', mode: { kind: 'search', text: next } });
+      }
+      case 'containers': {
+        if (name === 'esc') return dispatch({ type: 'mode', mode: { kind: 'normal' } });
+        const containers = nav.logs?.feed.store.get().containers ?? [];
+        if (name === 'enter') return commands.pickContainer(containers[m.index - 1]);
+        const a = actionFor(name, screen.ctx, bindings);
+        const by = a?.id === 'up' ? -1 : a?.id === 'down' ? 1 : 0;
+        const index = Math.min(containers.length, Math.max(0, m.index + by));
+        return dispatch({ type: 'mode', mode: { kind: 'containers', index } });
+      }
       case 'contexts':
         // ink-select-input has the other keys
         if (name === 'esc') dispatch({ type: 'mode', mode: { kind: 'normal' } });

@@ -12,6 +12,7 @@ import { filterRows, resourceRows, rowText, type ResourceRow } from '../derive.j
 import { changeIndex } from '../../app/console/state.js';
 import { liveKey, type ConsoleState, type StackEntry } from '../../app/console/state.js';
 import { graphLayout } from '../screens/graph-layout.js';
+import { rowPodTarget } from '../pod-target.js';
 
 export interface Screen {
   stacks: readonly StackEntry[];
@@ -49,7 +50,15 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
     change,
     graphOrder,
     prod: prodOf(state),
-    ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running, ...recoveryOf(state) },
+    ctx: {
+      focus: nav.focus,
+      view: nav.view,
+      readOnly: state.readOnly,
+      running,
+      ...recoveryOf(state),
+      ...(nav.logs ? { overlay: 'logs' as const } : {}),
+      ...(nav.view === 'resources' && rowPodTarget(row, state.context) ? { pods: true } : {}),
+    },
   };
   last = { state, nav, screen };
   return screen;

@@ -21,6 +21,8 @@ import { StepError, type RecoverySteps, type RunPlan, type TargetOutcome } from 
 import { runMachine } from '../../workflows/recovery/run-machine.js';
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { ConsoleControl } from '../../app/console/control.js';
+import { FixturePodTools } from './pod-fixture.js';
+import type { PodTools } from '../../app/pods/pod-tools.js';
 import type { RecoveryCommand } from '../../app/console/recovery.js';
 import {
   liveKey,
@@ -363,6 +365,7 @@ export class FixtureControl implements ConsoleControl {
     state: ConsoleState = fixtureState(),
     /** Operations run until interrupted, instead of ending at once. */
     private readonly hold = false,
+    readonly podTools: PodTools = new FixturePodTools(),
   ) {
     this.store = new Store(state);
   }

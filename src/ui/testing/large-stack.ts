@@ -7,6 +7,7 @@
 import { ProductionPolicy } from '../../app/policy/production.js';
 import type { Attributes, Spec } from '../../model/resource.js';
 import { Store, type ConsoleState } from '../../app/console/state.js';
+import { FixturePodTools } from './pod-fixture.js';
 import type { ConsoleControl } from '../../app/console/control.js';
 import { deployment, planned, resource, stack } from './fixture.js';
 
@@ -61,6 +62,7 @@ export function largeStackState(n: number): ConsoleState {
 export function staticControl(state: ConsoleState): ConsoleControl {
   return {
     store: new Store(state),
+    podTools: new FixturePodTools(),
     startOperation: async () => undefined,
     interrupt: () => false,
     refresh: () => undefined,

@@ -44,6 +44,13 @@ export interface Tui {
 export async function renderTui(node: ReactNode, size: TerminalSize = { columns: 100, rows: 30 }): Promise<Tui> {
   const wrap = (s: TerminalSize) => <TerminalSizeContext.Provider value={s}>{node}</TerminalSizeContext.Provider>;
   const r = render(wrap(size));
+  // ink-testing-library's stdout is 100 columns wide, and Ink lays the frame out in that width
+  const widen = (s: TerminalSize) =>
+    Object.defineProperty(r.stdout, 'columns', { value: s.columns, configurable: true });
+  if (size.columns !== 100) {
+    widen(size);
+    r.rerender(wrap(size));
+  }
   await settle();
   const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
   return {
@@ -77,6 +84,7 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
       }
     },
     async resize(next) {
+      widen(next);
       r.rerender(wrap(next));
       await settle();
     },

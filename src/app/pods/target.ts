@@ -1,0 +1,121 @@
+/**
+ * What a log, a shell or a port-forward is aimed at: one pod, or a workload (all its pods), in a
+ * context and namespace; and the kubectl command line that does the same, with the kubeconfig
+ * the console uses, for the footer and help (on the command line these are kubectl's job).
+ */
+import { isMap } from './objects.js';
+
+export interface PodTarget {
+  context: string;
+  namespace: string;
+  /** `Pod`, or a workload kind: Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Service. */
+  kind: string;
+  name: string;
+  container?: string;
+}
+
+/** The kinds `l` opens the pods of (a Service: the pods its selector picks, as its endpoints do). */
+export const WORKLOAD_KINDS: readonly string[] = [
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'Service',
+];
+
+export const hasPods = (kind: string): boolean => kind === 'Pod' || WORKLOAD_KINDS.includes(kind);
+
+/** `pod/web-1`, `deployment/web`: how kubectl names an object on its command line. */
+export function kubectlName(t: Pick<PodTarget, 'kind' | 'name'>): string {
+  return `${t.kind.toLowerCase()}/${t.name}`;
+}
+
+/** The kubeconfig files the console reads and the context: kubectl's first words. */
+export interface KubectlBase {
+  kubeconfig: readonly string[];
+  context: string;
+}
+
+/** Arguments before kubectl's verb; several kubeconfig files go through KUBECONFIG instead (kubectlEnv). */
+export function kubectlArgs(base: KubectlBase, namespace: string): string[] {
+  const file = base.kubeconfig.length === 1 ? ['--kubeconfig', base.kubeconfig[0]!] : [];
+  return [...file, '--context', base.context, '-n', namespace];
+}
+
+export function kubectlEnv(base: KubectlBase): Record<string, string> {
+  return base.kubeconfig.length > 1 ? { KUBECONFIG: base.kubeconfig.join(':') } : {};
+}
+
+const quoted = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+
+/** A command line as a person would type it. */
+export function commandLine(base: KubectlBase, args: readonly string[]): string {
+  const env = Object.entries(kubectlEnv(base)).map(([k, v]) => `${k}=${quoted(v)} `);
+  return `${env.join('')}kubectl ${args.map(quoted).join(' ')}`;
+}
+
+export interface LogCommandOptions {
+  follow: boolean;
+  previous: boolean;
+  tailLines?: number;
+  /** The label selector of a workload's pods (`kubectl logs -l … --prefix`). */
+  selector?: string;
+}
+
+export function logsArgs(base: KubectlBase, t: PodTarget, o: LogCommandOptions): string[] {
+  const what = t.kind === 'Pod' ? [kubectlName(t)] : o.selector ? ['-l', o.selector, '--prefix'] : [kubectlName(t)];
+  return [
+    ...kubectlArgs(base, t.namespace),
+    'logs',
+    ...(o.follow && !o.previous ? ['-f'] : []),
+    ...(o.previous ? ['--previous'] : []),
+    ...(o.tailLines !== undefined ? [`--tail=${o.tailLines}`] : []),
+    ...what,
+    ...(t.container ? ['-c', t.container] : []),
+  ];
+}
+
+export function execArgs(base: KubectlBase, t: PodTarget): string[] {
+  return [
+    ...kubectlArgs(base, t.namespace),
+    'exec',
+    '-it',
+    kubectlName(t),
+    ...(t.container ? ['-c', t.container] : []),
+    '--',
+    'sh',
+  ];
+}
+
+export function portForwardArgs(base: KubectlBase, t: PodTarget, ports: readonly string[]): string[] {
+  return [...kubectlArgs(base, t.namespace), 'port-forward', kubectlName(t), ...ports];
+}
+
+/** A label selector as text (`app=web,tier in (a,b)`), from a selector object or a Service's map. */
+export function selectorText(selector: unknown): string | undefined {
+  if (!isMap(selector)) return undefined;
+  const labels = isMap(selector.matchLabels) ? selector.matchLabels : 'matchExpressions' in selector ? {} : selector;
+  const parts = Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`);
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  for (const e of expressions) {
+    if (!isMap(e)) continue;
+    const values = Array.isArray(e.values) ? e.values.map(String).join(',') : '';
+    const key = String(e.key);
+    switch (e.operator) {
+      case 'In':
+        parts.push(`${key} in (${values})`);
+        break;
+      case 'NotIn':
+        parts.push(`${key} notin (${values})`);
+        break;
+      case 'Exists':
+        parts.push(key);
+        break;
+      case 'DoesNotExist':
+        parts.push(`!${key}`);
+        break;
+    }
+  }
+  return parts.length ? parts.join(',') : undefined;
+}

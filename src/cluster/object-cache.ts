@@ -54,6 +54,11 @@ export class ObjectCache {
     return [...this.objects.values()];
   }
 
+  /** The object with this uid, if the cache holds it. */
+  get(uid: string): KubeObject | undefined {
+    return this.objects.get(uid);
+  }
+
   /** Calls `listener` after every change; returns the way to stop. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

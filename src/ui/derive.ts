@@ -7,7 +7,7 @@ import { idParts } from '../model/ids.js';
 import type { Action } from '../diff/actions.js';
 import type { Health } from '../health/rules.js';
 import type { Tone } from '../views/theme.js';
-import { liveKey, type OperationEntry, type StackEntry } from '../app/console/state.js';
+import { liveKey, type LiveStatus, type OperationEntry, type StackEntry } from '../app/console/state.js';
 
 export type BadgeKind = 'pending' | 'unchanged' | 'changes' | 'drift' | 'unhealthy' | 'error' | 'running' | 'locked';
 
@@ -17,8 +17,29 @@ export interface Badge {
   tone: Tone;
 }
 
-/** How much a badge matters, for the order of precedence. */
+/**
+ * The badges already judged, per stack entry: an entry is replaced whenever it changes, and the
+ * tree asks for every stack's badge on every frame, each a pass over its live objects and plan.
+ */
+const badges = new WeakMap<StackEntry, { running?: boolean; outcome: unknown; badge: Badge }>();
+
+/** A stack's badge: the one thing about it that matters most (precedence below). */
 export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
+  const running = operation?.running;
+  const outcome = operation?.actor.getSnapshot().context.result;
+  const known = badges.get(s);
+  if (known && known.running === running && known.outcome === outcome) return known.badge;
+  const badge = judgeBadge(s, operation);
+  badges.set(s, { running, outcome, badge });
+  return badge;
+}
+
+const someLive = (s: StackEntry, test: (l: LiveStatus) => boolean) => {
+  for (const l of s.live.values()) if (test(l)) return true;
+  return false;
+};
+
+function judgeBadge(s: StackEntry, operation?: OperationEntry): Badge {
   if (operation?.running)
     return { kind: 'running', text: operation.operation === 'apply' ? 'applying' : 'destroying', tone: 'progress' };
   if (s.compile.state === 'error' || s.plan.state === 'error') return { kind: 'error', text: 'error', tone: 'danger' };
@@ -27,9 +48,9 @@ export function stackBadge(s: StackEntry, operation?: OperationEntry): Badge {
   // the last operation's outcome counts as much as the live objects: a workload whose pods
   // crash-loop may look merely Progressing on its own, but the operation judged it Degraded
   const lastOutcome = operation?.actor.getSnapshot().context.result;
-  if ([...s.live.values()].some((l) => l.health?.state === 'Degraded') || (lastOutcome?.unhealthy.length ?? 0) > 0)
+  if (someLive(s, (l) => l.health?.state === 'Degraded') || (lastOutcome?.unhealthy.length ?? 0) > 0)
     return { kind: 'unhealthy', text: 'unhealthy', tone: 'danger' };
-  if (s.changeSet.changes.some((c) => c.decision.drift) || [...s.live.values()].some((l) => l.drift))
+  if (s.changeSet.changes.some((c) => c.decision.drift) || someLive(s, (l) => l.drift === true))
     return { kind: 'drift', text: 'drift', tone: 'warning' };
   const n = summarize(s.changeSet.changes);
   const changes = n.Create + n.Update + n.Delete + n.Import;

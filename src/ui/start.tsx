@@ -12,6 +12,7 @@ import { findWorkspaceRoot } from '../konfig/workspace.js';
 import { stateConfig } from '../state/config.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { App } from './App.js';
+import { RENDER_OPTIONS } from './render-options.js';
 import { KEYMAP_FILE, loadKeymap } from './keymap.js';
 import { WorkerCompiler } from '../app/console/compiler.js';
 import { unfinishedRuns } from '../workflows/recovery/run-store.js';
@@ -84,10 +85,7 @@ export async function runConsole(dir: string, global: WorkspaceOptions): Promise
       runbooks={runbooks(root)}
       unfinished={unfinishedRuns(root)}
     />,
-    {
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
+    RENDER_OPTIONS,
   );
   const onSignal = () => app.unmount();
   // a bug must not leave the terminal on the alternate screen, nor print a stack trace on it

@@ -67,7 +67,8 @@ export interface SessionOptions {
 
 type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
-const DEBOUNCE_MS = 30;
+/** An editor's write, rename and chmod of one save come within a few ms of each other. */
+const DEBOUNCE_MS = 10;
 /** Plans made at once (each is a few reads and dry runs per resource). */
 const PLAN_CONCURRENCY = 4;
 /** After a drift is seen, wait this long for more before planning again. */

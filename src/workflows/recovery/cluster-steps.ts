@@ -5,9 +5,10 @@
  * and its pods until the replacements are Ready and the owner Healthy, judging a stuck replacement
  * by the same rule as apply (health/pods.ts: stuck past its grace fails). Every step can run twice:
  * a pod whose uid changed was already replaced, an annotation already written is left alone.
- * The gate and verification read the namespace's pods and workloads from watch-fed caches, and
- * look again when something changed there (or once a second, for the deadline), so a batch is
- * verified the moment its last replacement turns Ready, without listing the namespace in a loop.
+ * The gate, the action and verification read the namespace's pods and workloads from watch-fed
+ * caches, opened when the run opens, and look again when something changed there (or once a
+ * second, for the deadline), so a batch is verified the moment its last replacement turns Ready,
+ * without listing the namespace in a loop or reading a pod before deleting it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ObjectCache } from '../../cluster/object-cache.js';
@@ -22,6 +23,7 @@ import {
   targetName,
   type HealthNote,
   type RecoverySteps,
+  type RunBatch,
   type RunTarget,
   type StepInput,
   type TargetOutcome,
@@ -35,6 +37,11 @@ export interface StepOptions {
   now?: () => number;
   /** How long a stuck replacement is given from its creation (default 30 s, as for apply). */
   graceMs?: number;
+  /**
+   * The run's batches: the watches their gates and verifications read are opened at once, so
+   * that the first batch starts on approval instead of waiting for the namespaces to be listed.
+   */
+  batches?: readonly RunBatch[];
 }
 
 /** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
@@ -60,9 +67,9 @@ const API_VERSION: Record<string, string> = {
 };
 
 /** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
-function workloadsOf(input: StepInput): Workload[] {
+function workloadsOf(batch: RunBatch): Workload[] {
   const byName = new Map<string, Workload>();
-  for (const t of input.batch.targets) {
+  for (const t of batch.targets) {
     const owner = t.kind === 'Pod' ? t.owner : { kind: t.kind, name: t.name };
     if (!owner || !API_VERSION[owner.kind]) continue;
     const name = `${t.namespace}/${owner.kind}/${owner.name}`;
@@ -91,10 +98,12 @@ function desired(w: KubeObject): number {
 }
 
 /** Whether a pod's labels satisfy the workload's matchLabels (what the workloads kdeck restarts use). */
-function selects(w: KubeObject, pod: KubeObject): boolean {
+function selector(w: KubeObject): (pod: KubeObject) => boolean {
   const want = Object.entries(asObject(asObject(asObject(w.spec).selector).matchLabels));
-  const labels = asObject(asObject(pod.metadata).labels);
-  return want.length > 0 && want.every(([k, v]) => labels[k] === v);
+  return (pod) => {
+    const labels = asObject(asObject(pod.metadata).labels);
+    return want.length > 0 && want.every(([k, v]) => labels[k] === v);
+  };
 }
 
 interface Reading {
@@ -140,28 +149,25 @@ async function readAll(
     ),
   ];
   await Promise.all(sources.map((c) => c.ready()));
+  // each cache is read once per look, however many of the batch's workloads it holds
+  const items = new Map(sources.map((c) => [c, c.items()]));
   const readings = workloads.map((w) => {
-    const object = caches
-      .of(cluster, w.namespace, w.kind)
-      .items()
-      .find((o) => o.metadata?.name === w.objectName);
+    const object = items.get(caches.of(cluster, w.namespace, w.kind))!.find((o) => o.metadata?.name === w.objectName);
     if (!object)
       throw new StepError(
         'OwnerMissing',
         `${w.name} no longer exists, so nothing would replace its pods; check who deleted it before going on`,
       );
-    return {
-      object,
-      pods: caches
-        .of(cluster, w.namespace, 'Pod')
-        .items()
-        .filter((p) => selects(object, p)),
-    };
+    return { object, pods: items.get(caches.of(cluster, w.namespace, 'Pod'))!.filter(selector(object)) };
   });
   return { readings, sources };
 }
 
-/** Resolves when one of `sources` changes, after `ms`, or on abort, whichever comes first. */
+/**
+ * Resolves when one of `sources` changes, after `ms`, or on abort, whichever comes first. A
+ * change resolves after the events that came in with it: the watch events of one read arrive one
+ * by one, and a look after each would judge a batch many times over for what is one change.
+ */
 function changeOf(sources: ObjectCache[], ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const offs: (() => void)[] = [];
@@ -171,9 +177,13 @@ function changeOf(sources: ObjectCache[], ms: number, signal: AbortSignal): Prom
       for (const off of offs) off();
       resolve();
     };
+    const changed = () => {
+      for (const off of offs.splice(0)) off();
+      setImmediate(done);
+    };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
-    for (const s of sources) offs.push(s.onChange(done));
+    for (const s of sources) offs.push(s.onChange(changed));
   });
 }
 
@@ -189,6 +199,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Pods of a batch: the original incarnation still there and not yet going. */
 const stillThere = (pods: KubeObject[], t: RunTarget) => pods.some((p) => uidOf(p) === t.uid && !deleting(p));
 
@@ -201,6 +213,11 @@ export function clusterSteps(
   const now = options.now ?? Date.now;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const caches = new Caches(clusters);
+  for (const batch of options.batches ?? [])
+    for (const w of workloadsOf(batch)) {
+      caches.of(batch.cluster, w.namespace, w.kind);
+      caches.of(batch.cluster, w.namespace, 'Pod');
+    }
 
   /**
    * Runs `check` (undefined: done; notes: not yet) again on every change of what it read, until
@@ -243,7 +260,7 @@ export function clusterSteps(
     close: () => caches.close(),
 
     async gate(input, report, signal) {
-      const workloads = workloadsOf(input);
+      const workloads = workloadsOf(input.batch);
       await until(input, signal, report, 'GateTimeout', async () => {
         const notes: HealthNote[] = [];
         const { readings, sources } = await readAll(caches, input.cluster, workloads);
@@ -270,21 +287,35 @@ export function clusterSteps(
 
     async act(input, signal) {
       const c = clusters.client(input.cluster);
-      return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, signal, now)));
+      const podOf = async (t: RunTarget) => {
+        const pods = caches.of(input.cluster, t.namespace, 'Pod');
+        await pods.ready();
+        return pods.get(t.uid ?? '');
+      };
+      return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, podOf, signal, now)));
     },
 
     async verify(input, report, signal) {
-      const workloads = workloadsOf(input);
+      const workloads = workloadsOf(input.batch);
       const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
       if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
       const reported = new Set<string>();
       const seen = new Map<string, FirstSight>();
+      // a workload none of whose objects changed since the last look is judged as it was then;
+      // time alone changes a verdict too (a grace running out), so not for longer than a recheck
+      const judged = new Map<string, Reading & { at: number; health: Health }>();
       await until(input, signal, report, 'Timeout', async () => {
         const notes: HealthNote[] = [];
         const { readings, sources } = await readAll(caches, input.cluster, workloads);
         for (const [i, { object, pods }] of readings.entries()) {
           const w = workloads[i]!;
-          const h = verdict(input, w, object, pods, seen, { now: now(), graceMs });
+          const at = now();
+          const last = judged.get(w.name);
+          const h =
+            last && last.object === object && at - last.at < recheckMs && sameItems(last.pods, pods)
+              ? last.health
+              : verdict(input, w, object, pods, seen, { now: at, graceMs });
+          if (h !== last?.health) judged.set(w.name, { object, pods, at, health: h });
           if (h.state === 'Degraded') throw new StepError(h.reason ?? 'Degraded', `${w.name}: ${h.message}`);
           if (h.state === 'Progressing') notes.push({ subject: w.name, health: h });
           else if (!reported.has(w.name)) {
@@ -298,11 +329,16 @@ export function clusterSteps(
   };
 }
 
-/** One target's action, done at most once whatever happened before. */
+/**
+ * One target's action, done at most once whatever happened before. Whether a pod is still there
+ * is read from the watch-fed cache: one that lags can only say a pod is there when it is going or
+ * gone, and the delete (or eviction), bound to the pod's uid, then finds nothing to do.
+ */
 async function actOn(
   c: ObjectClient,
   input: StepInput,
   t: RunTarget,
+  podOf: (t: RunTarget) => Promise<KubeObject | undefined>,
   signal: AbortSignal,
   now: () => number,
 ): Promise<TargetOutcome> {
@@ -325,8 +361,8 @@ async function actOn(
   // a pod gone before the run was planned has nothing left to restart
   if (!t.uid) return 'already-replaced';
   const ref = { apiVersion: 'v1', kind: 'Pod', namespace: t.namespace, name: t.name };
-  const live = await c.get(ref);
-  if (!live || uidOf(live) !== t.uid || deleting(live)) return 'already-replaced';
+  const live = await podOf(t);
+  if (!live || deleting(live)) return 'already-replaced';
   if (input.action === 'delete')
     return (await c.delete(ref, 'Background', { uid: t.uid })) ? 'deleted' : 'already-replaced';
   // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back

@@ -31,7 +31,7 @@ export function openRun(
   return startRun({
     store,
     who: operatorName(),
-    steps: (audit) => clusterSteps(clusters, audit),
+    steps: (audit) => clusterSteps(clusters, audit, { batches: plan.batches }),
     input: { runId: store.id },
     plan,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot } : {}),

@@ -29,6 +29,8 @@ import { GraphView } from './screens/GraphView.js';
 import { MainPane } from './screens/MainPane.js';
 import { RecoveryView } from './screens/RecoveryView.js';
 import { ResourcesView } from './screens/ResourcesView.js';
+import { DrillView } from './screens/DrillView.js';
+import { useDrill } from './hooks/useDrill.js';
 import type { ConsoleControl } from '../app/console/control.js';
 import { filterRows } from './derive.js';
 import { fit } from '../views/text.js';
@@ -68,6 +70,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   const page = Math.max(1, inner.height - 2);
   const commands = useCommands(control, now, dispatch, bindings, page);
   useKeyRouter(now, dispatch, commands, bindings, page);
+  const drill = useDrill(control.objects, nav, dispatch);
   const stackKey = screen.stack?.key;
   useEffect(() => {
     if (stackKey) control.focus(stackKey);
@@ -92,6 +95,19 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
       return <ConfirmView confirm={nav.mode.confirm} input={nav.mode.input} width={inner.width} />;
     if (nav.mode.kind === 'contexts')
       return <ContextPicker contexts={state.contexts} current={state.context} onPick={commands.pickContext} />;
+    if (drill.page)
+      return (
+        <DrillView
+          page={drill.page}
+          view={drill.view}
+          objects={control.objects}
+          filter={nav.filters.main}
+          managedFieldsKey={key('yaml.managedFields')}
+          width={inner.width}
+          height={viewHeight}
+          focused={nav.focus === 'main'}
+        />
+      );
     switch (nav.view) {
       case 'events':
         return (

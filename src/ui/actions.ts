@@ -3,6 +3,7 @@
  * the footer, the `?` help, read-only hiding and confirmations all derive from this table, so
  * they cannot disagree. Keys are defaults; a keymap file may rebind any action (keymap.ts).
  */
+import type { DrillKind } from './drill.js';
 import type { ViewId } from './views.js';
 
 export type ActionId =
@@ -35,6 +36,12 @@ export type ActionId =
   | 'recovery.retry'
   | 'recovery.skip'
   | 'recovery.stop'
+  | 'describe'
+  | 'yaml'
+  | 'yaml.managedFields'
+  | 'object.restart'
+  | 'object.scale'
+  | 'object.delete'
   | 'palette'
   | 'filter'
   | 'help'
@@ -51,9 +58,13 @@ export interface ActionContext {
   running: boolean;
   /** Where the console's recovery is: a plan (or a saved run) to run, a run going on, or one that has ended. */
   recovery?: 'planned' | 'running' | 'settled';
+  /** The kind of the object selected in the main pane (a stack's resource, a pod), if one is. */
+  object?: string;
+  /** The page about one object shown over the view, if one is. */
+  drill?: DrillKind;
 }
 
-export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Recovery' | 'Console';
+export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Object' | 'Recovery' | 'Console';
 
 export interface ActionDef {
   id: ActionId;
@@ -66,7 +77,7 @@ export interface ActionDef {
   when?: (c: ActionContext) => boolean;
   /** Changes a cluster or a state: hidden and refused in --read-only mode. */
   mutating?: boolean;
-  /** Asks first: a typed stack name when it touches a prod context, y/N otherwise. */
+  /** Asks first: the production contexts' names typed when it touches one, y/N otherwise. */
   dangerous?: boolean;
   /** Shown in the footer, which keeps the lowest numbers when it runs out of room (the help shows every action). */
   footer?: number;
@@ -89,10 +100,12 @@ export const ACTIONS: readonly ActionDef[] = [
     id: 'open',
     keys: ['enter'],
     label: 'open',
-    description: "open: a stack's resources, a resource's diff",
+    description:
+      "open: a stack's resources; a workload's or a Service's pods, another resource's diff; a pod described",
     group: 'Navigate',
     footer: 7,
-    when: (c) => c.focus === 'tree' || c.view === 'resources' || c.view === 'graph',
+    when: (c) =>
+      c.focus === 'tree' || (!c.drill && (c.view === 'resources' || c.view === 'graph')) || c.drill === 'pods',
   },
   {
     id: 'back',
@@ -248,6 +261,66 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Recovery',
     footer: 6,
     when: steering,
+  },
+  {
+    id: 'describe',
+    keys: ['d'],
+    label: 'describe',
+    description: "describe the selected object: status, containers, then its events and its pods' events",
+    group: 'Object',
+    footer: 6,
+    when: (c) => c.object !== undefined && c.drill !== 'describe',
+  },
+  {
+    id: 'yaml',
+    keys: ['y'],
+    label: 'yaml',
+    description: 'the selected object as it is live in the cluster, as YAML (/ searches)',
+    group: 'Object',
+    footer: 6,
+    when: (c) => c.object !== undefined && c.drill !== 'yaml',
+  },
+  {
+    id: 'yaml.managedFields',
+    keys: ['m'],
+    label: 'managed fields',
+    description: 'show or hide metadata.managedFields in the YAML',
+    group: 'Object',
+    footer: 5,
+    when: (c) => c.drill === 'yaml',
+  },
+  {
+    id: 'object.restart',
+    keys: ['o'],
+    label: 'restart',
+    description: 'rollout restart of the selected workload (kubectl rollout restart)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 8,
+    when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'DaemonSet',
+  },
+  {
+    id: 'object.scale',
+    keys: ['S'],
+    label: 'scale',
+    description: 'scale the selected workload: :scale REPLICAS (kubectl scale)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 8,
+    when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'ReplicaSet',
+  },
+  {
+    id: 'object.delete',
+    keys: ['ctrl+d'],
+    label: 'delete pod',
+    description: 'delete the selected pod; its controller makes a new one (kubectl delete pod)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 8,
+    when: (c) => c.object === 'Pod',
   },
   {
     id: 'palette',

@@ -11,7 +11,13 @@ import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 
-const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Recovery', 'Console'];
+const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Object', 'Recovery', 'Console'];
+
+/** How a dangerous action of a group asks first. */
+const DANGER_NOTE: Partial<Record<ActionGroup, string>> = {
+  Stack: ' (asks first; on a prod context, type the stack)',
+  Object: ' (asks first; on a prod context, type the context)',
+};
 
 export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: string): DiffLine[] {
   const actions = visibleActions(ctx, bindings);
@@ -22,7 +28,7 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
     lines.push({ text: g, bold: true });
     for (const a of inGroup)
       lines.push({
-        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}`,
+        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous ? DANGER_NOTE[a.def.group] ?? '' : ''}`,
       });
   }
   if (ctx.readOnly) lines.push({ text: 'Read-only: apply and destroy are hidden and refused.', tone: 'warning' });

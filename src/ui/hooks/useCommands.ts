@@ -17,6 +17,7 @@ import type { ConsoleState } from '../../app/console/state.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
 import { VIEWS } from '../views.js';
 import type { Screen } from './useScreen.js';
+import { objectCommands } from '../object-commands.js';
 
 /** The actions that steer a running recovery, and the run machine's event each sends. */
 const STEERING: Partial<Record<ActionId, RecoveryCommand>> = {
@@ -79,6 +80,7 @@ function commandsAt(
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;
   const keyOf = (id: ActionId) => keyLabel(bindings.get(id)?.[0] ?? '?');
+  const objects = objectCommands({ state, nav, screen }, { control, dispatch, page, say });
 
   const move = (delta: number, absolute?: 'top' | 'bottom') => {
     const pick = (keys: readonly string[], current: string | undefined) =>
@@ -151,6 +153,7 @@ function commandsAt(
   };
 
   const start = (c: Confirmation) => {
+    if (c.object) return objects.start({ ...c, object: c.object });
     if (c.action === 'recover') {
       control.runRecovery().then(
         () =>
@@ -163,6 +166,7 @@ function commandsAt(
       return;
     }
     const operation = c.action;
+    if (operation !== 'apply' && operation !== 'destroy') return;
     dispatch({ type: 'show', view: 'apply' });
     control.startOperation(c.subject, operation, c).then(
       () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
@@ -193,6 +197,7 @@ function commandsAt(
     dispatch({ type: 'message' });
     const steering = STEERING[id];
     if (steering) return steer(steering);
+    if (objects.run(id)) return;
     switch (id) {
       case 'up':
         return scrollOrMove(-1);
@@ -301,6 +306,10 @@ function commandsAt(
         return dispatch({ type: 'show', view: c.view });
       case 'refresh':
         return run('refresh');
+      case 'sort':
+        return objects.sort(c.column);
+      case 'scale':
+        return objects.scale(c.replicas);
       case 'help':
         return mode({ kind: 'help' });
       case 'quit':

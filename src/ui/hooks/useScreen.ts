@@ -12,6 +12,7 @@ import { filterRows, resourceRows, rowText, type ResourceRow } from '../derive.j
 import { changeIndex } from '../../app/console/state.js';
 import { liveKey, type ConsoleState, type StackEntry } from '../../app/console/state.js';
 import { graphLayout } from '../screens/graph-layout.js';
+import type { DrillPage } from '../drill.js';
 
 export interface Screen {
   stacks: readonly StackEntry[];
@@ -25,6 +26,8 @@ export interface Screen {
   graphOrder: readonly string[];
   prod: ReadonlySet<string>;
   ctx: ActionContext;
+  /** The page about one object shown over the view, if one is. */
+  drill?: DrillPage;
 }
 
 /** The last derivation: the render and the key handler mostly ask for the same one. */
@@ -40,6 +43,7 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
   const change = row && stack?.changeSet ? changeIndex(stack.changeSet).get(row.key) : undefined;
   const graphOrder = stack ? graphOrderOf(stack) : [];
   const running = stack ? (state.operations.get(stack.key)?.running ?? false) : false;
+  const drill = nav.drill?.at(-1);
   const screen: Screen = {
     stacks,
     stack,
@@ -49,10 +53,26 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
     change,
     graphOrder,
     prod: prodOf(state),
-    ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running, ...recoveryOf(state) },
+    ctx: {
+      focus: nav.focus,
+      view: nav.view,
+      readOnly: state.readOnly,
+      running,
+      ...recoveryOf(state),
+      ...objectOf(nav, drill, row),
+    },
+    ...(drill ? { drill } : {}),
   };
   last = { state, nav, screen };
   return screen;
+}
+
+/** What the main pane has selected, for the per-object actions: a page's object (a pod on the pods page), else the resource. */
+function objectOf(nav: NavState, drill: DrillPage | undefined, row: ResourceRow | undefined): Pick<ActionContext, 'object' | 'drill'> {
+  if (nav.focus !== 'main') return {};
+  if (drill) return { drill: drill.kind, object: drill.kind === 'pods' ? 'Pod' : drill.of.kind };
+  const onResource = nav.view === 'resources' || nav.view === 'graph' || nav.view === 'diff';
+  return onResource && row ? { object: row.kind } : {};
 }
 
 function recoveryOf(state: ConsoleState): Pick<ActionContext, 'recovery'> {

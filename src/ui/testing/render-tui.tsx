@@ -22,6 +22,7 @@ const SEQUENCES: Record<string, string> = {
   pgdn: '\u001B[6~',
   backspace: '\u007F',
   'ctrl+c': '\u0003',
+  'ctrl+d': '\u0004',
 };
 
 /** Lets React and Ink handle what was written: input parsing flushes on setImmediate, effects after. */

@@ -1,0 +1,106 @@
+/**
+ * Pods: a workload's pods (or those behind a Service), live, with the columns of `kubectl get
+ * pods -o wide` (NODE and IP when the pane is wide enough), sorted with `:sort COLUMN`, then
+ * the kubectl command that lists the same. Names are cut in the middle, keeping the
+ * generated suffix that tells pods apart.
+ */
+import { Box, Text } from 'ink';
+import type { PodRow, PodSort } from '../../app/console/pod-rows.js';
+import { cells, fit } from '../../views/text.js';
+import { cutMiddle } from '../../views/middle.js';
+import { theme } from '../../views/theme.js';
+import { windowStart } from '../../views/text.js';
+
+export interface PodColumns {
+  name: number;
+  ready: number;
+  status: number;
+  restarts: number;
+  age: number;
+  node: number;
+  ip: number;
+}
+
+/** Column widths for `width` cells: NODE and IP only when NAME keeps room for a name. */
+export function podColumns(width: number, rows: readonly PodRow[]): PodColumns {
+  const fixed = { ready: 6, status: 18, restarts: 14, age: 7 };
+  let rest = width - 2 - fixed.ready - fixed.status - fixed.restarts - fixed.age;
+  const longest = Math.max(4, ...rows.map((r) => cells(r.name))) + 1;
+  const nodeWidth = Math.min(20, Math.max(5, ...rows.map((r) => cells(r.node))) + 1);
+  const ipWidth = Math.max(3, ...rows.map((r) => cells(r.ip))) + 1;
+  const keep = Math.min(longest, 24);
+  const ip = rest - ipWidth >= keep ? ipWidth : 0;
+  rest -= ip;
+  const node = rest - nodeWidth >= keep ? nodeWidth : 0;
+  rest -= node;
+  return { ...fixed, name: Math.max(8, rest), node, ip };
+}
+
+export function PodsView({
+  title,
+  rows,
+  selected,
+  sort,
+  loading,
+  errors,
+  command,
+  width,
+  height,
+  focused,
+}: {
+  title: string;
+  rows: readonly PodRow[];
+  selected?: string;
+  sort?: PodSort;
+  loading: boolean;
+  errors: readonly string[];
+  /** The kubectl command that lists the same pods. */
+  command: string;
+  width: number;
+  height: number;
+  focused: boolean;
+}) {
+  const c = podColumns(width, rows);
+  const listHeight = Math.max(1, height - 3 - errors.length);
+  const at = rows.findIndex((r) => r.name === selected);
+  const start = windowStart(rows.length, at, listHeight);
+  const shown = rows.slice(start, start + listHeight);
+  const mark = (column: string) => (sort?.column === column ? (sort.descending ? '↓' : '↑') : '');
+  const head = (label: string, column: string, w: number) => (w ? fit(`${label}${mark(column)}`, w) : '');
+  const position = rows.length > listHeight ? `  (${at + 1}/${rows.length})` : '';
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text bold>{fit(`${title}${position}`, width)}</Text>
+      {errors.map((e, i) => (
+        <Text key={i} color={theme.danger}>
+          {fit(e, width)}
+        </Text>
+      ))}
+      <Text color={theme.muted}>
+        {fit(
+          `  ${head('NAME', 'name', c.name)}${head('READY', 'ready', c.ready)}${head('STATUS', 'status', c.status)}${head('RESTARTS', 'restarts', c.restarts)}${head('AGE', 'age', c.age)}${head('NODE', 'node', c.node)}${head('IP', 'ip', c.ip)}`,
+          width,
+        )}
+      </Text>
+      <Box flexDirection="column" height={listHeight}>
+        {rows.length === 0 && <Text color={theme.muted}>{fit(loading ? 'Reading the pods…' : 'No pods.', width)}</Text>}
+        {shown.map((r) => {
+          const isSelected = r.name === selected;
+          return (
+            <Text key={r.name} inverse={isSelected && focused} bold={isSelected}>
+              <Text>{isSelected ? '▸ ' : '  '}</Text>
+              <Text>{fit(cutMiddle(r.name, c.name - 1), c.name)}</Text>
+              <Text>{fit(r.ready, c.ready)}</Text>
+              <Text color={theme[r.tone]}>{fit(r.status, c.status)}</Text>
+              <Text color={r.restarts > 0 ? theme.warning : undefined}>{fit(r.restartsText, c.restarts)}</Text>
+              <Text>{fit(r.age, c.age)}</Text>
+              {c.node > 0 && <Text color={theme.muted}>{fit(cutMiddle(r.node, c.node - 1), c.node)}</Text>}
+              {c.ip > 0 && <Text color={theme.muted}>{fit(r.ip, c.ip)}</Text>}
+            </Text>
+          );
+        })}
+      </Box>
+      <Text color={theme.muted}>{fit(cutMiddle(`$ ${command}`, width), width)}</Text>
+    </Box>
+  );
+}

@@ -11,6 +11,12 @@ const app = (control: FixtureControl) => (
   <App control={control} bindings={DEFAULT_BINDINGS} keymapFile="/k/keymap.yaml" runbooks={[]} unfinished={[]} />
 );
 const lines = (frame: string) => frame.split('\n');
+/** The main pane's text (at 160 columns) with borders and line breaks taken out: a wrapped command reads whole. */
+const flat = (frame: string) =>
+  lines(frame)
+    .map((l) => l.slice(32))
+    .join(' ')
+    .replace(/[│║\s]+/g, ' ');
 const footer = (frame: string) => lines(frame).at(-1)!;
 const status = (frame: string) => lines(frame).at(-2)!;
 
@@ -35,7 +41,7 @@ describe('pods, describe and YAML of a stack resource', () => {
     expect(frame).toMatch(/frontend-7d9-abcde +1\/1 +Running +0 +9m30s/);
     // a name too long for its column keeps both ends
     expect(frame).toMatch(/frontend-7d9-klmnopqrstuvwxyz-long-generated-name/);
-    expect(frame).toContain(
+    expect(flat(frame)).toContain(
       '$ kubectl --kubeconfig /work/konfig-sample/.kdeck/sandbox/kubeconfig --context sandbox-b -n guestbook get pods -o wide -l app=frontend',
     );
     expect(frame).toMatch(/▸ frontend-7d9-abcde/);
@@ -89,7 +95,7 @@ describe('pods, describe and YAML of a stack resource', () => {
       'ScalingReplicaSet',
     ]);
     expect(events[0]).toMatch(/12s \(x14 over 13m\) +pod\/frontend-7d9-fghij +Back-off restarting failed container/);
-    expect(frame).toContain(
+    expect(flat(frame)).toContain(
       '$ kubectl --kubeconfig /work/konfig-sample/.kdeck/sandbox/kubeconfig --context sandbox-b -n guestbook describe deployment/frontend',
     );
     tui.unmount();
@@ -123,7 +129,7 @@ describe('pods, describe and YAML of a stack resource', () => {
     await tui.press('m');
     frame = await tui.waitFor('managedFields shown');
     expect(frame).toContain('managedFields:');
-    expect(frame).toContain('get deployment/frontend -o yaml --show-managed-fields');
+    expect(flat(frame)).toContain('get deployment/frontend -o yaml --show-managed-fields');
     await tui.press('/');
     await tui.type('maxSurge');
     await tui.press('enter');
@@ -135,20 +141,20 @@ describe('pods, describe and YAML of a stack resource', () => {
   it('y on a Secret masks its values unless the console shows secrets', async () => {
     const masked = await renderTui(app(new FixtureControl()), { columns: 160, rows: 45 });
     await onFrontend(masked);
-    await masked.press('k', 'k', 'k', 'k');
+    await masked.press('k', 'k');
     await masked.waitFor(/▸ Secret +guestbook\/redis-auth/);
     await masked.press('y');
     let frame = await masked.waitFor('password:');
     expect(frame).toContain('values masked');
     expect(frame).not.toContain(Buffer.from('hunter2').toString('base64'));
-    expect(frame).toMatch(/password: "?\(\d+ bytes\)|password: \*+/);
+    expect(frame).toMatch(/password: "\*+"/);
     masked.unmount();
 
     const control = new FixtureControl();
     Object.assign(control, { objects: fixtureObjects({ showSecrets: true, source: control.source }) });
     const shown = await renderTui(app(control), { columns: 160, rows: 45 });
     await onFrontend(shown);
-    await shown.press('k', 'k', 'k', 'k', 'y');
+    await shown.press('k', 'k', 'y');
     frame = await shown.waitFor('password:');
     expect(frame).toContain(`password: ${Buffer.from('hunter2').toString('base64')}`);
     shown.unmount();
@@ -184,7 +190,8 @@ describe('per-object actions', () => {
     await tui.press('o');
     const frame = await tui.waitFor('Restart deployment/frontend?');
     expect(frame).toContain('in namespace guestbook on sandbox-b (prod)');
-    expect(frame).toContain(
+    // the command is wrapped, not cut, in the confirmation
+    expect(flat(frame)).toContain(
       'the same as: kubectl --kubeconfig /work/konfig-sample/.kdeck/sandbox/kubeconfig --context sandbox-b -n guestbook rollout restart deployment/frontend',
     );
     expect(frame).toContain('Type sandbox-b to restart, esc to cancel');

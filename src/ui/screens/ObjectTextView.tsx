@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import { cut, fit } from '../../views/text.js';
-import { cutMiddle } from '../../views/middle.js';
+import { KubectlLine, kubectlLines } from './KubectlLine.js';
 import { theme } from '../../views/theme.js';
 import type { DiffLine } from './diff-lines.js';
 import { matchingLines } from './object-lines.js';
@@ -27,11 +27,12 @@ export function ObjectTextView({
   width: number;
   height: number;
 }) {
-  const body = Math.max(1, height - 3);
+  const kubectl = kubectlLines(command, width);
+  const body = Math.max(1, height - 2 - kubectl.length);
   const top = Math.min(scroll, Math.max(0, lines.length - body));
   const matches = new Set(matchingLines(lines, search));
   const where = lines.length > body ? `lines ${top + 1}-${Math.min(lines.length, top + body)} of ${lines.length}` : '';
-  const found = search ? `${matches.size} line${matches.size === 1 ? '' : 's'} match /${search}` : '';
+  const found = search ? `${matches.size} line${matches.size === 1 ? ' matches' : 's match'} /${search}` : '';
   return (
     <Box flexDirection="column" height={height}>
       <Text bold>{fit(title, width)}</Text>
@@ -51,7 +52,7 @@ export function ObjectTextView({
         })}
       </Box>
       <Text color={theme.muted}>{fit([where, found].filter(Boolean).join('  ·  '), width)}</Text>
-      <Text color={theme.muted}>{fit(cutMiddle(`$ ${command}`, width), width)}</Text>
+      <KubectlLine lines={kubectl} width={width} />
     </Box>
   );
 }

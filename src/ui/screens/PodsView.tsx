@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import type { PodRow, PodSort } from '../../app/console/pod-rows.js';
 import { cells, fit } from '../../views/text.js';
 import { cutMiddle } from '../../views/middle.js';
+import { KubectlLine, kubectlLines } from './KubectlLine.js';
 import { theme } from '../../views/theme.js';
 import { windowStart } from '../../views/text.js';
 
@@ -61,7 +62,8 @@ export function PodsView({
   focused: boolean;
 }) {
   const c = podColumns(width, rows);
-  const listHeight = Math.max(1, height - 3 - errors.length);
+  const kubectl = kubectlLines(command, width);
+  const listHeight = Math.max(1, height - 2 - kubectl.length - errors.length);
   const at = rows.findIndex((r) => r.name === selected);
   const start = windowStart(rows.length, at, listHeight);
   const shown = rows.slice(start, start + listHeight);
@@ -100,7 +102,7 @@ export function PodsView({
           );
         })}
       </Box>
-      <Text color={theme.muted}>{fit(cutMiddle(`$ ${command}`, width), width)}</Text>
+      <KubectlLine lines={kubectl} width={width} />
     </Box>
   );
 }

@@ -311,12 +311,11 @@ function eventTime(e: KubeObject): string | undefined {
 /** The Events section: the object's and its pods' events, newest first, Warnings in the danger tone. */
 export function eventLines(events: readonly KubeObject[], of: { kind: string; name: string }, now: number): DiffLine[] {
   if (!events.length) return [heading(0, 'Events:  <none>')];
+  const row = (type: string, reason: string, age: string, object: string, message: string) =>
+    `  ${type.padEnd(8)} ${reason.padEnd(17)} ${age.padEnd(21)} ${object.padEnd(23)} ${message}`;
   const lines: DiffLine[] = [
     heading(0, 'Events:'),
-    {
-      text: `  ${'Type'.padEnd(9)}${'Reason'.padEnd(18)}${'Age'.padEnd(18)}${'Object'.padEnd(24)}Message`,
-      tone: 'muted',
-    },
+    { text: row('Type', 'Reason', 'Age', 'Object', 'Message'), tone: 'muted' },
   ];
   for (const e of events) {
     const about = asObject(e.involvedObject ?? e.regarding);
@@ -327,10 +326,15 @@ export function eventLines(events: readonly KubeObject[], of: { kind: string; na
       about.kind === of.kind && about.name === of.name
         ? 'this'
         : `${String(about.kind ?? '').toLowerCase()}/${String(about.name ?? '')}`;
-    const warning = e.type === 'Warning';
     lines.push({
-      text: `  ${String(e.type ?? 'Normal').padEnd(9)}${String(e.reason ?? '').padEnd(18)}${age.padEnd(18)}${object.padEnd(24)}${String(e.message ?? e.note ?? '').replace(/\s+/g, ' ')}`,
-      ...(warning ? { tone: 'danger' as const } : {}),
+      text: row(
+        String(e.type ?? 'Normal'),
+        String(e.reason ?? ''),
+        age,
+        object,
+        String(e.message ?? e.note ?? '').replace(/\s+/g, ' '),
+      ),
+      ...(e.type === 'Warning' ? { tone: 'danger' as const } : {}),
     });
   }
   return lines;

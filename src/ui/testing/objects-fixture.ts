@@ -112,6 +112,14 @@ export function fixtureObjects(
 
 const NS = 'guestbook';
 
+const FRONTEND = {
+  name: 'frontend',
+  image: 'gb-frontend:v5',
+  ports: [{ containerPort: 80, protocol: 'TCP' }],
+  resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '64Mi' } },
+  readinessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 5 },
+};
+
 function pod(name: string, ip: string, node: string, crash?: { restarts: number; lastMsAgo: number }): KubeObject {
   const running = { running: { startedAt: at(9 * 60_000) } };
   return {
@@ -127,18 +135,7 @@ function pod(name: string, ip: string, node: string, crash?: { restarts: number;
         { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'frontend-7d9', uid: 'rs-frontend-7d9', controller: true },
       ],
     },
-    spec: {
-      nodeName: node,
-      containers: [
-        {
-          name: 'frontend',
-          image: 'gb-frontend:v5',
-          ports: [{ containerPort: 80, protocol: 'TCP' }],
-          resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '64Mi' } },
-          readinessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 5 },
-        },
-      ],
-    },
+    spec: { nodeName: node, containers: [FRONTEND] },
     status: {
       phase: 'Running',
       podIP: ip,
@@ -220,7 +217,7 @@ export function guestbookLive(): Map<string, KubeObject[]> {
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
       template: {
         metadata: { labels: { app: 'frontend' } },
-        spec: (pod('x', '', '').spec as Record<string, unknown>) ?? {},
+        spec: { containers: [FRONTEND] },
       },
     },
     status: {

@@ -22,16 +22,52 @@ export interface PodColumns {
   ip: number;
 }
 
-/** Column widths for `width` cells: NODE and IP only when NAME keeps room for a name. */
+/**
+ * Column widths for `width` cells: READY, STATUS, RESTARTS and AGE as wide as their widest
+ * value, NAME the rest; NODE and IP only when NAME keeps room for the names.
+ */
 export function podColumns(width: number, rows: readonly PodRow[]): PodColumns {
-  const fixed = { ready: 6, status: 18, restarts: 14, age: 7 };
+  // a header has room for its sort arrow
+  const widest = (header: string, values: string[]) => Math.max(cells(header) + 1, ...values.map(cells)) + 1;
+  const fixed = {
+    ready: widest(
+      'READY',
+      rows.map((r) => r.ready),
+    ),
+    status: widest(
+      'STATUS',
+      rows.map((r) => r.status),
+    ),
+    restarts: widest(
+      'RESTARTS',
+      rows.map((r) => r.restartsText),
+    ),
+    age: widest(
+      'AGE',
+      rows.map((r) => r.age),
+    ),
+  };
   let rest = width - 2 - fixed.ready - fixed.status - fixed.restarts - fixed.age;
-  const longest = Math.max(4, ...rows.map((r) => cells(r.name))) + 1;
-  const nodeWidth = Math.min(20, Math.max(5, ...rows.map((r) => cells(r.node))) + 1);
-  const ipWidth = Math.max(3, ...rows.map((r) => cells(r.ip))) + 1;
-  const keep = Math.min(longest, 24);
+  const keep = Math.min(
+    widest(
+      'NAME',
+      rows.map((r) => r.name),
+    ),
+    24,
+  );
+  const ipWidth = widest(
+    'IP',
+    rows.map((r) => r.ip),
+  );
   const ip = rest - ipWidth >= keep ? ipWidth : 0;
   rest -= ip;
+  const nodeWidth = Math.min(
+    20,
+    widest(
+      'NODE',
+      rows.map((r) => r.node),
+    ),
+  );
   const node = rest - nodeWidth >= keep ? nodeWidth : 0;
   rest -= node;
   return { ...fixed, name: Math.max(8, rest), node, ip };

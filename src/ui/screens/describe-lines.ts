@@ -361,7 +361,7 @@ export function describeLines({ object: o, pods, events }: Described, now: numbe
     for (const p of pods) {
       const r = podRow(p, now);
       lines.push({
-        text: `  ${r.name.padEnd(36)}${r.ready.padEnd(6)}${r.status.padEnd(20)}${r.restartsText}`,
+        text: `  ${r.name.padEnd(35)} ${r.ready.padEnd(5)} ${r.status.padEnd(19)} ${r.restartsText}`,
         ...(r.tone === 'danger'
           ? { tone: 'danger' as const }
           : r.tone === 'warning'

@@ -268,7 +268,7 @@ export const ACTIONS: readonly ActionDef[] = [
     label: 'describe',
     description: "describe the selected object: status, containers, then its events and its pods' events",
     group: 'Object',
-    footer: 6,
+    footer: 9,
     when: (c) => c.object !== undefined && c.drill !== 'describe',
   },
   {
@@ -277,7 +277,7 @@ export const ACTIONS: readonly ActionDef[] = [
     label: 'yaml',
     description: 'the selected object as it is live in the cluster, as YAML (/ searches)',
     group: 'Object',
-    footer: 6,
+    footer: 9,
     when: (c) => c.object !== undefined && c.drill !== 'yaml',
   },
   {
@@ -297,7 +297,7 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Object',
     mutating: true,
     dangerous: true,
-    footer: 8,
+    footer: 11,
     when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'DaemonSet',
   },
   {
@@ -308,7 +308,7 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Object',
     mutating: true,
     dangerous: true,
-    footer: 8,
+    footer: 11,
     when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'ReplicaSet',
   },
   {
@@ -319,7 +319,7 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Object',
     mutating: true,
     dangerous: true,
-    footer: 8,
+    footer: 11,
     when: (c) => c.object === 'Pod',
   },
   {

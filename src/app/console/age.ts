@@ -32,8 +32,11 @@ export function humanDuration(ms: number): string {
   return `${years}y`;
 }
 
-/** The age of a timestamp at `now`, or `<unknown>` without one. */
+/**
+ * The age of a timestamp at `now`, or `<unknown>` without one. A time in our future (a cluster
+ * whose clock runs ahead, or the sandbox's sped-up clock) reads as just now, not `<invalid>`.
+ */
 export function ageOf(timestamp: unknown, now: number): string {
   const t = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;
-  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(Math.max(0, now - t));
 }

@@ -102,14 +102,21 @@ describe('drilling down from a stack in kdeck ui', () => {
     keys('Escape');
     await until(/▸ Deployment\s+\S*nginx-example/);
     keys('d');
-    await until('Describe deployment/nginx-example in nginx-example-dev on sandbox-a');
-    const described = await until(/Warning +BackOff +.*pod\/nginx-example-/, 60_000);
-    expect(described).toMatch(/Replicas: +\d+ desired/);
-    expect(described).toContain('Back-off restarting failed container');
+    const top = await until(/Replicas: +\d+ desired/);
+    expect(top).toContain('Describe deployment/nginx-example in nginx-example-dev on sandbox-a');
+    // the events are below the fold: a search brings the first Warning into view
+    keys('/');
+    type('Warning');
+    keys('Enter');
+    await until(/Warning +BackOff +.*pod\/nginx-example-/, 60_000);
 
     keys('y');
     const yaml = await until('kind: Deployment');
-    expect(yaml).toContain('YAML of deployment/nginx-example in nginx-example-dev on sandbox-a (managedFields hidden');
+    expect(yaml).toContain(
+      'YAML of deployment/nginx-example (managedFields hidden: m) in nginx-example-dev on sandbox-a',
+    );
+    expect(yaml).toContain('│metadata:');
+    expect(yaml).not.toContain('managedFields:');
     keys('G');
     const bottom = await until(/lines \d+-\d+ of \d+/);
     expect(bottom).not.toContain('managedFields:');

@@ -122,7 +122,7 @@ describe('pods, describe and YAML of a stack resource', () => {
     const tui = await renderTui(app(new FixtureControl()), { columns: 160, rows: 45 });
     await onFrontend(tui);
     await tui.press('y');
-    await tui.waitFor('YAML of deployment/frontend in guestbook on sandbox-b (managedFields hidden: m');
+    await tui.waitFor('YAML of deployment/frontend (managedFields hidden: m) in guestbook on sandbox-b');
     let frame = await tui.waitFor('kind: Deployment');
     expect(frame).not.toContain('managedFields:');
     expect(footer(frame)).toContain('m managed fields');

@@ -57,7 +57,7 @@ export function DrillView({
   const title =
     page.kind === 'describe'
       ? `Describe ${kubectlName(page.of)} in ${where}`
-      : `YAML of ${kubectlName(page.of)} in ${where} (managedFields ${page.managedFields ? 'shown' : 'hidden'}: ${managedFieldsKey}${page.of.kind === 'Secret' && !objects.showSecrets ? '; values masked' : ''})`;
+      : `YAML of ${kubectlName(page.of)} (managedFields ${page.managedFields ? 'shown' : 'hidden'}: ${managedFieldsKey}${page.of.kind === 'Secret' && !objects.showSecrets ? '; values masked' : ''}) in ${where}`;
   const command =
     page.kind === 'describe'
       ? objects.kubectl(page.of, ['describe', kubectlName(page.of)])

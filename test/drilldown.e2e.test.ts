@@ -112,9 +112,7 @@ describe('drilling down from a stack in kdeck ui', () => {
 
     keys('y');
     const yaml = await until('kind: Deployment');
-    expect(yaml).toContain(
-      'YAML of deployment/nginx-example (managedFields hidden: m) in nginx-example-dev on sandbox-a',
-    );
+    expect(yaml).toContain('YAML of deployment/nginx-example (managedFields hidden: m) in nginx-examp');
     expect(yaml).toContain('│metadata:');
     expect(yaml).not.toContain('managedFields:');
     keys('G');

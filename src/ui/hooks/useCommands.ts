@@ -255,6 +255,8 @@ function commandsAt(
         return quit();
       default: {
         const view = VIEWS.find((v) => `view.${v.id}` === id);
+        // the resource on screen stays selected in the next view, even when a filter picked it
+        if (view && screen.resource) dispatch({ type: 'resource', key: screen.resource });
         if (view) dispatch({ type: 'show', view: view.id });
       }
     }

@@ -111,6 +111,6 @@ describe('kdeck ui without a terminal', () => {
     const bare = await kdeckIn(dir, []);
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain('Usage: kdeck');
-    expect(bare.stdout).toMatch(/ui \[workspace\] +the console/);
+    expect(bare.stdout).toMatch(/ui \[options\] \[workspace\] +the console/);
   });
 });

@@ -28,7 +28,7 @@ export function helpLines(ctx: ActionContext, bindings: Bindings, keymapFile: st
     lines.push({ text: g, bold: true });
     for (const a of inGroup)
       lines.push({
-        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous ? DANGER_NOTE[a.def.group] ?? '' : ''}`,
+        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous ? (DANGER_NOTE[a.def.group] ?? '') : ''}`,
       });
   }
   if (ctx.readOnly) lines.push({ text: 'Read-only: apply and destroy are hidden and refused.', tone: 'warning' });

@@ -68,7 +68,11 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
 }
 
 /** What the main pane has selected, for the per-object actions: a page's object (a pod on the pods page), else the resource. */
-function objectOf(nav: NavState, drill: DrillPage | undefined, row: ResourceRow | undefined): Pick<ActionContext, 'object' | 'drill'> {
+function objectOf(
+  nav: NavState,
+  drill: DrillPage | undefined,
+  row: ResourceRow | undefined,
+): Pick<ActionContext, 'object' | 'drill'> {
   if (nav.focus !== 'main') return {};
   if (drill) return { drill: drill.kind, object: drill.kind === 'pods' ? 'Pod' : drill.of.kind };
   const onResource = nav.view === 'resources' || nav.view === 'graph' || nav.view === 'diff';

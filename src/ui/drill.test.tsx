@@ -67,6 +67,15 @@ describe('pods, describe and YAML of a stack resource', () => {
     tui.unmount();
   });
 
+  it('enter on a Service not yet in the cluster lists no pods and says why', async () => {
+    const tui = await renderTui(app(new FixtureControl()));
+    await onFrontend(tui);
+    await tui.press('k', 'enter');
+    await tui.waitFor('Pods of service/redis-leader in guestbook on sandbox-b: 0');
+    await tui.waitFor('service/redis-leader is not in guestbook on sandbox-b (not applied yet');
+    tui.unmount();
+  });
+
   it('enter on another resource opens its diff as before, and 3 is the diff of a Deployment too', async () => {
     const tui = await renderTui(app(new FixtureControl()));
     await onFrontend(tui);

@@ -45,6 +45,11 @@ export function DrillView({
         selected={selectedPodRow(page, rows)?.name}
         sort={page.sort}
         loading={view?.loading ?? true}
+        empty={
+          view?.gone
+            ? `${kubectlName(page.of)} is not in ${where} (not applied yet, or deleted).`
+            : `No pods${page.of.kind === 'Service' ? ' behind its endpoints' : ''}.`
+        }
         errors={view?.errors ?? []}
         command={objects.kubectl(page.of, ['get', 'pods', '-o', 'wide', ...(selector ? ['-l', selector] : [])])}
         width={width}

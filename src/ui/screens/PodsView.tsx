@@ -79,6 +79,7 @@ export function PodsView({
   selected,
   sort,
   loading,
+  empty,
   errors,
   command,
   width,
@@ -90,6 +91,8 @@ export function PodsView({
   selected?: string;
   sort?: PodSort;
   loading: boolean;
+  /** What an empty list says once read. */
+  empty: string;
   errors: readonly string[];
   /** The kubectl command that lists the same pods. */
   command: string;
@@ -121,7 +124,7 @@ export function PodsView({
         )}
       </Text>
       <Box flexDirection="column" height={listHeight}>
-        {rows.length === 0 && <Text color={theme.muted}>{fit(loading ? 'Reading the pods…' : 'No pods.', width)}</Text>}
+        {rows.length === 0 && <Text color={theme.muted}>{fit(loading ? 'Reading the pods…' : empty, width)}</Text>}
         {shown.map((r) => {
           const isSelected = r.name === selected;
           return (

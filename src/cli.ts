@@ -35,7 +35,9 @@ async function runUi(workspace: string | undefined, command: Command): Promise<v
   }
   (await import('./ui/runtime.js')).tuneConsoleRuntime();
   const { runConsole } = await import('./ui/start.js');
-  await runConsole(workspace ?? '.', globalFlags(command));
+  await runConsole(workspace ?? '.', globalFlags(command), {
+    showSecrets: command.opts<{ showSecrets?: boolean }>().showSecrets === true,
+  });
 }
 
 function program(): Command {

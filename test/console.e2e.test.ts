@@ -71,7 +71,8 @@ describe('kdeck ui in a terminal', () => {
     keys('/');
     type('Deployment');
     keys('Enter');
-    keys('Enter');
+    // enter on a Deployment lists its pods; 3 is its diff
+    keys('3');
     const diff = await until('Create apps/v1:Deployment:nginx-example-dev:nginx-example on sandbox-a');
     expect(diff).toContain('Diff (live → plan):');
     expect(diff).toMatch(/\+ spec:/);
@@ -110,6 +111,6 @@ describe('kdeck ui without a terminal', () => {
     const bare = await kdeckIn(dir, []);
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain('Usage: kdeck');
-    expect(bare.stdout).toMatch(/ui \[workspace\] +the console/);
+    expect(bare.stdout).toMatch(/ui \[options\] \[workspace\] +the console/);
   });
 });

@@ -19,6 +19,7 @@ export function uiCommand(runUi: (workspace: string | undefined, command: Comman
       'the console: stacks, resource graph, three-way diff, apply and recovery, in watch mode (global flags: --sandbox, --kubeconfig, --context (repeatable), --read-only)',
     )
     .argument('[workspace]', 'a Konfig repository, or a project or stack folder in one (default: the current folder)')
+    .option('--show-secrets', 'show Secret values in the live YAML (y) instead of masking them')
     .action(async (workspace: string | undefined, _flags: unknown, command: Command) => {
       await runUi(workspace, command);
     });

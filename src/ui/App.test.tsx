@@ -40,7 +40,8 @@ describe('the console', () => {
     expect(lines(tui.frame())[1]).toContain('guestbook/prod → sandbox-b');
     await tui.press('enter', 'j', 'j', 'j', 'j');
     expect(tui.frame()).toMatch(/▸ Deployment +guestbook\/frontend/);
-    await tui.press('enter');
+    // enter on a Deployment lists its pods (drill.test.tsx); 3 is its diff
+    await tui.press('3');
     await tui.waitFor('Update (drift) apps/v1:Deployment:guestbook:frontend on sandbox-b');
     expect(tui.frame()).toMatch(/spec\.replicas +3 +3 +5/);
     await tui.press('k');
@@ -54,7 +55,7 @@ describe('the console', () => {
 
   it('takes keys that arrive together (fast typing, a paste) one at a time', async () => {
     const tui = await renderTui(app());
-    await tui.press('jjj\rjjjj\r');
+    await tui.press('jjj\rjjjj3');
     await tui.waitFor('Update (drift) apps/v1:Deployment:guestbook:frontend on sandbox-b');
     tui.unmount();
   });

@@ -30,6 +30,8 @@ import { MainPane } from './screens/MainPane.js';
 import { RecoveryView } from './screens/RecoveryView.js';
 import { ResourcesView } from './screens/ResourcesView.js';
 import { logCommand, LogView } from './screens/LogView.js';
+import { DrillView } from './screens/DrillView.js';
+import { useDrill } from './hooks/useDrill.js';
 import type { ConsoleControl } from '../app/console/control.js';
 import { filterRows } from './derive.js';
 import { fit } from '../views/text.js';
@@ -71,6 +73,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   useKeyRouter(now, dispatch, commands, bindings, page);
   // a log view open when the console ends takes its streams with it
   useEffect(() => () => current().logs?.feed.close(), [current]);
+  const drill = useDrill(control.objects, nav, dispatch);
   const stackKey = screen.stack?.key;
   useEffect(() => {
     if (stackKey) control.focus(stackKey);
@@ -110,6 +113,19 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
             move: `${key('down')}/${key('up')}`,
           }}
           {...(nav.mode.kind === 'containers' ? { picking: nav.mode.index } : {})}
+        />
+      );
+    if (drill.page)
+      return (
+        <DrillView
+          page={drill.page}
+          view={drill.view}
+          objects={control.objects}
+          filter={nav.filters.main}
+          managedFieldsKey={key('yaml.managedFields')}
+          width={inner.width}
+          height={viewHeight}
+          focused={nav.focus === 'main'}
         />
       );
     switch (nav.view) {

@@ -3,6 +3,7 @@
  * the footer, the `?` help, read-only hiding and confirmations all derive from this table, so
  * they cannot disagree. Keys are defaults; a keymap file may rebind any action (keymap.ts).
  */
+import type { DrillKind } from './drill.js';
 import type { ViewId } from './views.js';
 
 export type ActionId =
@@ -43,6 +44,12 @@ export type ActionId =
   | 'log.search'
   | 'log.wrap'
   | 'log.timestamps'
+  | 'describe'
+  | 'yaml'
+  | 'yaml.managedFields'
+  | 'object.restart'
+  | 'object.scale'
+  | 'object.delete'
   | 'palette'
   | 'filter'
   | 'help'
@@ -63,9 +70,13 @@ export interface ActionContext {
   overlay?: 'logs';
   /** The selected row is a pod or has pods (a workload, a Service): `l` and `s` apply to it. */
   pods?: boolean;
+  /** The kind of the object selected in the main pane (a stack's resource, a pod), if one is. */
+  object?: string;
+  /** The page about one object shown over the view, if one is. */
+  drill?: DrillKind;
 }
 
-export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Pods' | 'Logs' | 'Recovery' | 'Console';
+export type ActionGroup = 'Navigate' | 'Views' | 'Stack' | 'Object' | 'Logs' | 'Recovery' | 'Console';
 
 export interface ActionDef {
   id: ActionId;
@@ -78,7 +89,7 @@ export interface ActionDef {
   when?: (c: ActionContext) => boolean;
   /** Changes a cluster or a state: hidden and refused in --read-only mode. */
   mutating?: boolean;
-  /** Asks first: a typed stack name when it touches a prod context, y/N otherwise. */
+  /** Asks first: the production contexts' names typed when it touches one, y/N otherwise. */
   dangerous?: boolean;
   /** Shown in the footer, which keeps the lowest numbers when it runs out of room (the help shows every action). */
   footer?: number;
@@ -121,10 +132,12 @@ export const ACTIONS: readonly ActionDef[] = [
     id: 'open',
     keys: ['enter'],
     label: 'open',
-    description: "open: a stack's resources, a resource's diff",
+    description:
+      "open: a stack's resources; a workload's or a Service's pods, another resource's diff; a pod described",
     group: 'Navigate',
     footer: 7,
-    when: (c) => c.focus === 'tree' || c.view === 'resources' || c.view === 'graph',
+    when: (c) =>
+      c.focus === 'tree' || (!c.drill && (c.view === 'resources' || c.view === 'graph')) || c.drill === 'pods',
   },
   {
     id: 'back',
@@ -286,7 +299,7 @@ export const ACTIONS: readonly ActionDef[] = [
     keys: ['l'],
     label: 'logs',
     description: 'the log of the selected pod, or of every pod of the selected workload (follows)',
-    group: 'Pods',
+    group: 'Object',
     footer: 4,
     when: (c) => c.focus === 'main' && c.pods === true,
   },
@@ -295,7 +308,7 @@ export const ACTIONS: readonly ActionDef[] = [
     keys: ['s'],
     label: 'shell',
     description: 'a shell in the pod (kubectl exec -it … -- sh); the console comes back when it exits',
-    group: 'Pods',
+    group: 'Object',
     mutating: true,
     footer: 11,
     when: (c) => c.overlay === 'logs' || (c.focus === 'main' && c.pods === true && c.view !== 'recovery'),
@@ -353,6 +366,66 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Logs',
     overlay: 'logs',
     footer: 8,
+  },
+  {
+    id: 'describe',
+    keys: ['d'],
+    label: 'describe',
+    description: "describe the selected object: status, containers, then its events and its pods' events",
+    group: 'Object',
+    footer: 9,
+    when: (c) => c.object !== undefined && c.drill !== 'describe',
+  },
+  {
+    id: 'yaml',
+    keys: ['y'],
+    label: 'yaml',
+    description: 'the selected object as it is live in the cluster, as YAML (/ searches)',
+    group: 'Object',
+    footer: 9,
+    when: (c) => c.object !== undefined && c.drill !== 'yaml',
+  },
+  {
+    id: 'yaml.managedFields',
+    keys: ['m'],
+    label: 'managed fields',
+    description: 'show or hide metadata.managedFields in the YAML',
+    group: 'Object',
+    footer: 5,
+    when: (c) => c.drill === 'yaml',
+  },
+  {
+    id: 'object.restart',
+    keys: ['o'],
+    label: 'restart',
+    description: 'rollout restart of the selected workload (kubectl rollout restart)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 11,
+    when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'DaemonSet',
+  },
+  {
+    id: 'object.scale',
+    keys: ['S'],
+    label: 'scale',
+    description: 'scale the selected workload: :scale REPLICAS (kubectl scale)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 11,
+    when: (c) => c.object === 'Deployment' || c.object === 'StatefulSet' || c.object === 'ReplicaSet',
+  },
+  {
+    id: 'object.delete',
+    keys: ['ctrl+d'],
+    label: 'delete pod',
+    description: 'delete the selected pod; its controller makes a new one (kubectl delete pod)',
+    group: 'Object',
+    mutating: true,
+    dangerous: true,
+    footer: 11,
+    when: (c) => c.object === 'Pod',
   },
   {
     id: 'palette',

@@ -48,7 +48,7 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
   ['start', async () => {}],
   ['resources', onProd],
   ['graph', async (tui) => (await onProd(tui), await tui.press('2'))],
-  ['diff', async (tui) => (await onProd(tui), await tui.press('enter'))],
+  ['diff', async (tui) => (await onProd(tui), await tui.press('3'))],
   ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('sandbox-'))],
   [
     'apply',

@@ -8,6 +8,7 @@
 import type { Confirmation } from '../app/console/confirmation.js';
 import type { Focus } from './actions.js';
 import { changedLog, type LogNav, type LogNavChange } from './log-nav.js';
+import type { DrillPage } from './drill.js';
 import type { Tone } from '../views/theme.js';
 import type { ViewId } from './views.js';
 
@@ -43,6 +44,8 @@ export interface NavState {
   message?: Message;
   /** The log view, over the main pane, when open. */
   logs?: LogNav;
+  /** Pages about one object opened over the view (pods, describe, YAML), the top one shown. */
+  drill?: readonly DrillPage[];
 }
 
 export type NavAction =
@@ -57,7 +60,11 @@ export type NavAction =
   | { type: 'filter'; text: string }
   | { type: 'message'; message?: Message }
   | { type: 'logs'; logs?: LogNav }
-  | { type: 'logView'; change: LogNavChange };
+  | { type: 'logView'; change: LogNavChange }
+  /** Opens a page about an object over the current one. */
+  | { type: 'drill'; page: DrillPage }
+  /** The top page, changed (its selection, scroll, sort). */
+  | { type: 'drillPage'; page: DrillPage };
 
 export const initialNav: NavState = {
   focus: 'tree',
@@ -77,9 +84,14 @@ export function navigate(s: NavState, a: NavAction): NavState {
     case 'focus':
       return s.focus === a.focus ? s : { ...s, focus: a.focus };
     case 'show':
-      if (s.view === a.view) return { ...s, focus: 'main' };
+      // a view's own key closes the pages opened over it
+      if (s.view === a.view)
+        return s.drill?.length
+          ? { ...s, focus: 'main', drill: [], filters: { ...s.filters, main: s.drill[0].filterBelow } }
+          : { ...s, focus: 'main' };
       return {
         ...s,
+        drill: [],
         focus: 'main',
         view: a.view,
         history: [...s.history, s.view].slice(-HISTORY_LIMIT),
@@ -88,12 +100,14 @@ export function navigate(s: NavState, a: NavAction): NavState {
       };
     case 'back': {
       if (s.filters[s.focus]) return { ...s, filters: { ...s.filters, [s.focus]: '' } };
+      const page = s.focus === 'main' ? s.drill?.at(-1) : undefined;
+      if (page) return { ...s, drill: s.drill!.slice(0, -1), filters: { ...s.filters, main: page.filterBelow } };
       const previous = s.history[s.history.length - 1];
       if (s.focus === 'main' && previous) return { ...s, view: previous, history: s.history.slice(0, -1), scroll: 0 };
       return { ...s, focus: 'tree' };
     }
     case 'stack':
-      return s.stack === a.key ? s : { ...s, stack: a.key, resource: undefined, scroll: 0 };
+      return s.stack === a.key ? s : { ...s, stack: a.key, resource: undefined, scroll: 0, drill: [] };
     case 'resource':
       return s.resource === a.key ? s : { ...s, resource: a.key, ...(s.view === 'diff' ? { scroll: 0 } : {}) };
     case 'scroll':
@@ -112,6 +126,15 @@ export function navigate(s: NavState, a: NavAction): NavState {
     }
     case 'logView':
       return s.logs ? { ...s, logs: changedLog(s.logs, a.change) } : s;
+    case 'drill':
+      return {
+        ...s,
+        focus: 'main',
+        drill: [...(s.drill ?? []), { ...a.page, filterBelow: s.filters.main }],
+        filters: { ...s.filters, main: '' },
+      };
+    case 'drillPage':
+      return s.drill?.length ? { ...s, drill: [...s.drill.slice(0, -1), a.page] } : s;
   }
 }
 

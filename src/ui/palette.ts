@@ -17,6 +17,8 @@ export type PaletteCommand =
   | { kind: 'stack'; name: string }
   | { kind: 'view'; view: ViewId }
   | { kind: 'refresh' }
+  | { kind: 'sort'; column: string }
+  | { kind: 'scale'; replicas: string }
   | { kind: 'help' }
   | { kind: 'quit' }
   | PodPaletteCommand;
@@ -63,6 +65,13 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'view', aliases: [], usage: ':view NAME', description: `show a view: ${VIEWS.map((v) => v.id).join(', ')}` },
   { name: 'refresh', aliases: [], usage: ':refresh', description: 'compile and compare the selected stack again' },
   ...POD_COMMANDS,
+  {
+    name: 'sort',
+    aliases: [],
+    usage: ':sort [-]COLUMN',
+    description: 'sort a list of pods: name, ready, status, restarts, age, node, ip (-COLUMN: descending)',
+  },
+  { name: 'scale', aliases: [], usage: ':scale REPLICAS', description: 'scale the selected workload (asks first)' },
   { name: 'help', aliases: [], usage: ':help', description: 'the keys and commands' },
   { name: 'q', aliases: ['quit', 'q!'], usage: ':q', description: 'quit' },
 ];
@@ -117,6 +126,12 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
     }
     case 'refresh':
       return { kind: 'refresh' };
+    case 'sort':
+      if (args.length !== 1) return { error: `${usage} (for example :sort -restarts)` };
+      return { kind: 'sort', column: args[0] };
+    case 'scale':
+      if (args.length !== 1) return { error: `${usage} (for example :scale 3)` };
+      return { kind: 'scale', replicas: args[0] };
     case 'help':
       return { kind: 'help' };
     case 'logs':

@@ -53,7 +53,11 @@ function captureConsole(root: string): () => void {
   return () => Object.assign(console, original);
 }
 
-export async function runConsole(dir: string, global: WorkspaceOptions): Promise<void> {
+export async function runConsole(
+  dir: string,
+  global: WorkspaceOptions,
+  console_: { showSecrets: boolean } = { showSecrets: false },
+): Promise<void> {
   const root = findWorkspaceRoot(dir);
   const config = stateConfig(root, global);
   const { clusterSet, close } = await openClusters(global, root);
@@ -65,6 +69,7 @@ export async function runConsole(dir: string, global: WorkspaceOptions): Promise
     compiler: new WorkerCompiler(),
     contexts: global.context,
     readOnly: global.readOnly === true,
+    showSecrets: console_.showSecrets,
     watch: true,
   });
   for (const problem of keymap.problems) session.log('warn', `keymap: ${problem}`);

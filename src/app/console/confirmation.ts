@@ -11,11 +11,12 @@ import { clustersOf } from '../../workflows/recovery/run-machine.js';
 import type { RunRecord } from '../../workflows/recovery/run-store.js';
 import { approvalFor, typedApproves, typedText, type Approval } from '../policy/confirmation.js';
 import { conflictLines, conflictRefusal, conflictsOf, FORCE_IN_CONSOLE } from '../policy/conflicts.js';
+import type { ObjectAction, ObjectActionRequest } from './object-actions.js';
 import type { ConsoleState, StackEntry } from './state.js';
 
 export interface Confirmation {
-  action: 'apply' | 'destroy' | 'recover';
-  /** The stack, or the runbook for a recovery. */
+  action: 'apply' | 'destroy' | 'recover' | ObjectAction;
+  /** The stack, the runbook for a recovery, or the object (`deployment/web`) of a per-object action. */
   subject: string;
   /** The production contexts touched: their names must be typed; y/N when there are none. */
   approval: Approval;
@@ -25,6 +26,8 @@ export interface Confirmation {
   summary: string[];
   /** An apply that takes back fields another manager owns. */
   forceConflicts?: boolean;
+  /** A per-object action (restart, scale, delete a pod): what to carry out once confirmed. */
+  object?: ObjectActionRequest;
 }
 
 /** Whether what was typed confirms. */

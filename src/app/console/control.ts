@@ -5,6 +5,7 @@
 import type { Operation } from '../../workflows/stack-operation.js';
 import type { PodTools } from '../pods/pod-tools.js';
 import type { Confirmation } from './confirmation.js';
+import type { ObjectControl } from './objects.js';
 import type { RecoveryCommand } from './recovery.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
 
@@ -12,6 +13,8 @@ export interface ConsoleControl {
   readonly store: Store<ConsoleState>;
   /** Logs, shells and port-forwards of the pods of a stack's workloads. */
   readonly podTools: PodTools;
+  /** Per-object views (pods, describe, YAML) and actions (restart, scale, delete a pod). */
+  readonly objects: ObjectControl;
   /**
    * Starts an apply or destroy the operator confirmed; rejects with a sentence when it cannot,
    * or when its plan, made again under the stack's lock, needs more than was confirmed.

@@ -30,6 +30,8 @@ import { plannedLiveStatus } from './live-status.js';
 import { LiveWatch, type LiveEvent } from './live-watch.js';
 import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-drift.js';
 import { OperationRunner } from './operations.js';
+import { ConsoleObjects } from './objects.js';
+import { ClusterObjectSource } from '../../cluster/object-source.js';
 import { workspaceProduction } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
 import { ClusterPodTools } from '../pods/pod-tools.js';
@@ -55,6 +57,8 @@ export interface SessionOptions {
   /** `--context`s: the contexts to show and offer; the first is the default. Empty: all of the kubeconfig's. */
   contexts: string[];
   readOnly: boolean;
+  /** Secret values shown in the live YAML (`kdeck ui --show-secrets`). */
+  showSecrets?: boolean;
   /** Watch files and clusters (the console does; some tests do not). */
   watch: boolean;
   now?: () => number;
@@ -86,6 +90,7 @@ export class ConsoleSession implements ConsoleControl {
   private lockWatch: LockWatch | undefined;
   readonly operations: OperationRunner;
   readonly podTools: ClusterPodTools;
+  readonly objects: ConsoleObjects;
   private readonly recovery: ConsoleRecovery;
   private closed = false;
   private readonly now: () => number;
@@ -119,6 +124,12 @@ export class ConsoleSession implements ConsoleControl {
       settings: options.operation ?? { concurrency: 8, timeoutMs: 300_000 },
       log: (level, text) => this.log(level, text),
       finished: (key) => this.plan(key),
+      now: this.now,
+    });
+    this.objects = new ConsoleObjects({
+      source: new ClusterObjectSource(options.clusterSet),
+      readOnly: options.readOnly,
+      showSecrets: options.showSecrets === true,
       now: this.now,
     });
     this.recovery = new ConsoleRecovery({
@@ -386,6 +397,7 @@ export class ConsoleSession implements ConsoleControl {
     // what is in flight answers no one
     this.engine.stop();
     this.liveWatch?.close();
+    this.objects.stop();
     this.lockWatch?.close();
     await this.fileWatch?.close();
     await this.operations.stopAll();

@@ -6,9 +6,17 @@ import { Box, Text } from 'ink';
 import type { Confirmation } from '../../app/console/confirmation.js';
 import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
+import { wrapWords } from '../../views/wrap.js';
 
 export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; input: string; width: number }) {
-  const verb = { apply: 'Apply', destroy: 'Destroy', recover: 'Run the recovery' }[confirm.action];
+  const verb = {
+    apply: 'Apply',
+    destroy: 'Destroy',
+    recover: 'Run the recovery',
+    restart: 'Restart',
+    scale: 'Scale',
+    delete: 'Delete',
+  }[confirm.action];
   return (
     <Box
       flexDirection="column"
@@ -20,9 +28,12 @@ export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; 
       <Text bold color={confirm.typed ? theme.danger : theme.warning}>
         {cut(`${verb} ${confirm.subject}?`, width - 4)}
       </Text>
-      {confirm.summary.map((l, i) => (
-        <Text key={i}>{cut(l, width - 4)}</Text>
-      ))}
+      {/* wrapped, not cut: what is confirmed is read whole */}
+      {confirm.summary
+        .flatMap((l) => wrapWords(l, width - 4))
+        .map((l, i) => (
+          <Text key={i}>{l}</Text>
+        ))}
       <Text> </Text>
       {confirm.typed ? (
         <Text wrap="truncate-end">

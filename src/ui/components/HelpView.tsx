@@ -11,7 +11,13 @@ import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import type { DiffLine } from '../screens/diff-lines.js';
 
-const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Pods', 'Logs', 'Recovery', 'Console'];
+const GROUPS: ActionGroup[] = ['Navigate', 'Views', 'Stack', 'Object', 'Logs', 'Recovery', 'Console'];
+
+/** How a dangerous action of a group asks first. */
+const DANGER_NOTE: Partial<Record<ActionGroup, string>> = {
+  Stack: ' (asks first; on a prod context, type the stack)',
+  Object: ' (asks first; on a prod context, type the context)',
+};
 
 /** `about`: lines about what is on screen first (the log view's kubectl command). */
 export function helpLines(
@@ -28,7 +34,7 @@ export function helpLines(
     lines.push({ text: g, bold: true });
     for (const a of inGroup)
       lines.push({
-        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous && a.def.group === 'Stack' ? ' (asks first; on a prod context, type the stack)' : ''}`,
+        text: `  ${fit(a.keys.map(keyLabel).join(' '), 14)} ${fit(a.def.id, 15)} ${a.def.description}${a.def.dangerous ? (DANGER_NOTE[a.def.group] ?? '') : ''}`,
       });
   }
   if (ctx.readOnly)

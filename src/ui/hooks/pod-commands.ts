@@ -6,11 +6,12 @@
  */
 import { actionDef, type ActionId } from '../actions.js';
 import type { ConsoleControl } from '../../app/console/control.js';
-import type { PodTarget } from '../../app/pods/target.js';
+import { hasPods, type PodTarget } from '../../app/pods/target.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
 import { openedLog } from '../log-nav.js';
 import type { Mode, NavAction } from '../navigation.js';
-import { namedPodTarget, rowPodTarget } from '../pod-target.js';
+import { namedPodTarget } from '../pod-target.js';
+import { selectedObject } from '../selection.js';
 import type { PodPaletteCommand } from '../pod-palette.js';
 import type { Now } from './useCommands.js';
 import type { Suspended } from './useSuspend.js';
@@ -38,7 +39,13 @@ export function podCommands(
 ): PodCommands {
   const logs = nav.logs;
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
-  const selected = () => rowPodTarget(screen.row, state.context);
+  // the pod on a pods page, the object of a describe or YAML page, else the stack's resource
+  const selected = (): PodTarget | undefined => {
+    const o = selectedObject({ state, nav, screen, view: control.objects.view.get(), now: control.objects.now() });
+    return o?.namespace && hasPods(o.kind)
+      ? { context: o.cluster, namespace: o.namespace, kind: o.kind, name: o.name }
+      : undefined;
+  };
 
   const openLogs: PodCommands['openLogs'] = (target, options = {}) => {
     logs?.feed.close();

@@ -20,6 +20,7 @@ import type { Screen } from './useScreen.js';
 import { podCommands } from './pod-commands.js';
 import { useSuspend, type Suspended } from './useSuspend.js';
 import type { InteractiveCommand } from '../../app/pods/pod-tools.js';
+import { objectCommands } from '../object-commands.js';
 
 /** The actions that steer a running recovery, and the run machine's event each sends. */
 const STEERING: Partial<Record<ActionId, RecoveryCommand>> = {
@@ -88,6 +89,7 @@ function commandsAt(
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;
   const keyOf = (id: ActionId) => keyLabel(bindings.get(id)?.[0] ?? '?');
+  const objects = objectCommands({ state, nav, screen }, { control, dispatch, page, say });
 
   const move = (delta: number, absolute?: 'top' | 'bottom') => {
     const pick = (keys: readonly string[], current: string | undefined) =>
@@ -160,6 +162,7 @@ function commandsAt(
   };
 
   const start = (c: Confirmation) => {
+    if (c.object) return objects.start({ ...c, object: c.object });
     if (c.action === 'recover') {
       control.runRecovery().then(
         () =>
@@ -172,6 +175,7 @@ function commandsAt(
       return;
     }
     const operation = c.action;
+    if (operation !== 'apply' && operation !== 'destroy') return;
     dispatch({ type: 'show', view: 'apply' });
     control.startOperation(c.subject, operation, c).then(
       () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
@@ -203,6 +207,7 @@ function commandsAt(
     if (pods.run(id)) return;
     const steering = STEERING[id];
     if (steering) return steer(steering);
+    if (objects.run(id)) return;
     switch (id) {
       case 'up':
         return scrollOrMove(-1);
@@ -260,6 +265,8 @@ function commandsAt(
         return quit();
       default: {
         const view = VIEWS.find((v) => `view.${v.id}` === id);
+        // the resource on screen stays selected in the next view, even when a filter picked it
+        if (view && screen.resource) dispatch({ type: 'resource', key: screen.resource });
         if (view) dispatch({ type: 'show', view: view.id });
       }
     }
@@ -311,6 +318,10 @@ function commandsAt(
         return dispatch({ type: 'show', view: c.view });
       case 'refresh':
         return run('refresh');
+      case 'sort':
+        return objects.sort(c.column);
+      case 'scale':
+        return objects.scale(c.replicas);
       case 'help':
         return mode({ kind: 'help' });
       case 'quit':

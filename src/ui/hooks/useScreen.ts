@@ -12,7 +12,8 @@ import { filterRows, resourceRows, rowText, type ResourceRow } from '../derive.j
 import { changeIndex } from '../../app/console/state.js';
 import { liveKey, type ConsoleState, type StackEntry } from '../../app/console/state.js';
 import { graphLayout } from '../screens/graph-layout.js';
-import { rowPodTarget } from '../pod-target.js';
+import type { DrillPage } from '../drill.js';
+import { hasPods } from '../../app/pods/target.js';
 
 export interface Screen {
   stacks: readonly StackEntry[];
@@ -26,6 +27,8 @@ export interface Screen {
   graphOrder: readonly string[];
   prod: ReadonlySet<string>;
   ctx: ActionContext;
+  /** The page about one object shown over the view, if one is. */
+  drill?: DrillPage;
 }
 
 /** The last derivation: the render and the key handler mostly ask for the same one. */
@@ -41,6 +44,8 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
   const change = row && stack?.changeSet ? changeIndex(stack.changeSet).get(row.key) : undefined;
   const graphOrder = stack ? graphOrderOf(stack) : [];
   const running = stack ? (state.operations.get(stack.key)?.running ?? false) : false;
+  const drill = nav.drill?.at(-1);
+  const object = objectOf(nav, drill, row);
   const screen: Screen = {
     stacks,
     stack,
@@ -57,11 +62,25 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
       running,
       ...recoveryOf(state),
       ...(nav.logs ? { overlay: 'logs' as const } : {}),
-      ...(nav.view === 'resources' && rowPodTarget(row, state.context) ? { pods: true } : {}),
+      ...object,
+      ...(object.object !== undefined && hasPods(object.object) ? { pods: true } : {}),
     },
+    ...(drill ? { drill } : {}),
   };
   last = { state, nav, screen };
   return screen;
+}
+
+/** What the main pane has selected, for the per-object actions: a page's object (a pod on the pods page), else the resource. */
+function objectOf(
+  nav: NavState,
+  drill: DrillPage | undefined,
+  row: ResourceRow | undefined,
+): Pick<ActionContext, 'object' | 'drill'> {
+  if (nav.focus !== 'main') return {};
+  if (drill) return { drill: drill.kind, object: drill.kind === 'pods' ? 'Pod' : drill.of.kind };
+  const onResource = nav.view === 'resources' || nav.view === 'graph' || nav.view === 'diff';
+  return onResource && row ? { object: row.kind } : {};
 }
 
 function recoveryOf(state: ConsoleState): Pick<ActionContext, 'recovery'> {

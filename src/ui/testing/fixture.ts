@@ -35,8 +35,10 @@ import {
   type StackEntry,
 } from '../../app/console/state.js';
 
-/** 2026-03-02 09:00:00 UTC: every time the fixture shows. */
-export const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
+import { T0 } from './clock.js';
+import { FixtureObjectSource, fixtureObjects } from './objects-fixture.js';
+
+export { T0 };
 const ROOT = '/work/konfig-sample';
 
 export function stack(project: string, name: string, cluster?: string): Stack {
@@ -357,6 +359,9 @@ function runPlanOf(plan: RecoveryPlan): RunPlan {
 
 export class FixtureControl implements ConsoleControl {
   readonly store: Store<ConsoleState>;
+  /** The live objects the per-object views read and the object actions write. */
+  readonly source = new FixtureObjectSource();
+  readonly objects;
   readonly calls: string[] = [];
   private gatesHeld = true;
   private readonly waiting: (() => void)[] = [];
@@ -368,6 +373,7 @@ export class FixtureControl implements ConsoleControl {
     readonly podTools: PodTools = new FixturePodTools(),
   ) {
     this.store = new Store(state);
+    this.objects = fixtureObjects({ readOnly: state.readOnly, source: this.source });
   }
 
   async startOperation(stack: string, operation: Operation): Promise<void> {

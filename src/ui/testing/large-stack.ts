@@ -4,6 +4,7 @@
  * Service), planned against a live copy with every tenth Deployment changed: what the bench
  * scrolls through and switches views on.
  */
+import { fixtureObjects } from './objects-fixture.js';
 import { ProductionPolicy } from '../../app/policy/production.js';
 import type { Attributes, Spec } from '../../model/resource.js';
 import { Store, type ConsoleState } from '../../app/console/state.js';
@@ -63,6 +64,7 @@ export function staticControl(state: ConsoleState): ConsoleControl {
   return {
     store: new Store(state),
     podTools: new FixturePodTools(),
+    objects: fixtureObjects(),
     startOperation: async () => undefined,
     interrupt: () => false,
     refresh: () => undefined,

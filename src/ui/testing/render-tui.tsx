@@ -22,6 +22,7 @@ const SEQUENCES: Record<string, string> = {
   pgdn: '\u001B[6~',
   backspace: '\u007F',
   'ctrl+c': '\u0003',
+  'ctrl+d': '\u0004',
 };
 
 /** Lets React and Ink handle what was written: input parsing flushes on setImmediate, effects after. */
@@ -44,13 +45,10 @@ export interface Tui {
 export async function renderTui(node: ReactNode, size: TerminalSize = { columns: 100, rows: 30 }): Promise<Tui> {
   const wrap = (s: TerminalSize) => <TerminalSizeContext.Provider value={s}>{node}</TerminalSizeContext.Provider>;
   const r = render(wrap(size));
-  // ink-testing-library's stdout is 100 columns wide, and Ink lays the frame out in that width
-  const widen = (s: TerminalSize) =>
-    Object.defineProperty(r.stdout, 'columns', { value: s.columns, configurable: true });
-  if (size.columns !== 100) {
-    widen(size);
-    r.rerender(wrap(size));
-  }
+  // ink-testing-library's stdout says 100 columns whatever the size; Ink lays out to it
+  let columns = size.columns;
+  Object.defineProperty(r.stdout, 'columns', { get: () => columns });
+  r.rerender(wrap(size));
   await settle();
   const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
   return {
@@ -84,7 +82,7 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
       }
     },
     async resize(next) {
-      widen(next);
+      columns = next.columns;
       r.rerender(wrap(next));
       await settle();
     },

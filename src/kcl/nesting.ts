@@ -65,12 +65,12 @@ export function tokenNestingProblem(tokens: readonly Token[], file: string): Kcl
 
 /**
  * What bounds the depth of a statement's tree, read from its tokens: every node on a path down
- * the tree consumes a token (a character, inside a string, whose `${...}` parts are expressions)
- * that the node below it does not, except a wrapper that spans exactly its child (an expression
- * statement, a named or literal type), and a wrapper's child is never one. So a statement whose
- * tokens weigh W is at most 2W + 1 nodes deep.
+ * the tree consumes a token that the node below it does not (a character, inside a string with
+ * `${...}` parts, whose expressions are parsed from it), except an expression statement, which
+ * spans exactly its expression and is never directly inside another. So a statement whose tokens
+ * weigh W is at most 2W + 1 nodes deep.
  */
-const tokenWeight = (t: Token): number => (t.type === 'string' ? t.text.length : 1);
+const tokenWeight = (t: Token): number => (t.type === 'string' && t.text.includes('${') ? t.text.length : 1);
 
 /** The index of the first token at or after line:column. */
 function tokenAt(tokens: readonly Token[], line: number, column: number): number {
@@ -87,21 +87,22 @@ function tokenAt(tokens: readonly Token[], line: number, column: number): number
 
 /**
  * The problem with the first node (in walking order) nested deeper than MAX_NESTING. Only
- * statements whose tokens could hold such a node are walked: a statement's tokens lie between the
- * start of the one before it and the start of the one after it, however its span was recorded,
- * and by `tokenWeight` those weigh too little in nearly every file for the walk to find anything.
+ * statements whose tokens could hold such a node are walked, which in nearly every file is none.
+ * A statement's span lies within its own tokens, so its tokens are among those from where the
+ * statement before it ends to where the one after it starts.
  */
 export function nestingProblem(module: A.Module, tokens: readonly Token[]): KclError | undefined {
   const body = module.body;
-  const starts = body.map((stmt) => tokenAt(tokens, stmt.line, stmt.column));
   const weights = new Float64Array(tokens.length + 1);
   for (let i = 0; i < tokens.length; i++) weights[i + 1] = weights[i] + tokenWeight(tokens[i]);
+  let from = 0;
   for (let i = 0; i < body.length; i++) {
-    const from = i > 0 ? starts[i - 1] : 0;
-    const to = i + 1 < body.length ? starts[i + 1] : tokens.length;
-    if (2 * (weights[to] - weights[from]) + 1 <= MAX_NESTING) continue;
-    const problem = deepNode(module.file, body[i]);
-    if (problem) return problem;
+    const to = i + 1 < body.length ? tokenAt(tokens, body[i + 1].line, body[i + 1].column) : tokens.length;
+    if (2 * (weights[to] - weights[from]) + 1 > MAX_NESTING) {
+      const problem = deepNode(module.file, body[i]);
+      if (problem) return problem;
+    }
+    from = tokenAt(tokens, body[i].endLine, body[i].endColumn);
   }
   return undefined;
 }

@@ -46,6 +46,11 @@ const HARD_KEYWORDS = [
   'mixin',
 ];
 
+/** One RegExp matching what the first of `alternatives` that matches would, as moo's rules do. */
+function anyOf(...alternatives: RegExp[]): RegExp {
+  return new RegExp(alternatives.map((r) => `(?:${r.source})`).join('|'));
+}
+
 const rules: moo.Rules = {
   // single characters that never start a longer token come first: moo matches them by a table
   // lookup instead of running its combined RegExp
@@ -54,9 +59,9 @@ const rules: moo.Rules = {
   // split into single spaces is still cheaper than a RegExp match each
   space: ' ',
   nl: { match: ['\n', '\r\n'], lineBreaks: true },
-  ws: /[ \t\f]+/,
-  comment: /#[^\n]*/,
-  continuation: { match: /\\(?:\r?\n|(?![^]))/, lineBreaks: true },
+  // what the layout pass skips is one rule: moo's RegExp has a capture group per rule, and every
+  // match allocates an array with a slot for each, so fewer rules make less garbage per token
+  blank: { match: anyOf(/[ \t\f]+/, /#[^\n]*/, /\\(?:\r?\n|(?![^]))/), lineBreaks: true },
   // moo's RegExp tries its alternatives in order, so the most common tokens come early: names
   // (except a string's prefix letter, see `prefix`) and a lone `=`, which `op` would also match
   name: { match: /(?![rRbB]["'])\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
@@ -64,14 +69,20 @@ const rules: moo.Rules = {
   // "unrolled" loops (`plain* (special plain*)*`): a run of plain characters is one greedy loop
   // that needs no backtracking state per character, so a 20 MB literal does not overflow
   // the RegExp engine's stack as `(?:plain|special)*` did
-  string: [
-    { match: /[rRbB]?"""[^"\\]*(?:(?:\\[^]|"(?!""))[^"\\]*)*"""/, lineBreaks: true },
-    { match: /[rRbB]?'''[^'\\]*(?:(?:\\[^]|'(?!''))[^'\\]*)*'''/, lineBreaks: true },
-    { match: /[rRbB]?"[^"\\\n]*(?:\\[^][^"\\\n]*)*"/, lineBreaks: true },
-    { match: /[rRbB]?'[^'\\\n]*(?:\\[^][^'\\\n]*)*'/, lineBreaks: true },
-  ],
-  float: /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
-  int: /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
+  string: {
+    match: anyOf(
+      /[rRbB]?"""[^"\\]*(?:(?:\\[^]|"(?!""))[^"\\]*)*"""/,
+      /[rRbB]?'''[^'\\]*(?:(?:\\[^]|'(?!''))[^'\\]*)*'''/,
+      /[rRbB]?"[^"\\\n]*(?:\\[^][^"\\\n]*)*"/,
+      /[rRbB]?'[^'\\\n]*(?:\\[^][^'\\\n]*)*'/,
+    ),
+    lineBreaks: true,
+  },
+  // floats first: `1.5` would otherwise be the int `1`
+  number: anyOf(
+    /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
+    /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
+  ),
   // `r`, `R`, `b` or `B` before a quote that starts no string, as `name` would have matched it
   prefix: { match: /[rRbB](?=["'])/, type: () => 'name' },
   op: [
@@ -162,9 +173,6 @@ const TWO_WORD_OPERATORS: Record<string, string> = { 'not in': 'not in', 'is not
 
 function tokenClass(mooType: string, text: string): string {
   switch (mooType) {
-    case 'int':
-    case 'float':
-      return 'number';
     case 'keyword':
       if (CONSTANTS.has(text)) return 'constant';
       return BINARY_OPERATORS.has(text) ? 'binop' : 'keyword';
@@ -361,9 +369,7 @@ export function lex(source: string, file: string): Lexed {
   for (let raw = next(); raw !== undefined; raw = next()) {
     switch (raw.type) {
       case 'space':
-      case 'ws':
-      case 'comment':
-      case 'continuation':
+      case 'blank':
         continue;
       case 'nl':
         lineBreak = true;

@@ -63,10 +63,54 @@ export function tokenNestingProblem(tokens: readonly Token[], file: string): Kcl
   return undefined;
 }
 
-/** The problem with the first node (in walking order) nested deeper than MAX_NESTING. */
-export function nestingProblem(module: A.Module): KclError | undefined {
+/**
+ * What bounds the depth of a statement's tree, read from its tokens: every node on a path down
+ * the tree consumes a token that the node below it does not (a character, inside a string with
+ * `${...}` parts, whose expressions are parsed from it), except an expression statement, which
+ * spans exactly its expression and is never directly inside another. So a statement whose tokens
+ * weigh W is at most 2W + 1 nodes deep.
+ */
+const tokenWeight = (t: Token): number => (t.type === 'string' && t.text.includes('${') ? t.text.length : 1);
+
+/** The index of the first token at or after line:column. */
+function tokenAt(tokens: readonly Token[], line: number, column: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const t = tokens[mid];
+    if (t.line < line || (t.line === line && t.col < column)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The problem with the first node (in walking order) nested deeper than MAX_NESTING. Only
+ * statements whose tokens could hold such a node are walked, which in nearly every file is none.
+ * A statement's span lies within its own tokens, so its tokens are among those from where the
+ * statement before it ends to where the one after it starts.
+ */
+export function nestingProblem(module: A.Module, tokens: readonly Token[]): KclError | undefined {
+  const body = module.body;
+  const weights = new Float64Array(tokens.length + 1);
+  for (let i = 0; i < tokens.length; i++) weights[i + 1] = weights[i] + tokenWeight(tokens[i]);
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    const to = i + 1 < body.length ? tokenAt(tokens, body[i + 1].line, body[i + 1].column) : tokens.length;
+    if (2 * (weights[to] - weights[from]) + 1 > MAX_NESTING) {
+      const problem = deepNode(module.file, body[i]);
+      if (problem) return problem;
+    }
+    from = tokenAt(tokens, body[i].endLine, body[i].endColumn);
+  }
+  return undefined;
+}
+
+/** The problem with the first node under `root` (a statement, at depth 1) nested too deep. */
+function deepNode(file: string, root: A.Stmt): KclError | undefined {
   // an explicit stack, so that measuring the depth cannot overflow the one it protects
-  const objects: object[] = [module.body];
+  const objects: object[] = [root];
   const depths: number[] = [0];
   while (objects.length > 0) {
     const node = objects.pop()!;
@@ -77,7 +121,7 @@ export function nestingProblem(module: A.Module): KclError | undefined {
     }
     if (isNode(node)) {
       depth++;
-      if (depth > MAX_NESTING) return tooDeep(module.file, node.line ?? 1, node.column ?? 1);
+      if (depth > MAX_NESTING) return tooDeep(file, node.line ?? 1, node.column ?? 1);
     }
     const record = node as Record<string, unknown>;
     for (const key in record) {

@@ -261,7 +261,7 @@ export function parseModule(source: string, file: string): A.Module {
   if (nested) throw nested;
   const body = statements(lexed.tokens, file, problems);
   throwAll(problems.sort(byPlace));
-  const tooDeep = nestingProblem({ file, body });
+  const tooDeep = nestingProblem({ file, body }, lexed.tokens);
   if (tooDeep) throw tooDeep;
   // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
   const first = body[0];

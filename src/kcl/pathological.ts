@@ -76,6 +76,12 @@ export const PATHOLOGICAL_INPUTS: readonly PathologicalInput[] = [
     expected: NESTED,
   },
   {
+    // one string token, in which the token pass sees no bracket: the tree check has to find it
+    name: '1,000 nested parentheses inside a string interpolation',
+    make: (dir) => one(dir, `a = "\${${'('.repeat(1000)}1${')'.repeat(1000)}}"\n`),
+    expected: NESTED,
+  },
+  {
     name: '2,000 nested if blocks',
     make: (dir) =>
       one(

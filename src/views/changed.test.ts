@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedAgainst, changedIn, windowed, type Piece } from './changed.js';
+import { changedAgainst, changedIn, windowed, wrapped, type Piece } from './changed.js';
 import { cells } from './text.js';
 
 const OLD = 'docker.io/nginxinc/nginx-unprivileged:1.25';
@@ -31,5 +31,14 @@ describe('the changed part of a value', () => {
     expect(text(windowed('redis:7.2', 20, changedIn('redis:7.2', 'redis:7.4')))).toBe('redis:7.2');
     expect(text(windowed(NEW, 12, undefined, 10))).toBe('…nginxinc/n…');
     expect(text(windowed(NEW, 12))).toBe('docker.io/n…');
+  });
+});
+
+describe('a value wrapped over lines', () => {
+  it('keeps every character and marks the change on the line it falls on', () => {
+    const lines = wrapped(NEW, 12, changedIn(NEW, OLD));
+    expect(lines.map(text)).toEqual(['docker.io/ng', 'inxinc/nginx', '-unprivilege', 'd:1.27']);
+    expect(lines.flatMap(changed)).toEqual(['1.27']);
+    expect(wrapped('', 5).map(text)).toEqual(['']);
   });
 });

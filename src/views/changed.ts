@@ -84,3 +84,26 @@ export function windowed(value: string, width: number, span?: Span, offset = 0):
   if (last < parts.length) push('…', false);
   return pieces;
 }
+
+/** `value` over as many lines of `width` cells as it needs, the changed span marked on each. */
+export function wrapped(value: string, width: number, span?: Span): Piece[][] {
+  const parts = graphemesOf(value);
+  const lines: Piece[][] = [];
+  let line: Piece[] = [];
+  let used = 0;
+  parts.forEach((p, i) => {
+    const w = cells(p);
+    if (used + w > width && used > 0) {
+      lines.push(line);
+      line = [];
+      used = 0;
+    }
+    const changed = span !== undefined && i >= span.from && i < span.to;
+    const prev = line[line.length - 1];
+    if (prev && prev.changed === changed) prev.text += p;
+    else line.push({ text: p, changed });
+    used += w;
+  });
+  lines.push(line);
+  return lines;
+}

@@ -49,7 +49,14 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
     change,
     graphOrder,
     prod: prodOf(state),
-    ctx: { focus: nav.focus, view: nav.view, readOnly: state.readOnly, running, ...recoveryOf(state) },
+    ctx: {
+      focus: nav.focus,
+      view: nav.view,
+      readOnly: state.readOnly,
+      running,
+      filtered: nav.filters[nav.focus] !== '',
+      ...recoveryOf(state),
+    },
   };
   last = { state, nav, screen };
   return screen;

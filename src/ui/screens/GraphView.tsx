@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { idParts, shortId } from '../../model/ids.js';
-import { cut, fit, windowStart } from '../../views/text.js';
+import { cut, fit, fitAs, windowStart } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { graphLayout } from './graph-layout.js';
 import type { ViewProps } from './ResourcesView.js';
@@ -52,7 +52,7 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
             <Text key={l.id}>
               <Text color={theme.muted}>{fit(l.firstOfLevel ? `L${l.level}` : '', 4)}</Text>
               <Text color={tone} inverse={isSelected && focused} bold={isSelected || tone !== undefined}>
-                {mark} {fit(shortId(l.id), nameWidth)}
+                {mark} {fitAs(shortId(l.id), nameWidth, 'middle')}
               </Text>
               <Text color={theme.muted}>{cut(edges, edgeWidth)}</Text>
             </Text>

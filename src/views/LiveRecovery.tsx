@@ -70,7 +70,7 @@ function useAnyPaused(actor: RunActor, started: string[]): boolean {
 export function LiveRecovery({ actor, prod, keys = true, onInterrupt }: LiveRecoveryProps) {
   const context = useSelector(actor, (s) => s.context);
   // a run that has finished is no longer paused or aborting, whatever it was when it ended
-  const finished = useSelector(actor, (s) => s.status === 'done');
+  const finished = useSelector(actor, (s) => s.status === 'done' || s.matches('finished'));
   const anyPaused = useAnyPaused(actor, context.started);
   useInput(
     (input, key) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cells, columnWidths, cut, cutMiddle, cutStart, fit, fitAs } from './text.js';
+import { cells, columnWidths, cut, cutMiddle, cutStart, fit, fitAs, wrapWords } from './text.js';
 
 describe('fitting text to terminal cells', () => {
   it('counts wide characters as two cells and cuts and pads by cells, not by characters', () => {
@@ -35,5 +35,13 @@ describe('shortening names and laying out rows', () => {
     expect(columnWidths(76, cols)).toEqual([2, 11, 25, 10, 13, 15]);
     expect(columnWidths(5, [{ min: 4 }, { min: 4 }])).toEqual([2, 3]);
     expect(columnWidths(30, [{ min: 4, max: 6, grow: 1 }, { min: 4 }])).toEqual([6, 4]);
+  });
+
+  it('wraps text after spaces, and inside a word only when a word is longer than the line', () => {
+    expect(wrapWords('Update apps/v1:Deployment:guestbook:frontend on sandbox-a', 50)).toEqual([
+      'Update apps/v1:Deployment:guestbook:frontend on',
+      'sandbox-a',
+    ]);
+    expect(wrapWords('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
   });
 });

@@ -65,6 +65,21 @@ export function cutMiddle(text: string, width: number): string {
   return `${start.join('')}…${end.join('')}`;
 }
 
+/** `text` over lines of at most `width` cells, broken after spaces where it can be, else inside a word. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (cells(rest) > width && width > 0) {
+    const head = within(graphemesOf(rest), width).join('');
+    const space = head.lastIndexOf(' ');
+    const take = space > 0 ? space + 1 : head.length;
+    lines.push(rest.slice(0, take).trimEnd());
+    rest = rest.slice(take);
+  }
+  lines.push(rest);
+  return lines;
+}
+
 /** How a column shortens a value that does not fit. */
 export type Cut = 'end' | 'middle' | 'start';
 
@@ -100,7 +115,9 @@ export function columnWidths(total: number, columns: readonly Column[]): number[
   }
   let spare = -over;
   for (;;) {
-    const open = columns.map((_, i) => i).filter((i) => (columns[i].grow ?? 0) > 0 && widths[i] < (columns[i].max ?? Infinity));
+    const open = columns
+      .map((_, i) => i)
+      .filter((i) => (columns[i].grow ?? 0) > 0 && widths[i] < (columns[i].max ?? Infinity));
     if (spare <= 0 || open.length === 0) break;
     const weight = open.reduce((a, i) => a + columns[i].grow!, 0);
     let given = 0;

@@ -49,7 +49,10 @@ export function DiffView({
   const errors = errorLines(entry, height);
   const bodyHeight = Math.max(1, height - (errors ? errors + 1 : 0) - 1);
   const top = Math.min(scroll, Math.max(0, lines.length - bodyHeight));
-  const where = lines.length > bodyHeight ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (${keys.page})  ` : '';
+  const where =
+    lines.length > bodyHeight
+      ? `lines ${top + 1}-${Math.min(lines.length, top + bodyHeight)} of ${lines.length} (${keys.page})  `
+      : '';
   const how = layout.wrap
     ? `${keys.wrap}: one line each`
     : `${keys.wrap}: wrap  ${keys.shift}: scroll sideways${layout.shift ? ` (${layout.shift} in)` : ''}`;

@@ -51,9 +51,21 @@ function columns(width: number, rows: readonly ResourceRow[]) {
     Math.min(ceiling, Math.max(floor, ...texts.map(cells)) + 1);
   const [marker, kind, name, cluster, action, health] = columnWidths(width, [
     { min: 2 },
-    { min: widest(rows.map((r) => r.kind), 4, 20) },
+    {
+      min: widest(
+        rows.map((r) => r.kind),
+        4,
+        20,
+      ),
+    },
     { min: 8, grow: 3 },
-    { min: widest(rows.map((r) => r.cluster), 7, 16) },
+    {
+      min: widest(
+        rows.map((r) => r.cluster),
+        7,
+        16,
+      ),
+    },
     { min: ACTION_WIDTH },
     { min: 8, grow: 2 },
   ]);
@@ -91,7 +103,8 @@ export function ResourcesView({
 }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
   const c = columns(width, rows);
   const namespace = sharedNamespace(rows);
-  const nameOf = (r: ResourceRow) => (namespace && r.name.startsWith(`${namespace}/`) ? r.name.slice(namespace.length + 1) : r.name);
+  const nameOf = (r: ResourceRow) =>
+    namespace && r.name.startsWith(`${namespace}/`) ? r.name.slice(namespace.length + 1) : r.name;
   const errors = errorLines(entry, height);
   const tableHeight = Math.max(1, height - 2 - (errors ? errors + 1 : 0));
   const at = rows.findIndex((r) => r.key === selected);
@@ -116,7 +129,12 @@ export function ResourcesView({
           const health = healthText(r);
           const action = r.action ?? '…';
           return (
-            <Text key={r.key} inverse={isSelected && focused} bold={isSelected && focused} dimColor={isSelected && !focused}>
+            <Text
+              key={r.key}
+              inverse={isSelected && focused}
+              bold={isSelected && focused}
+              dimColor={isSelected && !focused}
+            >
               <Text>{fit(isSelected ? '▸' : '', c.marker)}</Text>
               <Text>{fitAs(r.kind, c.kind - 1)} </Text>
               <Text>{fitAs(nameOf(r), c.name - 1, 'middle')} </Text>
@@ -129,7 +147,9 @@ export function ResourcesView({
         })}
       </Box>
       <Text color={theme.muted}>
-        {current ? idLine(current.id, rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : '', width) : fit('', width)}
+        {current
+          ? idLine(current.id, rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : '', width)
+          : fit('', width)}
       </Text>
     </Box>
   );

@@ -14,7 +14,7 @@ import { renderFieldChanges } from '../../diff/render.js';
 import { valueAt } from '../../diff/value-at.js';
 import type { Attributes } from '../../model/resource.js';
 import { changedAgainst, windowed, wrapped, type Piece } from '../../views/changed.js';
-import { cells, columnWidths, cutMiddle, fitAs, graphemesOf } from '../../views/text.js';
+import { cells, columnWidths, cutMiddle, fitAs, graphemesOf, wrapWords } from '../../views/text.js';
 import type { Tone } from '../../views/theme.js';
 
 export interface Segment {
@@ -44,7 +44,7 @@ const prepared = (o: Attributes | undefined) => (o ? maskSecret(normalize(o)) : 
 /** A line of text too long for `width`: wrapped, or shown from the scrolled place (the view cuts the rest). */
 function textLines(line: DiffLine, width: number, layout: Layout): DiffLine[] {
   if (cells(line.text) <= width) return [line];
-  if (layout.wrap) return wrapped(line.text, width).map((p) => ({ ...line, text: p.map((x) => x.text).join('') }));
+  if (layout.wrap) return wrapWords(line.text, width).map((text) => ({ ...line, text }));
   if (layout.shift === 0) return [line];
   const parts = graphemesOf(line.text);
   return [{ ...line, text: `…${parts.slice(Math.min(layout.shift, parts.length - 1)).join('')}` }];
@@ -81,7 +81,9 @@ function fieldTable(paths: string[], sides: (unknown | undefined)[][], width: nu
       );
       return layout.wrap ? wrapped(v, valueWidths[k], span) : [windowed(v, valueWidths[k], span, layout.shift)];
     });
-    const fieldLines = layout.wrap ? wrapped(path, field).map((p) => p.map((x) => x.text).join('')) : [cutMiddle(path, field)];
+    const fieldLines = layout.wrap
+      ? wrapped(path, field).map((p) => p.map((x) => x.text).join(''))
+      : [cutMiddle(path, field)];
     const height = Math.max(fieldLines.length, ...cellsOf.map((c) => c.length));
     for (let row = 0; row < height; row++) {
       const segments: Segment[] = [{ text: fitAs(fieldLines[row] ?? '', field) }];
@@ -113,7 +115,8 @@ export function diffLines(c: ResourceChange, width: number, layout: Layout = { w
   );
   if (c.sharedWith) text({ text: `Kept: also applied by ${c.sharedWith.join(', ')}`, tone: 'muted' });
   if (c.decision.note) text({ text: `Note: ${c.decision.note}`, tone: 'muted' });
-  for (const r of c.unresolved) text({ text: `Known after apply: ${r.at} (from ${r.target}#${r.pointer})`, tone: 'muted' });
+  for (const r of c.unresolved)
+    text({ text: `Known after apply: ${r.at} (from ${r.target}#${r.pointer})`, tone: 'muted' });
 
   const state = prepared(c.prior?.attributes);
   const plan = prepared(c.resource?.attributes);

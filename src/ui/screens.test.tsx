@@ -50,6 +50,8 @@ describe('the Diff of a long value', () => {
     await longImageDiff(tui);
     const row = imageRow(tui.frame());
     expect(row).toMatch(/…\S*:1\.25 +…\S*:1\.27 +…\S*:1\.25/);
+    // the field diff below keeps both tags too
+    expect(paneLines(tui.frame(), 'main').find((l) => l.startsWith('  ~ spec.'))).toMatch(/:1\.25" → …\S*:1\.27"/);
 
     await tui.press('w');
     const wrapped = paneLines(tui.frame(), 'main').join('\n');

@@ -126,10 +126,11 @@ export function columnWidths(total: number, columns: readonly Column[]): number[
       widths[i] += share;
       given += share;
     }
-    // what rounding left goes to the first open column, one cell at a time
     if (given === 0) {
-      widths[open[0]]++;
-      given = 1;
+      // rounding left less than a cell a column: a cell each, the heaviest first
+      const heaviest = [...open].sort((a, b) => columns[b].grow! - columns[a].grow!);
+      for (const i of heaviest.slice(0, spare)) widths[i]++;
+      given = Math.min(spare, open.length);
     }
     spare -= given;
   }

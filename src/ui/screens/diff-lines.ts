@@ -8,12 +8,12 @@
  * which the view windows to its height.
  */
 import type { ResourceChange } from '../../diff/change-set.js';
-import { maskSecret } from '../../diff/fields.js';
+import { maskSecret, type FieldChange } from '../../diff/fields.js';
 import { normalize } from '../../diff/normalize.js';
 import { renderFieldChanges } from '../../diff/render.js';
 import { valueAt } from '../../diff/value-at.js';
 import type { Attributes } from '../../model/resource.js';
-import { changedAgainst, windowed, wrapped, type Piece } from '../../views/changed.js';
+import { changedAgainst, changedIn, windowed, wrapped, type Piece } from '../../views/changed.js';
 import { cells, columnWidths, cutMiddle, fitAs, graphemesOf, wrapWords } from '../../views/text.js';
 import type { Tone } from '../../views/theme.js';
 
@@ -102,6 +102,58 @@ function fieldTable(paths: string[], sides: (unknown | undefined)[][], width: nu
   return lines;
 }
 
+/**
+ * One changed scalar as `~ path: "old" → "new"` in one line of `width` cells: when it is too
+ * long, the path is cut in its middle and each value shows around its changed part, marked.
+ * Undefined when the line fits as renderFieldChanges writes it, or the values are not scalars.
+ */
+function changeLine(f: FieldChange, width: number, tone: Tone): DiffLine | undefined {
+  if (f.kind !== 'change') return undefined;
+  const scalar = (v: unknown) =>
+    v === null || typeof v !== 'object' ? (typeof v === 'string' ? JSON.stringify(v) : String(v)) : undefined;
+  const from = scalar(f.from);
+  const to = scalar(f.to);
+  if (from === undefined || to === undefined) return undefined;
+  const head = `  ~ ${f.path}: `;
+  if (cells(`${head}${from} → ${to}`) <= width) return undefined;
+  const [path, , before, , after] = columnWidths(width - 4, [
+    { min: Math.min(cells(f.path), 12), max: cells(f.path), grow: 1 },
+    { min: 2 },
+    { min: 8, max: cells(from), grow: 2 },
+    { min: 3 },
+    { min: 8, max: cells(to), grow: 2 },
+  ]);
+  const segments: Segment[] = [{ text: `  ~ ${cutMiddle(f.path, path)}: `, tone }];
+  const value = (v: string, other: string, room: number, changedTone: Tone) => {
+    for (const p of windowed(v, room, changedIn(v, other)))
+      segments.push(p.changed ? { text: p.text, tone: changedTone, changed: true } : { text: p.text, tone });
+  };
+  value(from, to, before, 'danger');
+  segments.push({ text: ' → ', tone });
+  value(to, from, after, 'ok');
+  return { text: segments.map((x) => x.text).join(''), tone, segments };
+}
+
+/** The field changes as lines: renderFieldChanges' text, a long changed scalar kept in sight (changeLine). */
+function fieldChangeLines(fields: FieldChange[], width: number, layout: Layout, tone?: Tone): DiffLine[] {
+  return fields.flatMap((f) => {
+    const kept = !layout.wrap && layout.shift === 0 ? changeLine(f, width, tone ?? 'warning') : undefined;
+    if (kept) return [kept];
+    return renderFieldChanges([f], '  ')
+      .split('\n')
+      .flatMap((l) =>
+        textLines(
+          {
+            text: l,
+            tone: tone ?? (l.trimStart().startsWith('-') ? 'danger' : l.trimStart().startsWith('+') ? 'ok' : 'warning'),
+          },
+          width,
+          layout,
+        ),
+      );
+  });
+}
+
 export function diffLines(c: ResourceChange, width: number, layout: Layout = { wrap: false, shift: 0 }): DiffLine[] {
   const lines: DiffLine[] = [];
   const text = (line: DiffLine) => lines.push(...textLines(line, width, layout));
@@ -137,15 +189,11 @@ export function diffLines(c: ResourceChange, width: number, layout: Layout = { w
   }
   if (c.decision.fields.length) {
     lines.push({ text: '' }, { text: 'Diff (live → plan):', bold: true });
-    for (const l of renderFieldChanges(c.decision.fields, '  ').split('\n'))
-      text({
-        text: l,
-        tone: l.trimStart().startsWith('-') ? 'danger' : l.trimStart().startsWith('+') ? 'ok' : 'warning',
-      });
+    lines.push(...fieldChangeLines(c.decision.fields, width, layout));
   }
   if (c.decision.driftFields.length) {
     lines.push({ text: '' }, { text: 'Drift (applied → live, changed outside kdeck):', bold: true });
-    for (const l of renderFieldChanges(c.decision.driftFields, '  ').split('\n')) text({ text: l, tone: 'warning' });
+    lines.push(...fieldChangeLines(c.decision.driftFields, width, layout, 'warning'));
   }
   return lines;
 }

@@ -137,7 +137,8 @@ export const ACTIONS: readonly ActionDef[] = [
     label: 'wrap',
     description: 'Diff: wrap long values on/off',
     group: 'Views',
-    footer: 4,
+    // the Diff's own last line names w and < >; the footer keeps room for going back
+    footer: 9,
     when: inDiff,
   },
   {
@@ -146,7 +147,6 @@ export const ACTIONS: readonly ActionDef[] = [
     label: 'scroll right',
     description: 'Diff: scroll long values to the right',
     group: 'Views',
-    footer: 5,
     when: inDiff,
   },
   {

@@ -165,6 +165,28 @@ describe('status messages', () => {
   });
 });
 
+describe('the Resources view', () => {
+  it('names the cluster of each row only when the stack spans several', async () => {
+    const control = new FixtureControl();
+    const tui = await open(control, SMALL);
+    await stack(tui, 'guestbook/prod');
+    expect(tui.frame()).not.toContain('CLUSTER');
+    control.store.update((s) =>
+      withStack(s, 'guestbook/prod', (e) => ({
+        ...e,
+        changeSet: {
+          ...e.changeSet!,
+          changes: e.changeSet!.changes.map((c) => (c.id.includes('Secret') ? { ...c, cluster: 'sandbox-a' } : c)),
+        },
+      })),
+    );
+    await tui.waitFor('CLUSTER');
+    expect(tui.frame()).toMatch(/Secret +redis-auth +sandbox-a +Update/);
+    expect(tui.frame()).toMatch(/ConfigMap +redis-conf +sandbox-b +UnChanged/);
+    tui.unmount();
+  });
+});
+
 describe('the stack tree', () => {
   it('clears a kept filter with esc, and stays in the tree', async () => {
     const tui = await open();

@@ -44,11 +44,15 @@ export function errorLines(entry: StackEntry, height: number): number {
   return Math.min(entry.compile.failure.text.trimEnd().split('\n').length, Math.max(2, Math.floor(height / 3)));
 }
 
-/** The columns' widths, together exactly `width`: names and health share what kinds, clusters and actions leave. */
+/**
+ * The columns' widths, together exactly `width`: names and health share what kinds, clusters and
+ * actions leave. The cluster column goes when every row is on one cluster (the header names it).
+ */
 function columns(width: number, rows: readonly ResourceRow[]) {
-  // as wide as the longest kind or cluster shown plus a space (ServiceAccount, PodDisruptionBudget)
+  // as wide as the longest kind, cluster or action shown plus a space (ServiceAccount, `UnChanged drift`)
   const widest = (texts: string[], floor: number, ceiling: number) =>
     Math.min(ceiling, Math.max(floor, ...texts.map(cells)) + 1);
+  const oneCluster = new Set(rows.map((r) => r.cluster)).size <= 1;
   const [marker, kind, name, cluster, action, health] = columnWidths(width, [
     { min: 2 },
     {
@@ -60,13 +64,21 @@ function columns(width: number, rows: readonly ResourceRow[]) {
     },
     { min: 8, grow: 3 },
     {
+      min: oneCluster
+        ? 0
+        : widest(
+            rows.map((r) => r.cluster),
+            7,
+            16,
+          ),
+    },
+    {
       min: widest(
-        rows.map((r) => r.cluster),
-        7,
+        rows.map((r) => `${r.action ?? '…'}${r.drift ? ' drift' : ''}`),
+        6,
         16,
       ),
     },
-    { min: ACTION_WIDTH },
     { min: 8, grow: 2 },
   ]);
   return { marker, kind, name, cluster, action, health };
@@ -80,9 +92,6 @@ function sharedNamespace(rows: readonly ResourceRow[]): string | undefined {
   const spaces = new Set(rows.filter((r) => r.name.includes('/')).map((r) => r.name.slice(0, r.name.indexOf('/'))));
   return spaces.size === 1 ? [...spaces][0] : undefined;
 }
-
-/** `UnChanged drift` and a space. */
-const ACTION_WIDTH = 13;
 
 function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } {
   if (r.deleted) return { text: 'deleted', tone: 'danger' };
@@ -116,7 +125,7 @@ export function ResourcesView({
       <CompileError entry={entry} width={width} lines={errors} />
       <Text color={theme.muted}>
         {fit(
-          `${fit('', c.marker)}${fit('KIND', c.kind)}${fit(namespace && cells(`NAME (in ${namespace})`) < c.name ? `NAME (in ${namespace})` : 'NAME', c.name)}${fit('CLUSTER', c.cluster)}${fit('ACTION', c.action)}HEALTH`,
+          `${fit('', c.marker)}${fit('KIND', c.kind)}${fit(namespace && cells(`NAME (in ${namespace})`) < c.name ? `NAME (in ${namespace})` : 'NAME', c.name)}${c.cluster ? fit('CLUSTER', c.cluster) : ''}${fit('ACTION', c.action)}HEALTH`,
           width,
         )}
       </Text>
@@ -138,7 +147,7 @@ export function ResourcesView({
               <Text>{fit(isSelected ? '▸' : '', c.marker)}</Text>
               <Text>{fitAs(r.kind, c.kind - 1)} </Text>
               <Text>{fitAs(nameOf(r), c.name - 1, 'middle')} </Text>
-              <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>
+              {c.cluster > 0 && <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>}
               <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
               <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
               <Text color={theme[health.tone]}>{fit(health.text, c.health)}</Text>

@@ -107,6 +107,7 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
     ),
   ],
   ['events', async (tui) => tui.press('6')],
+  ['contexts', async (tui) => (await tui.press(':'), await tui.type('ctx'), await tui.press('enter'))],
   ['help', async (tui) => tui.press('?')],
   ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],
   ['palette', async (tui) => (await tui.press(':'), await tui.type('re'))],
@@ -155,11 +156,31 @@ const EVENTS: List = {
   items: [/compiled 7 stacks/, /drift: /, /changed: com/, /guestbook\/staging: main/],
 };
 
+const GRAPH: List = {
+  pane: 'main',
+  row: /^(L\d+ {1,2}| {4})[▸▲▼·] /,
+  items: [
+    /. Namespace\//,
+    /. ConfigMap\//,
+    /. Secret\//,
+    /. Service\//,
+    /. Deployment\/frontend/,
+    /. Deployment\/redis/,
+  ],
+};
+const PROGRESS: List = {
+  pane: 'main',
+  row: /^[·◐◑✓✗–◌○] (Create|Update|Delete) /,
+  items: [/Secret/, /Service/, /Deployment/],
+};
 const lists: Record<string, List[]> = {
   start: [TREE],
   resources: [TREE, RESOURCES],
+  graph: [TREE, GRAPH],
   'resources-long-image': [TREE],
+  apply: [TREE, PROGRESS],
   events: [TREE, EVENTS],
+  contexts: [{ pane: 'main', row: /sandbox-[ab]/, items: [/sandbox-a/, /sandbox-b/] }],
 };
 
 for (const size of GOLDEN_SIZES) {

@@ -160,12 +160,12 @@ const GRAPH: List = {
   pane: 'main',
   row: /^(L\d+ {1,2}| {4})[▸▲▼·] /,
   items: [
-    /. Namespace\//,
-    /. ConfigMap\//,
-    /. Secret\//,
-    /. Service\//,
-    /. Deployment\/frontend/,
-    /. Deployment\/redis/,
+    /[▸▲▼·] Namespace\//,
+    /[▸▲▼·] ConfigMap\//,
+    /[▸▲▼·] Secret\//,
+    /[▸▲▼·] Service\//,
+    /[▸▲▼·] Deployment\/frontend/,
+    /[▸▲▼·] Deployment\/redis/,
   ],
 };
 const PROGRESS: List = {

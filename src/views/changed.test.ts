@@ -12,6 +12,9 @@ describe('the changed part of a value', () => {
     expect(changedIn(OLD, NEW)).toEqual({ from: 38, to: 42 });
     expect(changedIn('replicas=3', 'replicas=5')).toEqual({ from: 9, to: 10 });
     expect(changedIn('same', 'same')).toBeUndefined();
+    expect(changedIn('app=web tier=front', 'app=api tier=front')).toEqual({ from: 4, to: 7 });
+    // a removal marks the word it was taken from
+    expect(changedIn('a:bc d', 'a:bxc d')).toEqual({ from: 2, to: 4 });
     expect(changedAgainst('a:1 b:2', ['a:9 b:2', 'a:1 b:7'])).toEqual({ from: 2, to: 7 });
   });
 

@@ -1,11 +1,11 @@
 /**
- * The part of a value that changed, and a window onto a long value that keeps it in sight. A
- * field's values differ in one place almost always (an image tag, a replica count, a flag), so
- * the changed part is what lies between the longest common start and end, widened to whole
- * words: `…nginx-unprivileged:1.25` against `…:1.27` changes `1.25`, which must stay visible
- * however narrow the column. (The `diff` package is not a dependency of kdeck; one changed
- * stretch per value is all a table cell can show anyway.)
+ * The part of a value that changed, and a window onto a long value that keeps it in sight. The
+ * characters that differ come from jsdiff's character diff; a table cell shows one stretch, so
+ * the changed part runs from the first difference to the last, widened to whole words:
+ * `…nginx-unprivileged:1.25` against `…:1.27` changes `1.25`, which must stay visible however
+ * narrow the column.
  */
+import { diffChars } from 'diff';
 import { cells, graphemesOf } from './text.js';
 
 /** Graphemes `from`..`to` (end excluded) of a value. */
@@ -21,13 +21,27 @@ const BOUNDARY = /[\s:/@=,;"'()[\]{}]/;
 export function changedIn(a: string, b: string): Span | undefined {
   if (a === b) return undefined;
   const x = graphemesOf(a);
-  const y = graphemesOf(b);
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  let end = 0;
-  while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
-  let from = start;
-  let to = x.length - end;
+  // the grapheme of `a` each UTF-16 offset falls in (jsdiff counts code units)
+  const at: number[] = [];
+  x.forEach((g, i) => at.push(...Array<number>(g.length).fill(i)));
+  at.push(x.length);
+  let from = Infinity;
+  let to = -Infinity;
+  let offset = 0;
+  for (const part of diffChars(b, a)) {
+    if (part.removed) {
+      // what `b` has and `a` lacks changes `a` where it would have been
+      from = Math.min(from, at[offset]);
+      to = Math.max(to, at[offset]);
+      continue;
+    }
+    const end = offset + part.value.length;
+    if (part.added) {
+      from = Math.min(from, at[offset]);
+      to = Math.max(to, at[end - 1] + 1);
+    }
+    offset = end;
+  }
   while (from > 0 && !BOUNDARY.test(x[from - 1])) from--;
   while (to < x.length && !BOUNDARY.test(x[to])) to++;
   return { from, to };

@@ -39,7 +39,9 @@ describe('the console', () => {
     await tui.press('j', 'j', 'j');
     expect(lines(tui.frame())[1]).toContain('guestbook/prod → sandbox-b');
     await tui.press('enter', 'j', 'j', 'j', 'j');
-    expect(tui.frame()).toMatch(/▸ Deployment +guestbook\/frontend/);
+    // the namespace every row shares is named once, in the heading
+    expect(tui.frame()).toMatch(/KIND +NAME \(in guestbook\)/);
+    expect(tui.frame()).toMatch(/▸ Deployment +frontend/);
     // enter on a Deployment lists its pods (drill.test.tsx); 3 is its diff
     await tui.press('3');
     await tui.waitFor('Update (drift) apps/v1:Deployment:guestbook:frontend on sandbox-b');
@@ -285,7 +287,7 @@ describe('the console', () => {
     const frame = tui.frame();
     expect(lines(frame)[1]).toContain('✗ main.k:12:5 expected int, got str(3)');
     expect(frame).toContain('The last good plan, until the error is fixed:');
-    expect(frame).toMatch(/Deployment +guestbook\/frontend/);
+    expect(frame).toMatch(/Deployment +frontend/);
     tui.unmount();
   });
 

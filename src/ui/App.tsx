@@ -4,7 +4,7 @@
  * lives in hooks, one per concern: the session's store, navigation, what the screen shows,
  * what keys do, and the one keyboard listener.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { Bindings } from './actions.js';
 import { ConfirmView } from './components/ConfirmView.js';
@@ -12,7 +12,7 @@ import { ContextPicker } from './components/ContextPicker.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { helpLines, HelpView } from './components/HelpView.js';
-import { Pane } from './components/Pane.js';
+import { Pane, PaneTitle } from './components/Pane.js';
 import { StackTree } from './components/StackTree.js';
 import { StatusLine } from './components/StatusLine.js';
 import { useCommands } from './hooks/useCommands.js';
@@ -34,6 +34,7 @@ import { DrillView } from './screens/DrillView.js';
 import { useDrill } from './hooks/useDrill.js';
 import type { ConsoleControl } from '../app/console/control.js';
 import { filterRows } from './derive.js';
+import { currentEvent, currentMessage } from './status.js';
 import { fit } from '../views/text.js';
 import { theme } from '../views/theme.js';
 import type { UnfinishedRun } from '../workflows/recovery/run-store.js';
@@ -74,6 +75,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
   // a log view open when the console ends takes its streams with it
   useEffect(() => () => current().logs?.feed.close(), [current]);
   const drill = useDrill(control.objects, nav, dispatch);
+  const layout = useMemo(() => ({ wrap: nav.wrap, shift: nav.shift }), [nav.wrap, nav.shift]);
   const stackKey = screen.stack?.key;
   useEffect(() => {
     if (stackKey) control.focus(stackKey);
@@ -89,6 +91,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
       </Text>
     );
   }
+  const treeFocused = nav.focus === 'tree' && nav.mode.kind === 'normal';
   const key = (id: Parameters<typeof bindings.get>[0]) => keyLabel(bindings.get(id)?.[0] ?? '?');
   const entry = screen.stack;
   const filter = nav.filters.main && nav.mode.kind !== 'filter' ? `  /${nav.filters.main}` : '';
@@ -178,7 +181,12 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
             {...props}
             change={screen.change}
             scroll={nav.scroll}
-            pageKeys={`${key('pageUp')}/${key('pageDown')}`}
+            layout={layout}
+            keys={{
+              page: `${key('pageUp')}/${key('pageDown')}`,
+              wrap: key('wrap'),
+              shift: `${key('scrollLeft')} ${key('scrollRight')}`,
+            }}
           />
         );
       default:
@@ -189,10 +197,10 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
     <Box flexDirection="column" width={size.columns} height={height}>
       <Header state={state} stack={entry} width={size.columns} />
       <Box height={bodyHeight}>
-        <Pane width={treeWidth} height={bodyHeight} focused={nav.focus === 'tree' && nav.mode.kind === 'normal'}>
-          <Text color={theme.muted}>
-            {fit(`Stacks${nav.filters.tree ? `  /${nav.filters.tree}` : ''}`, treeWidth - 2)}
-          </Text>
+        <Pane width={treeWidth} height={bodyHeight} focused={treeFocused}>
+          <PaneTitle focused={treeFocused} width={treeWidth - 2}>
+            {`Stacks${nav.filters.tree ? `  /${nav.filters.tree}` : ''}`}
+          </PaneTitle>
           <StackTree
             state={state}
             stacks={screen.stacks}
@@ -203,7 +211,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
             prod={screen.prod}
           />
         </Pane>
-        <Pane width={mainWidth} height={bodyHeight} focused={nav.focus === 'main' || nav.mode.kind !== 'normal'}>
+        <Pane width={mainWidth} height={bodyHeight} focused={!treeFocused}>
           {nav.mode.kind === 'help' ? (
             <HelpView
               lines={helpLines(
@@ -226,7 +234,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
               height={bodyHeight - 2}
             />
           ) : (
-            <MainPane view={nav.view} bindings={bindings} width={inner.width}>
+            <MainPane view={nav.view} bindings={bindings} width={inner.width} focused={!treeFocused}>
               {filter && <Text color={theme.muted}>{fit(filter, inner.width)}</Text>}
               {view}
             </MainPane>
@@ -235,8 +243,8 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
       </Box>
       <StatusLine
         mode={nav.mode}
-        message={nav.message}
-        event={state.events[state.events.length - 1]}
+        message={currentMessage(nav.message, state)}
+        event={currentEvent(state)}
         width={size.columns}
       />
       <Footer ctx={screen.ctx} bindings={bindings} width={size.columns} />

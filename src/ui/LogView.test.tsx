@@ -200,7 +200,7 @@ describe('a shell in a pod', () => {
   });
 
   it('is hidden from the help and the footer, and refused, in --read-only mode', async () => {
-    const ctx = { focus: 'main', view: 'resources', running: false, pods: true } as const;
+    const ctx = { focus: 'main', view: 'resources', running: false, filtered: false, pods: true } as const;
     const help = (readOnly: boolean) => helpLines({ ...ctx, readOnly }, DEFAULT_BINDINGS, '/k.yaml').map((l) => l.text);
     expect(help(false)).toContainEqual(expect.stringMatching(/^ {2}s +shell /));
     expect(help(true)).not.toContainEqual(expect.stringMatching(/^ {2}s +shell /));

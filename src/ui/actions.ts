@@ -18,6 +18,9 @@ export type ActionId =
   | 'pane'
   | 'nextView'
   | 'prevView'
+  | 'wrap'
+  | 'scrollLeft'
+  | 'scrollRight'
   | 'view.resources'
   | 'view.graph'
   | 'view.diff'
@@ -62,6 +65,8 @@ export interface ActionContext {
   focus: Focus;
   view: ViewId;
   readOnly: boolean;
+  /** The focused list keeps a `/` filter (esc clears it). */
+  filtered: boolean;
   /** An operation runs on the selected stack. */
   running: boolean;
   /** Where the console's recovery is: a plan (or a saved run) to run, a run going on, or one that has ended. */
@@ -116,6 +121,7 @@ const inScope = (a: ActionDef, c: ActionContext): boolean =>
   c.overlay ? a.overlay === c.overlay || OVERLAY_KEEPS.has(a.id) : a.overlay === undefined;
 
 const inMain = (c: ActionContext) => c.focus === 'main';
+const inDiff = (c: ActionContext) => c.focus === 'main' && c.view === 'diff';
 /** Stack actions give way to the recovery's own keys in the Recovery view. */
 const onStacks = (c: ActionContext) => c.view !== 'recovery' || c.focus === 'tree';
 const steering = (c: ActionContext) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'running';
@@ -143,10 +149,10 @@ export const ACTIONS: readonly ActionDef[] = [
     id: 'back',
     keys: ['esc'],
     label: 'back',
-    description: 'back: close, leave the view, or return to the stacks',
+    description: 'back: clear the filter, leave the view, or return to the stacks',
     group: 'Navigate',
     footer: 8,
-    when: inMain,
+    when: (c) => inMain(c) || c.filtered,
   },
   {
     id: 'pane',
@@ -160,17 +166,41 @@ export const ACTIONS: readonly ActionDef[] = [
     id: 'nextView',
     keys: [']', 'right'],
     label: 'next view',
-    description: 'the next view',
+    description: 'the next view (from either pane)',
     group: 'Views',
-    when: inMain,
   },
   {
     id: 'prevView',
     keys: ['[', 'left'],
     label: 'previous view',
-    description: 'the previous view',
+    description: 'the previous view (from either pane)',
     group: 'Views',
-    when: inMain,
+  },
+  {
+    id: 'wrap',
+    keys: ['w'],
+    label: 'wrap',
+    description: 'Diff: wrap long values on/off',
+    group: 'Views',
+    // the Diff's own last line names w and < >; the footer keeps room for going back
+    footer: 9,
+    when: inDiff,
+  },
+  {
+    id: 'scrollRight',
+    keys: ['>'],
+    label: 'scroll right',
+    description: 'Diff: scroll long values to the right',
+    group: 'Views',
+    when: inDiff,
+  },
+  {
+    id: 'scrollLeft',
+    keys: ['<'],
+    label: 'scroll left',
+    description: 'Diff: scroll long values back to the left',
+    group: 'Views',
+    when: inDiff,
   },
   {
     ...view('resources'),

@@ -1,13 +1,15 @@
 /**
- * Golden frames of every screen at 100×30, kept in snapshots/tui/ and reviewed like code.
- * After an intended change: `npm run snapshots:tui:update`, then read the diff.
+ * Golden frames of every screen at 80×24, 100×30 and 160×45, kept in snapshots/tui/ and
+ * reviewed like code. After an intended change: `npm run snapshots:tui:update`, then read the
+ * diff. Every frame also fits its terminal, and in every list each item is one screen line.
  */
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
+import type { TerminalSize } from './hooks/useTerminalSize.js';
 import { App } from './App.js';
 import { DEFAULT_BINDINGS } from './actions.js';
 import { FixtureControl } from './testing/fixture.js';
-import { expectGolden } from './testing/goldens.js';
+import { expectFits, expectGolden, expectOneLineEach, GOLDEN_SIZES, type PaneName } from './testing/goldens.js';
 import { renderTui, type Tui } from './testing/render-tui.js';
 
 process.env.TZ = 'UTC';
@@ -22,7 +24,7 @@ const UNFINISHED = [
   },
 ];
 
-async function console_(): Promise<Tui> {
+async function console_(size: TerminalSize): Promise<Tui> {
   const control = new FixtureControl();
   controls.push(control);
   return renderTui(
@@ -33,6 +35,7 @@ async function console_(): Promise<Tui> {
       runbooks={['runbooks/AppRecovery.k', 'runbooks/RolloutRestart.k']}
       unfinished={UNFINISHED}
     />,
+    size,
   );
 }
 
@@ -44,11 +47,21 @@ async function onProd(tui: Tui): Promise<void> {
   for (let i = 0; i < 4; i++) await tui.press('j');
 }
 
+/** The dev stack of the fixture, its frontend Deployment selected (a long image, only its tag changed). */
+async function onDev(tui: Tui): Promise<void> {
+  await tui.press(':');
+  await tui.type('stack guestbook/dev');
+  await tui.press('enter');
+  for (let i = 0; i < 4; i++) await tui.press('j');
+}
+
 const frames: [string, (tui: Tui) => Promise<void>][] = [
   ['start', async () => {}],
   ['resources', onProd],
   ['graph', async (tui) => (await onProd(tui), await tui.press('2'))],
   ['diff', async (tui) => (await onProd(tui), await tui.press('3'))],
+  ['resources-long-image', onDev],
+  ['diff-long-image', async (tui) => (await onDev(tui), await tui.press('3'))],
   ['confirm-prod', async (tui) => (await onProd(tui), await tui.press('a'), await tui.type('sandbox-'))],
   [
     'apply',
@@ -66,7 +79,7 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
       await tui.press(':'),
       await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1,c-node-9'),
       await tui.press('enter'),
-      void (await tui.waitFor('Blast radius'))
+      void (await tui.waitFor('Plan only'))
     ),
   ],
   [
@@ -95,21 +108,97 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
     ),
   ],
   ['events', async (tui) => tui.press('6')],
+  ['contexts', async (tui) => (await tui.press(':'), await tui.type('ctx'), await tui.press('enter'))],
   ['help', async (tui) => tui.press('?')],
   ['compile-error', async (tui) => (await tui.press(':'), await tui.type('stack staging'), await tui.press('enter'))],
   ['palette', async (tui) => (await tui.press(':'), await tui.type('re'))],
 ];
 
-describe('golden frames at 100×30', () => {
-  for (const [name, reach] of frames) {
-    it(name, async () => {
-      const tui = await console_();
-      await reach(tui);
-      expectGolden(name, tui.frame());
-      tui.unmount();
-    });
-  }
-});
+/** A list a frame shows: the pane, what its rows look like, and one pattern per item. */
+interface List {
+  pane: PaneName;
+  row: RegExp;
+  items: RegExp[];
+}
+
+const TREE: List = {
+  pane: 'tree',
+  // project headings and their stacks, one line each
+  row: /^(?![●○] )(\S|[▸ ] \S)/,
+  items: [
+    /^batch-report/,
+    /dev +unhealthy/,
+    /prod +unchanged/,
+    /^guestbook/,
+    /dev +1 change/,
+    /prod +drift/,
+    /staging +error/,
+    /^http-echo/,
+    /dev +6 changes/,
+    /prod +…/,
+  ],
+};
+const KINDS = /^[▸ ] (Namespace|ConfigMap|Secret|Service|Deployment) /;
+const RESOURCES: List = {
+  pane: 'main',
+  row: KINDS,
+  items: [
+    /Namespace .*Healthy/,
+    /ConfigMap .*Healthy/,
+    /Secret .*Update .*Healthy/,
+    /Service .*Create .*—/,
+    /Deployment +frontend .*Update drift .*Healthy/,
+    /Deployment .*er .*UnChanged .*Healthy/,
+  ],
+};
+const EVENTS: List = {
+  pane: 'main',
+  row: /^\d\d:\d\d:\d\d [·!✗] /,
+  items: [/compiled 7 stacks/, /drift: /, /changed: com/, /guestbook\/staging: main/],
+};
+
+const GRAPH: List = {
+  pane: 'main',
+  row: /^(L\d+ {1,2}| {4})[▸▲▼·] /,
+  items: [
+    /[▸▲▼·] Namespace\//,
+    /[▸▲▼·] ConfigMap\//,
+    /[▸▲▼·] Secret\//,
+    /[▸▲▼·] Service\//,
+    /[▸▲▼·] Deployment\/frontend/,
+    /[▸▲▼·] Deployment\/redis/,
+  ],
+};
+const PROGRESS: List = {
+  pane: 'main',
+  row: /^[·◐◑✓✗–◌○] (Create|Update|Delete) /,
+  items: [/Secret/, /Service/, /Deployment/],
+};
+const lists: Record<string, List[]> = {
+  start: [TREE],
+  resources: [TREE, RESOURCES],
+  graph: [TREE, GRAPH],
+  'resources-long-image': [TREE],
+  apply: [TREE, PROGRESS],
+  events: [TREE, EVENTS],
+  contexts: [{ pane: 'main', row: /sandbox-[ab]/, items: [/sandbox-a/, /sandbox-b/] }],
+};
+
+for (const size of GOLDEN_SIZES) {
+  describe(`golden frames at ${size.columns}×${size.rows}`, () => {
+    for (const [name, reach] of frames) {
+      it(name, async () => {
+        const tui = await console_(size);
+        await reach(tui);
+        const frame = tui.frame();
+        expectGolden(`${name}-${size.columns}x${size.rows}`, frame);
+        expectFits(frame, size);
+        for (const l of lists[name] ?? []) expectOneLineEach(frame, l.pane, l.row, l.items);
+        tui.unmount();
+      });
+    }
+  });
+}
 
 /** The log view of the prod stack's frontend Deployment (three pods, scripted lines). */
 async function onFrontendLog(tui: Tui): Promise<void> {
@@ -118,11 +207,6 @@ async function onFrontendLog(tui: Tui): Promise<void> {
   await tui.waitFor('9 lines, following the newest');
 }
 
-const SIZES = [
-  { columns: 80, rows: 24 },
-  { columns: 100, rows: 30 },
-  { columns: 160, rows: 45 },
-];
 
 const logFrames: [string, (tui: Tui) => Promise<void>][] = [
   ['logs', onFrontendLog],
@@ -147,7 +231,7 @@ const logFrames: [string, (tui: Tui) => Promise<void>][] = [
 ];
 
 describe('golden frames of the log view at 80×24, 100×30 and 160×45', () => {
-  for (const size of SIZES)
+  for (const size of GOLDEN_SIZES)
     for (const [name, reach] of logFrames) {
       it(`${name} at ${size.columns}×${size.rows}`, async () => {
         const control = new FixtureControl();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actionFor, DEFAULT_BINDINGS, visibleActions, type ActionContext } from './actions.js';
 import { parseKeymap } from './keymap.js';
 
-const ctx: ActionContext = { focus: 'main', view: 'resources', readOnly: false, running: false };
+const ctx: ActionContext = { focus: 'main', view: 'resources', readOnly: false, running: false, filtered: false };
 
 describe('the action registry', () => {
   it('finds the action a key means where it applies', () => {

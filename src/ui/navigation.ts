@@ -24,9 +24,17 @@ export type Mode =
   /** Picking the container the log view reads: the row at `index` (0: each pod's default). */
   | { kind: 'containers'; index: number };
 
+/** What a message is about; it goes when that ends (status.ts). */
+export type MessageOrigin =
+  | { kind: 'operation'; stack: string }
+  | { kind: 'recovery' }
+  /** A compile asked for: the stack's count of ended compiles when it was asked. */
+  | { kind: 'compile'; stack: string; compiles: number };
+
 export interface Message {
   tone: Tone;
   text: string;
+  origin?: MessageOrigin;
 }
 
 export interface NavState {
@@ -40,6 +48,10 @@ export interface NavState {
   filters: Record<Focus, string>;
   /** Lines scrolled: from the top in Diff and Help, from the newest in Events. */
   scroll: number;
+  /** Diff: long values wrap over lines instead of showing one line each. */
+  wrap: boolean;
+  /** Diff: graphemes long values are scrolled sideways (0: each shows around its change). */
+  shift: number;
   mode: Mode;
   message?: Message;
   /** The log view, over the main pane, when open. */
@@ -51,11 +63,14 @@ export interface NavState {
 export type NavAction =
   | { type: 'pane' }
   | { type: 'focus'; focus: Focus }
-  | { type: 'show'; view: ViewId }
+  /** `stay`: the focus stays where it is (switching views from the stack tree). */
+  | { type: 'show'; view: ViewId; stay?: boolean }
   | { type: 'back' }
   | { type: 'stack'; key: string }
   | { type: 'resource'; key: string | undefined }
   | { type: 'scroll'; to: number }
+  | { type: 'wrap' }
+  | { type: 'shift'; to: number }
   | { type: 'mode'; mode: Mode }
   | { type: 'filter'; text: string }
   | { type: 'message'; message?: Message }
@@ -72,6 +87,8 @@ export const initialNav: NavState = {
   history: [],
   filters: { tree: '', main: '' },
   scroll: 0,
+  wrap: false,
+  shift: 0,
   mode: { kind: 'normal' },
 };
 
@@ -83,21 +100,24 @@ export function navigate(s: NavState, a: NavAction): NavState {
       return { ...s, focus: s.focus === 'tree' ? 'main' : 'tree' };
     case 'focus':
       return s.focus === a.focus ? s : { ...s, focus: a.focus };
-    case 'show':
+    case 'show': {
+      const focus = a.stay ? s.focus : 'main';
       // a view's own key closes the pages opened over it
       if (s.view === a.view)
         return s.drill?.length
-          ? { ...s, focus: 'main', drill: [], filters: { ...s.filters, main: s.drill[0].filterBelow } }
-          : { ...s, focus: 'main' };
+          ? { ...s, focus, drill: [], filters: { ...s.filters, main: s.drill[0].filterBelow } }
+          : { ...s, focus };
       return {
         ...s,
         drill: [],
-        focus: 'main',
+        focus,
         view: a.view,
         history: [...s.history, s.view].slice(-HISTORY_LIMIT),
         scroll: 0,
+        shift: 0,
         filters: { ...s.filters, main: '' },
       };
+    }
     case 'back': {
       if (s.filters[s.focus]) return { ...s, filters: { ...s.filters, [s.focus]: '' } };
       const page = s.focus === 'main' ? s.drill?.at(-1) : undefined;
@@ -109,9 +129,15 @@ export function navigate(s: NavState, a: NavAction): NavState {
     case 'stack':
       return s.stack === a.key ? s : { ...s, stack: a.key, resource: undefined, scroll: 0, drill: [] };
     case 'resource':
-      return s.resource === a.key ? s : { ...s, resource: a.key, ...(s.view === 'diff' ? { scroll: 0 } : {}) };
+      return s.resource === a.key
+        ? s
+        : { ...s, resource: a.key, shift: 0, ...(s.view === 'diff' ? { scroll: 0 } : {}) };
     case 'scroll':
       return { ...s, scroll: Math.max(0, a.to) };
+    case 'wrap':
+      return { ...s, wrap: !s.wrap, shift: 0, scroll: 0 };
+    case 'shift':
+      return { ...s, shift: Math.max(0, a.to) };
     case 'mode':
       return { ...s, mode: a.mode, ...(a.mode.kind === 'help' ? { scroll: 0 } : {}) };
     case 'filter':

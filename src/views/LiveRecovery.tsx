@@ -69,6 +69,8 @@ function useAnyPaused(actor: RunActor, started: string[]): boolean {
 
 export function LiveRecovery({ actor, prod, keys = true, onInterrupt }: LiveRecoveryProps) {
   const context = useSelector(actor, (s) => s.context);
+  // a run that has finished is no longer paused or aborting, whatever it was when it ended
+  const finished = useSelector(actor, (s) => s.status === 'done' || s.matches('finished'));
   const anyPaused = useAnyPaused(actor, context.started);
   useInput(
     (input, key) => {
@@ -86,8 +88,8 @@ export function LiveRecovery({ actor, prod, keys = true, onInterrupt }: LiveReco
       <RecoveryHeader
         runId={context.runId}
         runbook={context.runbook}
-        paused={context.paused}
-        aborting={context.aborting}
+        paused={context.paused && !finished}
+        aborting={context.aborting && !finished}
       />
       {context.started.map((c) => {
         const ref = actor.getSnapshot().children[clusterActorId(c)] as ClusterActor | undefined;

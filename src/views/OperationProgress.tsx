@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import { changeKey, type ChangeSet } from '../diff/change-set.js';
 import type { ResourceProgress } from '../workflows/operation-machine.js';
-import { cells, fit } from './text.js';
+import { cells, cutMiddle, fit } from './text.js';
 import { healthTone, phaseGlyph, theme } from './theme.js';
 
 export interface OperationProgressProps {
@@ -68,11 +68,10 @@ export function OperationProgress({ changeSet, progress, maxRows, width: columns
   );
 }
 
-/** An id in `width` columns: whole, else without its apiVersion, else cut from the left (the kind goes before the name). */
+/** An id in `width` columns: whole, else without its apiVersion, else cut in the middle (its kind and name stay). */
 function compactId(id: string, width: number): string {
-  if (id.length <= width) return id;
-  const short = id.slice(id.indexOf(':') + 1);
-  return short.length <= width ? short : `…${short.slice(-(width - 1))}`;
+  if (cells(id) <= width) return id;
+  return cutMiddle(id.slice(id.indexOf(':') + 1), width);
 }
 
 /** What to say about a row: why it failed, was skipped, stopped or kept, else its latest health. */

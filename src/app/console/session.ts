@@ -204,8 +204,16 @@ export class ConsoleSession implements ConsoleControl {
     );
   }
 
-  log(level: EventLevel, text: string): void {
-    this.store.update((s) => withEvent(s, { at: this.now(), level, text }));
+  /** An event for the log; `compiles` names the stacks whose compile it is about (see ConsoleEvent). */
+  log(level: EventLevel, text: string, compiles?: readonly string[]): void {
+    this.store.update((s) =>
+      withEvent(s, {
+        at: this.now(),
+        level,
+        text,
+        ...(compiles ? { compiles: Object.fromEntries(compiles.map((k) => [k, this.entry(k)?.compiles ?? 0])) } : {}),
+      }),
+    );
   }
 
   private entry(key: string): StackEntry | undefined {
@@ -238,22 +246,25 @@ export class ConsoleSession implements ConsoleControl {
         withStack(s, key, (e) => ({
           ...e,
           compiling: false,
+          compiles: e.compiles + 1,
           compile: { state: 'ok', ms: outcome.ms },
           spec: outcome.spec,
           graph: graphOf(outcome.spec),
         })),
       );
-      if (wasError) this.log('info', `${key} compiles again`);
+      if (wasError) this.log('info', `${key} compiles again`, [key]);
       return;
     }
     this.store.update((s) =>
       withStack(s, key, (e) => ({
         ...e,
         compiling: false,
+        compiles: e.compiles + 1,
         compile: { state: 'error', ms: outcome.ms, failure: outcome.failure },
       })),
     );
-    this.log('error', `${key}: ${outcome.failure.summary}`);
+    // the error is news until the stack compiles again, whatever the outcome (a moved error is a new event)
+    this.log('error', `${key}: ${outcome.failure.summary}`, [key]);
   }
 
   /** A save settled: the stacks it concerns are compiling. */
@@ -263,6 +274,7 @@ export class ConsoleSession implements ConsoleControl {
     this.log(
       'info',
       stacks.length ? `${names} changed: compiling ${stacks.join(', ')}` : `${names} changed: no stack reads it`,
+      stacks,
     );
   }
 

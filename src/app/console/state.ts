@@ -47,6 +47,8 @@ export interface StackEntry {
   live: ReadonlyMap<string, LiveStatus>;
   /** Someone else's operation holding the stack's lock. */
   lock?: LockHolder;
+  /** Compiles that have ended, counted: what an event about a compile waits for. */
+  compiles: number;
 }
 
 export interface OperationEntry {
@@ -64,6 +66,19 @@ export interface ConsoleEvent {
   at: number;
   level: EventLevel;
   text: string;
+  /**
+   * The compiles an event is about, with each stack's count of ended compiles when it was
+   * logged: it is news (fit for the status line) until each of them has compiled since.
+   */
+  compiles?: Readonly<Record<string, number>>;
+}
+
+/** Whether `event` still describes what is going on: no compile it is about has ended since. */
+export function isCurrent(event: ConsoleEvent, state: ConsoleState): boolean {
+  if (!event.compiles) return true;
+  return Object.entries(event.compiles).some(
+    ([key, count]) => (state.stacks.find((s) => s.key === key)?.compiles ?? Infinity) <= count,
+  );
 }
 
 export interface ContextEntry {
@@ -105,6 +120,7 @@ export function newStackEntry(stack: Stack): StackEntry {
     plan: { state: 'pending' },
     planning: false,
     live: new Map(),
+    compiles: 0,
   };
 }
 

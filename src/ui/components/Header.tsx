@@ -10,27 +10,43 @@ import type { ConsoleState, StackEntry } from '../../app/console/state.js';
 import { cells, cut } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 
-function compileText(s: StackEntry): { text: string; tone: keyof typeof theme } {
+/** The compile's outcome; `short` leaves out what the rest of the line already says. */
+function compileText(s: StackEntry, short: boolean): { text: string; tone: keyof typeof theme } {
   if (s.compile.state === 'error') return { text: `✗ ${s.compile.failure.summary}`, tone: 'danger' };
   if (s.compile.state === 'pending') return { text: '… compiling', tone: 'muted' };
+  const ms = `${Math.round(s.compile.ms)} ms`;
   return {
-    text: `✓ compiled ${s.stack.name} in ${Math.round(s.compile.ms)} ms${s.compiling ? ' (compiling again…)' : ''}`,
+    text: `✓ ${short ? ms : `compiled ${s.stack.name} in ${ms}`}${s.compiling ? ' (compiling again…)' : ''}`,
     tone: 'ok',
   };
 }
 
-function planText(s: StackEntry): string {
+/** The plan in numbers; `short` leaves out the kinds of change that have none. */
+function planText(s: StackEntry, short: boolean): string {
   if (s.plan.state === 'error') return 'cannot compare with the cluster (see Events)';
   if (!s.changeSet) return s.spec ? 'comparing with the cluster…' : '';
   const n = summarize(s.changeSet.changes);
   const stale = s.compile.state === 'error' ? 'last good plan: ' : s.planning ? 'comparing again… ' : '';
-  return `${stale}${n.Create} create, ${n.Update} update, ${n.Delete} delete, ${n.UnChanged} unchanged${n.Import ? `, ${n.Import} adopt` : ''}`;
+  const counts: [number, string][] = [
+    [n.Create, 'create'],
+    [n.Update, 'update'],
+    [n.Delete, 'delete'],
+    [n.UnChanged, 'unchanged'],
+    [n.Import, 'adopt'],
+  ];
+  const shown = counts.filter(([count, what]) => count > 0 || (!short && what !== 'adopt'));
+  return `${stale}${shown.map(([count, what]) => `${count} ${what}`).join(', ')}`;
 }
 
 export function Header({ state, stack, width }: { state: ConsoleState; stack?: StackEntry; width: number }) {
-  const compile = stack ? compileText(stack) : undefined;
-  const plan = stack ? planText(stack) : '';
   const target = stack ? `${stack.key} → ${stack.stack.cluster ?? state.context ?? '(no context)'}` : 'no stack';
+  const lineOf = (short: boolean) => ({
+    compile: stack ? compileText(stack, short) : undefined,
+    plan: stack ? planText(stack, short) : '',
+  });
+  const long = lineOf(false);
+  const fits = cells(`${target}  ${long.compile?.text ?? ''}  ${long.plan}`) <= width;
+  const { compile, plan } = fits ? long : lineOf(true);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

@@ -61,7 +61,12 @@ export function StackTree({ state, stacks, selected, width, height, focused, pro
         const onProd = prod.has(s.stack.cluster ?? state.context ?? '');
         const nameWidth = Math.max(4, width - cells(badge.text) - 4);
         return (
-          <Text key={l.key} inverse={isSelected && focused} bold={isSelected}>
+          <Text
+            key={l.key}
+            inverse={isSelected && focused}
+            bold={isSelected && focused}
+            dimColor={isSelected && !focused}
+          >
             <Text>{isSelected ? '▸ ' : '  '}</Text>
             <Text color={onProd ? theme.warning : undefined}>{fit(s.stack.name, nameWidth)}</Text>
             <Text> </Text>

@@ -8,7 +8,7 @@ import { useApp } from 'ink';
 import { actionDef, type ActionId, type Bindings } from '../actions.js';
 import { confirmationFor, recoveryConfirmation, savedRunConfirmation } from '../../app/console/confirmation.js';
 import { keyLabel } from '../keys.js';
-import { step, type Mode, type NavAction, type NavState } from '../navigation.js';
+import { step, type MessageOrigin, type Mode, type NavAction, type NavState } from '../navigation.js';
 import { type Confirmation } from '../../app/console/confirmation.js';
 import { matchStack, parseCommand, type PaletteCommand } from '../palette.js';
 import type { ConsoleControl } from '../../app/console/control.js';
@@ -31,6 +31,9 @@ const STEERING: Partial<Record<ActionId, RecoveryCommand>> = {
   'recovery.skip': 'SKIP',
   'recovery.stop': 'STOP',
 };
+
+/** Graphemes a long value moves sideways per key. */
+const SHIFT_STEP = 8;
 
 export interface Commands {
   run(id: ActionId): void;
@@ -83,8 +86,8 @@ function commandsAt(
   { state, nav, screen }: Now,
   { control, dispatch, bindings, page, exit, quitArmed, suspend }: Deps,
 ): Commands {
-  const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted') =>
-    dispatch({ type: 'message', message: { tone, text } });
+  const say = (text: string, tone: 'muted' | 'warning' | 'danger' | 'ok' = 'muted', origin?: MessageOrigin) =>
+    dispatch({ type: 'message', message: { tone, text, ...(origin ? { origin } : {}) } });
   const pods = podCommands({ state, nav, screen }, { control, dispatch, say, page, suspend });
   const mode = (m: Mode) => dispatch({ type: 'mode', mode: m });
   const stack = screen.stack;
@@ -169,6 +172,7 @@ function commandsAt(
           say(
             `recovery ${c.subject} started; ${keyOf('recovery.pause')} pauses it, ${keyOf('recovery.abort')} aborts it`,
             'ok',
+            { kind: 'recovery' },
           ),
         (e: unknown) => say(errorMessage(e), 'danger'),
       );
@@ -178,7 +182,11 @@ function commandsAt(
     if (operation !== 'apply' && operation !== 'destroy') return;
     dispatch({ type: 'show', view: 'apply' });
     control.startOperation(c.subject, operation, c).then(
-      () => say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok'),
+      () =>
+        say(`${operation} ${c.subject} started; ${keyOf('interrupt')} stops it`, 'ok', {
+          kind: 'operation',
+          stack: c.subject,
+        }),
       (e: unknown) => say(errorMessage(e), 'danger'),
     );
   };
@@ -233,7 +241,14 @@ function commandsAt(
       case 'prevView': {
         const at = VIEWS.findIndex((v) => v.id === nav.view);
         const next = VIEWS[(at + (id === 'nextView' ? 1 : VIEWS.length - 1)) % VIEWS.length];
-        return dispatch({ type: 'show', view: next.id });
+        return dispatch({ type: 'show', view: next.id, stay: true });
+      }
+      case 'wrap':
+        return dispatch({ type: 'wrap' });
+      case 'scrollLeft':
+      case 'scrollRight': {
+        if (nav.wrap) return say(`long values are wrapped; ${keyOf('wrap')} shows them on one line to scroll sideways`);
+        return dispatch({ type: 'shift', to: nav.shift + (id === 'scrollRight' ? SHIFT_STEP : -SHIFT_STEP) });
       }
       case 'apply':
       case 'destroy':
@@ -247,12 +262,19 @@ function commandsAt(
       }
       case 'interrupt':
         if (stack && control.interrupt(stack.key))
-          return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning');
+          return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning', {
+            kind: 'operation',
+            stack: stack.key,
+          });
         return say('nothing is running on this stack');
       case 'refresh':
         if (!stack) return;
         control.refresh(stack.key);
-        return say(`compiling and comparing ${stack.key} again`);
+        return say(`compiling and comparing ${stack.key} again`, 'muted', {
+          kind: 'compile',
+          stack: stack.key,
+          compiles: stack.compiles,
+        });
       case 'recover':
         return mode({ kind: 'palette', text: 'recover ' });
       case 'palette':

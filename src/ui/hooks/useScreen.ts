@@ -60,6 +60,7 @@ export function deriveScreen(state: ConsoleState, nav: NavState): Screen {
       view: nav.view,
       readOnly: state.readOnly,
       running,
+      filtered: nav.filters[nav.focus] !== '',
       ...recoveryOf(state),
       ...(nav.logs ? { overlay: 'logs' as const } : {}),
       ...object,

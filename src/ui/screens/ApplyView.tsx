@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import type { OperationEntry } from '../../app/console/state.js';
 import { shortId } from '../../model/ids.js';
 import { OperationProgress } from '../../views/OperationProgress.js';
-import { cut, fit } from '../../views/text.js';
+import { cut, fit, fitAs } from '../../views/text.js';
 import { clock } from '../time.js';
 import { healthTone, theme } from '../../views/theme.js';
 
@@ -75,7 +75,7 @@ function LiveApply({ operation, width, height }: { operation: OperationEntry; wi
         {health.slice(-streamRows).map((e, i) => (
           <Text key={i}>
             <Text color={theme.muted}>{clock(Date.parse(e.at))} </Text>
-            <Text>{fit(shortId(e.id), Math.min(36, Math.floor(width * 0.4)))} </Text>
+            <Text>{fitAs(shortId(e.id), Math.min(36, Math.floor(width * 0.4)), 'middle')} </Text>
             <Text color={theme[healthTone[e.health.state]]}>
               {cut(
                 `${e.health.state}${e.health.reason ? ` (${e.health.reason})` : ''}: ${e.health.message}`,

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { idParts, shortId } from '../../model/ids.js';
-import { cut, fit, windowStart } from '../../views/text.js';
+import { cut, fit, fitAs, windowStart } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { graphLayout } from './graph-layout.js';
 import type { ViewProps } from './ResourcesView.js';
@@ -28,6 +28,10 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
     [graph, selectedId],
   );
   if (!graph || !layout) return <Text color={theme.muted}>{fit('Compiling…', width)}</Text>;
+  // when every resource shares one namespace, the summary names it and the rows leave it out
+  const spaces = new Set(graph.ids.map((id) => idParts(id).namespace).filter(Boolean));
+  const shared = spaces.size === 1 ? [...spaces][0] : undefined;
+  const label = shared ? kindAndName : shortId;
   const bodyHeight = Math.max(1, height - 2);
   const at = layout.order.indexOf(selectedId ?? '');
   const start = windowStart(layout.lines.length, at, bodyHeight);
@@ -35,7 +39,7 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
   const edgeWidth = Math.max(0, width - 6 - nameWidth);
   return (
     <Box flexDirection="column" height={height}>
-      <Text color={theme.muted}>{fit(layout.summary, width)}</Text>
+      <Text color={theme.muted}>{fit(`${layout.summary}${shared ? `, in ${shared}` : ''}`, width)}</Text>
       <Box flexDirection="column" height={bodyHeight}>
         {layout.lines.slice(start, start + bodyHeight).map((l) => {
           const isSelected = l.id === selectedId;
@@ -52,7 +56,7 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
             <Text key={l.id}>
               <Text color={theme.muted}>{fit(l.firstOfLevel ? `L${l.level}` : '', 4)}</Text>
               <Text color={tone} inverse={isSelected && focused} bold={isSelected || tone !== undefined}>
-                {mark} {fit(shortId(l.id), nameWidth)}
+                {mark} {fitAs(label(l.id), nameWidth - 1, 'middle')}{' '}
               </Text>
               <Text color={theme.muted}>{cut(edges, edgeWidth)}</Text>
             </Text>

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { ResourceRow } from '../derive.js';
 import type { StackEntry } from '../../app/console/state.js';
-import { cells, cut, cutStart, fit, windowStart } from '../../views/text.js';
+import { cells, columnWidths, cutMiddle, fit, fitAs, windowStart } from '../../views/text.js';
 import { actionTone, healthTone, theme } from '../../views/theme.js';
 
 export interface ViewProps {
@@ -44,14 +44,53 @@ export function errorLines(entry: StackEntry, height: number): number {
   return Math.min(entry.compile.failure.text.trimEnd().split('\n').length, Math.max(2, Math.floor(height / 3)));
 }
 
+/**
+ * The columns' widths, together exactly `width`: names and health share what kinds, clusters and
+ * actions leave. The cluster column goes when every row is on one cluster (the header names it).
+ */
 function columns(width: number, rows: readonly ResourceRow[]) {
-  // as wide as the longest kind shown plus a space (ServiceAccount, PodDisruptionBudget), up to 20
-  const kind = Math.min(20, Math.max(4, ...rows.map((r) => cells(r.kind))) + 1);
-  const cluster = 10;
-  const action = 13;
-  const health = Math.max(12, Math.floor((width - 2 - kind - cluster - action) * 0.3));
-  const name = Math.max(10, width - 2 - kind - cluster - action - health);
-  return { kind, name, cluster, action, health };
+  // as wide as the longest kind, cluster or action shown plus a space (ServiceAccount, `UnChanged drift`)
+  const widest = (texts: string[], floor: number, ceiling: number) =>
+    Math.min(ceiling, Math.max(floor, ...texts.map(cells)) + 1);
+  const oneCluster = new Set(rows.map((r) => r.cluster)).size <= 1;
+  const [marker, kind, name, cluster, action, health] = columnWidths(width, [
+    { min: 2 },
+    {
+      min: widest(
+        rows.map((r) => r.kind),
+        4,
+        20,
+      ),
+    },
+    { min: 8, grow: 3 },
+    {
+      min: oneCluster
+        ? 0
+        : widest(
+            rows.map((r) => r.cluster),
+            7,
+            16,
+          ),
+    },
+    {
+      min: widest(
+        rows.map((r) => `${r.action ?? '…'}${r.drift ? ' drift' : ''}`),
+        6,
+        16,
+      ),
+    },
+    { min: 8, grow: 2 },
+  ]);
+  return { marker, kind, name, cluster, action, health };
+}
+
+/**
+ * The namespace every namespaced row shares, if they share one: the names leave it out (the
+ * column heading names it), which gives the names their room on a narrow terminal.
+ */
+function sharedNamespace(rows: readonly ResourceRow[]): string | undefined {
+  const spaces = new Set(rows.filter((r) => r.name.includes('/')).map((r) => r.name.slice(0, r.name.indexOf('/'))));
+  return spaces.size === 1 ? [...spaces][0] : undefined;
 }
 
 function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } {
@@ -72,6 +111,9 @@ export function ResourcesView({
   focused,
 }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
   const c = columns(width, rows);
+  const namespace = sharedNamespace(rows);
+  const nameOf = (r: ResourceRow) =>
+    namespace && r.name.startsWith(`${namespace}/`) ? r.name.slice(namespace.length + 1) : r.name;
   const errors = errorLines(entry, height);
   const tableHeight = Math.max(1, height - 2 - (errors ? errors + 1 : 0));
   const at = rows.findIndex((r) => r.key === selected);
@@ -83,7 +125,7 @@ export function ResourcesView({
       <CompileError entry={entry} width={width} lines={errors} />
       <Text color={theme.muted}>
         {fit(
-          `  ${fit('KIND', c.kind)}${fit('NAME', c.name)}${fit('CLUSTER', c.cluster)}${fit('ACTION', c.action)}HEALTH`,
+          `${fit('', c.marker)}${fit('KIND', c.kind)}${fit(namespace && cells(`NAME (in ${namespace})`) < c.name ? `NAME (in ${namespace})` : 'NAME', c.name)}${c.cluster ? fit('CLUSTER', c.cluster) : ''}${fit('ACTION', c.action)}HEALTH`,
           width,
         )}
       </Text>
@@ -96,11 +138,16 @@ export function ResourcesView({
           const health = healthText(r);
           const action = r.action ?? '…';
           return (
-            <Text key={r.key} inverse={isSelected && focused} bold={isSelected}>
-              <Text>{isSelected ? '▸ ' : '  '}</Text>
-              <Text>{fit(cut(r.kind, c.kind - 1), c.kind)}</Text>
-              <Text>{fit(cutStart(r.name, c.name - 1), c.name)}</Text>
-              <Text color={theme.muted}>{fit(r.cluster, c.cluster)}</Text>
+            <Text
+              key={r.key}
+              inverse={isSelected && focused}
+              bold={isSelected && focused}
+              dimColor={isSelected && !focused}
+            >
+              <Text>{fit(isSelected ? '▸' : '', c.marker)}</Text>
+              <Text>{fitAs(r.kind, c.kind - 1)} </Text>
+              <Text>{fitAs(nameOf(r), c.name - 1, 'middle')} </Text>
+              {c.cluster > 0 && <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>}
               <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
               <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
               <Text color={theme[health.tone]}>{fit(health.text, c.health)}</Text>
@@ -109,8 +156,15 @@ export function ResourcesView({
         })}
       </Box>
       <Text color={theme.muted}>
-        {fit(current ? `${current.id}${rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : ''}` : '', width)}
+        {current
+          ? idLine(current.id, rows.length > tableHeight ? `  (${at + 1}/${rows.length})` : '', width)
+          : fit('', width)}
       </Text>
     </Box>
   );
+}
+
+/** The selected resource's id, whole when it fits, else cut in its middle (its kind and name stay). */
+function idLine(id: string, position: string, width: number): string {
+  return fit(`${cutMiddle(id, width - cells(position))}${position}`, width);
 }

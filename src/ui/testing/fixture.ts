@@ -40,6 +40,7 @@ import { FixtureObjectSource, fixtureObjects } from './objects-fixture.js';
 
 export { T0 };
 const ROOT = '/work/konfig-sample';
+export const LONG_IMAGE = 'docker.io/nginxinc/nginx-unprivileged';
 
 export function stack(project: string, name: string, cluster?: string): Stack {
   const dir = `${ROOT}/appops/${project}/${name}`;
@@ -190,10 +191,12 @@ export function fixtureState(): ConsoleState {
     return { prior: r.attributes, live: r.attributes };
   });
   const dev = stack('guestbook', 'dev');
-  const devSpec = guestbookSpec('gb-frontend:v6');
+  // a long image whose tag alone changes: the Diff view must show both tags at any width
+  const devSpec = guestbookSpec(`${LONG_IMAGE}:1.27`);
+  const stagingSpec = guestbookSpec('gb-frontend:v6');
   const staging = stack('guestbook', 'staging');
   const stagingEntry: StackEntry = {
-    ...planned(staging, devSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes })),
+    ...planned(staging, stagingSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes })),
     compile: {
       state: 'error',
       ms: 12,
@@ -221,7 +224,11 @@ export function fixtureState(): ConsoleState {
         message: 'pod report-x: container report CrashLoopBackOff',
       }),
     ),
-    planned(dev, devSpec, 'sandbox-a', (r) => ({ prior: r.attributes, live: r.attributes })),
+    planned(dev, devSpec, 'sandbox-a', (r) => {
+      if (r.id !== 'apps/v1:Deployment:guestbook:frontend') return { prior: r.attributes, live: r.attributes };
+      const before = deployment('guestbook', 'frontend', `${LONG_IMAGE}:1.25`, 3);
+      return { prior: before, live: before };
+    }),
     prodEntry,
     stagingEntry,
     planned(stack('http-echo', 'dev'), guestbookSpec(), 'sandbox-a', () => ({})),

@@ -45,9 +45,10 @@ export interface Tui {
 export async function renderTui(node: ReactNode, size: TerminalSize = { columns: 100, rows: 30 }): Promise<Tui> {
   const wrap = (s: TerminalSize) => <TerminalSizeContext.Provider value={s}>{node}</TerminalSizeContext.Provider>;
   const r = render(wrap(size));
-  // ink-testing-library's stdout says 100 columns whatever the size; Ink lays out to it
+  // ink-testing-library's stdout is 100 columns whatever the test says; Ink lays out to it
   let columns = size.columns;
-  Object.defineProperty(r.stdout, 'columns', { get: () => columns });
+  Object.defineProperty(r.stdout, 'columns', { configurable: true, get: () => columns });
+  r.stdout.emit('resize');
   r.rerender(wrap(size));
   await settle();
   const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
@@ -83,6 +84,7 @@ export async function renderTui(node: ReactNode, size: TerminalSize = { columns:
     },
     async resize(next) {
       columns = next.columns;
+      r.stdout.emit('resize');
       r.rerender(wrap(next));
       await settle();
     },

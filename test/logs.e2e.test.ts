@@ -79,7 +79,7 @@ describe('the log of a crash-looping Deployment on the sandbox', () => {
       await tui.type('stack guestbook/prod');
       await tui.press('enter');
       for (let i = 0; i < 4; i++) await tui.press('j');
-      await tui.waitFor(/▸ Deployment +guestbook\/frontend/);
+      await tui.waitFor(/▸ Deployment +frontend/);
       await tui.press('l');
       let f = await tui.waitFor('/frontend] frontend: fatal error: simulated failure', 20_000);
       expect(f).toMatch(/\/frontend\] frontend: exiting with code 1/);

@@ -29,7 +29,7 @@ async function onFrontend(control = new FixtureControl()): Promise<Tui> {
   await tui.type('stack guestbook/prod');
   await tui.press('enter');
   for (let i = 0; i < 4; i++) await tui.press('j');
-  await tui.waitFor(/▸ Deployment +guestbook\/frontend/);
+  await tui.waitFor(/▸ Deployment +frontend/);
   return tui;
 }
 

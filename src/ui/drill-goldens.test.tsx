@@ -28,7 +28,7 @@ async function onFrontend(tui: Tui): Promise<void> {
   await tui.type('stack guestbook/prod');
   await tui.press('enter');
   for (let i = 0; i < 4; i++) await tui.press('j');
-  await tui.waitFor(/▸ Deployment +guestbook\/frontend/);
+  await tui.waitFor(/▸ Deployment +frontend/);
 }
 
 const frames: [string, (tui: Tui) => Promise<void>][] = [

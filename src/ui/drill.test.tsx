@@ -26,7 +26,7 @@ async function onFrontend(tui: Tui): Promise<void> {
   await tui.type('stack guestbook/prod');
   await tui.press('enter');
   for (let i = 0; i < 4; i++) await tui.press('j');
-  await tui.waitFor(/▸ Deployment +guestbook\/frontend/);
+  await tui.waitFor(/▸ Deployment +frontend/);
 }
 
 describe('pods, describe and YAML of a stack resource', () => {
@@ -62,7 +62,7 @@ describe('pods, describe and YAML of a stack resource', () => {
     await tui.press('esc');
     await tui.waitFor(': 3, by restarts');
     await tui.press('esc');
-    frame = await tui.waitFor(/▸ Deployment +guestbook\/frontend/);
+    frame = await tui.waitFor(/▸ Deployment +frontend/);
     expect(frame).not.toContain('Pods of');
     tui.unmount();
   });
@@ -151,7 +151,7 @@ describe('pods, describe and YAML of a stack resource', () => {
     const masked = await renderTui(app(new FixtureControl()), { columns: 160, rows: 45 });
     await onFrontend(masked);
     await masked.press('k', 'k');
-    await masked.waitFor(/▸ Secret +guestbook\/redis-auth/);
+    await masked.waitFor(/▸ Secret +redis-auth/);
     await masked.press('y');
     let frame = await masked.waitFor('password:');
     expect(frame).toContain('values masked');

@@ -207,7 +207,6 @@ async function onFrontendLog(tui: Tui): Promise<void> {
   await tui.waitFor('9 lines, following the newest');
 }
 
-
 const logFrames: [string, (tui: Tui) => Promise<void>][] = [
   ['logs', onFrontendLog],
   [

@@ -40,7 +40,8 @@ async function stack(tui: Tui, name: string) {
 /** The Diff of guestbook/dev's frontend: only the tag of a long image changed. */
 async function longImageDiff(tui: Tui) {
   await stack(tui, 'guestbook/dev');
-  await tui.press('j', 'j', 'j', 'j', 'enter');
+  // enter on a Deployment lists its pods; 3 is its diff
+  await tui.press('j', 'j', 'j', 'j', '3');
   await tui.waitFor('Update apps/v1:Deployment:guestbook:frontend');
 }
 

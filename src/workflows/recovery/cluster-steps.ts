@@ -9,7 +9,6 @@
  * look again when something changed there (or once a second, for the deadline), so a batch is
  * verified the moment its last replacement turns Ready, without listing the namespace in a loop.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
@@ -37,10 +36,9 @@ export interface StepOptions {
   graceMs?: number;
 }
 
-/** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
+/** What the steps need of the clusters: a client per context (a ClusterSet). */
 export interface ClusterAccess {
   client(cluster: string): ObjectClient;
-  config(cluster: string): KubeConfig;
 }
 
 interface Workload {
@@ -112,7 +110,7 @@ class Caches {
     const key = `${cluster}/${namespace}/${kind}`;
     let c = this.caches.get(key);
     if (!c) {
-      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), {
+      c = new ObjectCache(this.clusters.client(cluster), {
         apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!,
         kind,
         namespace,

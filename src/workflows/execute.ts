@@ -1,8 +1,8 @@
 /**
  * Carrying out an approved change set: the DAG walk applies (server-side) or deletes each
  * resource, records it in the state at once, and follows its health until it is Healthy,
- * Degraded or out of time. A resource whose live object changed since the preview is compared
- * again and the difference reported before it is applied. Each resource ends with what really
+ * Degraded or out of time. A resource whose live object changed since the preview has the
+ * difference reported (apply-as-previewed.ts: the server checks, no read before each apply). Each resource ends with what really
  * happened to it: succeeded (healthy, deleted, or unchanged), failed, stopped while still
  * progressing (interrupted), or forgotten (kept in the cluster for another stack, only dropped
  * from this stack's state).
@@ -16,8 +16,6 @@ import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../model/kube-object.js';
 import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
-import { decide } from '../diff/actions.js';
-import { renderFieldChanges } from '../diff/render.js';
 import type { HealthFollower } from '../health/watched-health.js';
 import type { Health } from '../health/rules.js';
 import type { StateBackend } from '../state/backend.js';
@@ -30,6 +28,7 @@ import { errorMessage } from '../diagnostics/user-error.js';
 import { StateRecorder } from './state-recorder.js';
 import { Slots } from './slots.js';
 import { walkGraph, type Outcome, type RunOutcome } from './walk.js';
+import { applyAsPreviewed } from './apply-as-previewed.js';
 
 /**
  * What became of one resource. `stopped`: applied and recorded, but the run was interrupted
@@ -119,26 +118,10 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   });
   for (const cluster of involved) await recorder.operation(cluster, op('running'));
 
-  /** The calls of one apply (a read, the reads its references need, the apply), in one slot. */
+  /** The calls of one apply (the reads its references need, the apply), in one slot. */
   const sendOne = async (c: ResourceChange): Promise<KubeObject> => {
     const client = clusters.client(c.cluster);
     const resource = c.resource!;
-    const ref = refOf(resource.attributes as KubeObject);
-    const live = await client.get(ref);
-    if ((live?.metadata?.resourceVersion ?? '') !== (c.live?.metadata?.resourceVersion ?? '')) {
-      const again = decide({ prior: c.prior?.attributes, plan: resource.attributes, live });
-      const what = live
-        ? again.fields.length
-          ? renderFieldChanges(again.fields)
-          : 'no field differs from the plan'
-        : 'it is gone';
-      emit({
-        type: 'changed-since-preview',
-        id: c.id,
-        cluster: c.cluster,
-        message: `the live object changed since the preview: ${what}`,
-      });
-    }
     // the targets of its references, as the cluster has them now: this run's server answers, or a read
     const targets = new Map<string, unknown>();
     for (const { target } of referencesIn(resource.attributes)) {
@@ -157,7 +140,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
         `the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`,
       );
     }
-    return client.apply(value as KubeObject, { force: input.forceConflicts });
+    return applyAsPreviewed(client, c, value as KubeObject, input.forceConflicts, (message) =>
+      emit({ type: 'changed-since-preview', id: c.id, cluster: c.cluster, message }),
+    );
   };
 
   const applyOne = async (c: ResourceChange, release: () => void): Promise<ResourceOutcome> => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Resource, Spec } from '../model/resource.js';
+import type { State } from '../state/model.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';
@@ -200,6 +201,43 @@ describe('preview and apply', () => {
           'the live object changed since the preview: it was created meanwhile (fields managed by kubectl-create)',
       },
     ]);
+  });
+
+  it('reports a resource whose state cannot be written as failed, and keeps the state it could write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-engine-'));
+    /** A disk that fills up once the Service is to be written. */
+    class FullDisk extends LocalStateBackend {
+      override async write(state: State, expectedSerial: number): Promise<State> {
+        if (state.resources.some((r) => r.id === svc.id)) throw new Error('no space left on device');
+        return super.write(state, expectedSerial);
+      }
+    }
+    const backend = new FullDisk(dir);
+    const clusters = new FakeClusters(['a']);
+    const changeSet = await planChanges({ stack, spec: { resources: [ns, svc] }, clusters, backend });
+    const events: EngineEvent[] = [];
+    const result = await executeChanges(
+      {
+        stack,
+        changeSet,
+        clusters,
+        backend,
+        operation: 'apply',
+        operator: 'sre',
+        concurrency: 4,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      },
+      (e) => events.push(e),
+    );
+    // the Service (and whatever shared its write) failed, each saying why; what succeeded is on disk
+    expect(result.failed).toContainEqual({ cluster: 'a', id: svc.id });
+    const failures = events.filter((e) => e.type === 'finished' && e.outcome === 'failed');
+    expect(failures.map((e) => e.id).sort()).toEqual(result.failed.map((r) => r.id).sort());
+    for (const e of failures)
+      expect(e).toMatchObject({ message: 'applied, but the state could not be written: no space left on device' });
+    const state = await backend.read(key);
+    expect(state?.resources.map((r) => r.id) ?? []).toEqual(result.succeeded.map((r) => r.id));
   });
 
   it('skips the dependents of a failed resource, applies the rest, and records exactly what reached the cluster', async () => {

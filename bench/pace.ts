@@ -95,7 +95,6 @@ function allAvailable(
     };
     void watchObjects(
       clusters.client(context),
-      clusters.config(context),
       { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns },
       (e) => see(e.object, e.type === 'DELETED'),
       { signal: controller.signal },

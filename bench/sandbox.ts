@@ -2,7 +2,9 @@
  * `npm run bench:sandbox`: what one sandbox cluster sustains, measured from real clients —
  * GETs and server-side applies per second from client-node with 8 concurrent callers, watch
  * events per second delivered to 10 watchers, the time from `kubectl apply` of a 3-replica
- * Deployment to `kubectl rollout status` success (readiness delay 0), and the memory (RSS) of a
+ * Deployment to `kubectl rollout status` success (readiness delay 0), the pace of a cluster that
+ * takes its time (100 Deployments × 2 replicas sent at once, until the last is Available, against
+ * the timing model: pods start in 300 ms and are ready 1 s later), and the memory (RSS) of a
  * cluster holding 5,000 running pods (measured in a fresh process).
  */
 import { spawn } from 'node:child_process';
@@ -21,6 +23,10 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+import { ClusterSet } from '../src/cluster/cluster-set.js';
+import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
+import { watchObjects } from '../src/cluster/watch.js';
+import { conditionMet } from '../src/health/rules.js';
 import { commitCreate, commitUpdate } from '../src/sandbox/api/write.js';
 
 const ZERO = { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0, jobRunMs: 0 };
@@ -223,6 +229,78 @@ async function rollout(sb: Sandbox): Promise<Result | string> {
   }
 }
 
+/** The timing model of the pace figure, as the pace bench (bench/pace.ts) runs it. */
+const PACE_TIMINGS = { podStartMs: 300, readinessDelayMs: 1000, terminationMs: 0 };
+const PACE_DEPLOYMENTS = 100;
+/** How far past its model the sandbox may be at this scale: controllers, watches, scheduling. */
+const PACE_SLACK = 1.25;
+
+/**
+ * 100 Deployments of 2 replicas sent at once (server-side apply, 16 calls in flight) to a cluster
+ * of 12 nodes; the clock runs from the last one in until a watcher has seen every one Available
+ * (the sending time is shown beside it). The model's bound is
+ * a pod's start plus its readiness delay: what no amount of scale should add much to.
+ */
+async function pace(): Promise<Result> {
+  const sb = await startSandbox({ clusters: 1, nodes: 12, timings: PACE_TIMINGS });
+  const client = new ClusterSet(loadKubeconfig(sb.kubeconfigPath)).client('sandbox-a');
+  const controller = new AbortController();
+  try {
+    const available = new Set<string>();
+    const start = performance.now();
+    const allAvailable = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the Deployments were not Available within 120 s')), 120_000);
+      void watchObjects(
+        client,
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' },
+        (e) => {
+          const name = String(e.object.metadata?.name);
+          if (e.type !== 'DELETED' && conditionMet(e.object, 'Available')) available.add(name);
+          else available.delete(name);
+          if (available.size === PACE_DEPLOYMENTS) {
+            clearTimeout(timer);
+            resolve();
+          }
+        },
+        { signal: controller.signal },
+      );
+    });
+    const names = Array.from({ length: PACE_DEPLOYMENTS }, (_, i) => `pace-${i}`);
+    let next = 0;
+    const sender = async () => {
+      while (next < names.length) {
+        const name = names[next++]!;
+        await client.apply({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name, namespace: 'default' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: name } },
+            template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app:1' }] } },
+          },
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, sender));
+    const sent = performance.now();
+    await allAvailable;
+    // the model speaks from the moment the objects are in: sending them is the client's time
+    const ms = performance.now() - sent;
+    const model = PACE_TIMINGS.podStartMs + PACE_TIMINGS.readinessDelayMs;
+    return {
+      what: `${PACE_DEPLOYMENTS} Deployments × 2 replicas in (sent in ${(sent - start).toFixed(0)} ms) → all Available (model ${model} ms)`,
+      value: ms,
+      unit: 'ms',
+      target: `<= ${(model * PACE_SLACK).toFixed(0)} ms (${PACE_SLACK}× the model)`,
+      met: ms <= model * PACE_SLACK,
+    };
+  } finally {
+    controller.abort();
+    await sb.stop();
+  }
+}
+
 const REST_MS = 20_000;
 
 /**
@@ -331,6 +409,7 @@ async function main(): Promise<void> {
   } finally {
     await sb.stop();
   }
+  results.push(await pace());
   results.push(...(await memory()));
   process.stdout.write(
     `kdeck sandbox bench (one cluster, Node ${process.version}, ${os.cpus().length} CPUs; the clients run in the sandbox's process)\n`,

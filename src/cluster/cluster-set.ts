@@ -2,15 +2,14 @@
  * Every context of a kubeconfig, usable at once: a stack on sandbox-a and another on sandbox-b
  * are applied in one run, each through its own client.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../diagnostics/user-error.js';
-import type { ContextInfo, Kubeconfig } from './kubeconfig.js';
+import type { ContextAccess, ContextInfo, Kubeconfig } from './kubeconfig.js';
 import { ObjectClient } from './objects.js';
 import { DEFAULT_RETRY, RestClient, type RetryPolicy } from './rest.js';
 
 export class ClusterSet {
   private readonly clients = new Map<string, ObjectClient>();
-  private readonly configs = new Map<string, KubeConfig>();
+  private readonly configs = new Map<string, ContextAccess>();
 
   constructor(
     readonly kubeconfig: Kubeconfig,
@@ -36,7 +35,8 @@ export class ClusterSet {
     return name;
   }
 
-  config(context: string | undefined): KubeConfig {
+  /** How to reach the cluster of a context (a context the kubeconfig lacks is a UserError). */
+  config(context: string | undefined): ContextAccess {
     const name = this.resolve(context);
     let kc = this.configs.get(name);
     if (!kc) {
@@ -50,11 +50,8 @@ export class ClusterSet {
     const name = this.resolve(context);
     let client = this.clients.get(name);
     if (!client) {
-      const kc = this.config(name);
-      client = new ObjectClient(
-        new RestClient(name, kc, this.retry),
-        kc.getContextObject(name)?.namespace ?? 'default',
-      );
+      const access = this.config(name);
+      client = new ObjectClient(new RestClient(name, access, this.retry), access.namespace ?? 'default');
       this.clients.set(name, client);
     }
     return client;

@@ -3,7 +3,6 @@
  * events; a relist replaces everything): what a loop that waits for pods to turn Ready reads
  * instead of listing the namespace again and again, and what wakes it when something changed.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { ObjectClient } from './objects.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from './watch.js';
@@ -15,13 +14,12 @@ export class ObjectCache {
   private listing = true;
   private readonly first: Promise<void>;
 
-  constructor(client: ObjectClient, kc: KubeConfig, target: WatchTarget) {
+  constructor(client: ObjectClient, target: WatchTarget) {
     let resolveFirst: () => void = () => undefined;
     this.first = new Promise((r) => (resolveFirst = r));
     const keyOf = (o: KubeObject) => String(o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`);
     void watchObjects(
       client,
-      kc,
       target,
       (e) => {
         if (e.type === 'DELETED') this.objects.delete(keyOf(e.object));

@@ -58,10 +58,8 @@ export class ClusterObjectSource implements ObjectSource {
     };
     try {
       const client = this.clusters.client(cluster);
-      const kc = this.clusters.config(cluster);
       watchObjects(
         client,
-        kc,
         target,
         (e) => {
           if (e.type === 'DELETED') objects.delete(keyOf(e.object));

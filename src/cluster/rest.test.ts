@@ -76,7 +76,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('kubeconfig', () => {
-  it('merges every KUBECONFIG path, the first file winning, and keeps each context apart', () => {
+  it('merges every KUBECONFIG path, the first file winning, and keeps each context apart', async () => {
     const a = kubeconfigFile('a.yaml', [{ name: 'sandbox-a', server: url, token: 'ta' }], 'sandbox-a');
     const b = kubeconfigFile(
       'b.yaml',
@@ -98,7 +98,9 @@ describe('kubeconfig', () => {
         namespace: 'team',
       },
     ]);
-    expect(kc.configFor('sandbox-b').getCurrentUser()?.token).toBe('tb');
+    const options: { headers?: Record<string, string> } = {};
+    await kc.configFor('sandbox-b').authorize(options);
+    expect(options.headers?.Authorization).toBe('Bearer tb');
   });
 
   it('names the file and the next step when it is broken or missing', () => {

@@ -1,14 +1,15 @@
 /**
  * Raw JSON over the Kubernetes REST API for one context, with what client-node leaves out: a
  * deadline on every call, retries with backoff and jitter on 429 and 5xx (honouring Retry-After)
- * and on dropped connections, and errors that name the cluster. client-node supplies the
- * credentials and TLS settings; responses stay plain JSON, exactly as the server sent them, which
- * the diff needs (client-node's typed models drop unknown fields and turn times into Dates).
+ * and on dropped connections, errors that name the cluster, and watch streams. The kubeconfig's
+ * ContextAccess supplies the credentials and TLS settings; responses stay plain JSON, exactly as
+ * the server sent them, which the diff needs (client-node's typed models drop unknown fields and
+ * turn times into Dates).
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../diagnostics/user-error.js';
+import type { ContextAccess } from './kubeconfig.js';
 
 export interface RestRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -94,16 +95,27 @@ class NetworkError extends Error {
   }
 }
 
+/** How a watch stream ended: normally (resume it), with 410 Gone (list again), or broken (back off). */
+export type StreamEnd = 'ended' | 'gone' | 'failed';
+
+/** One event of a watch stream, as the server wrote it. */
+export interface StreamEvent {
+  type: string;
+  object: unknown;
+}
+
 export class RestClient {
   readonly server: string;
   private agent?: http.Agent;
+  /** Watches hold their connection for minutes: they get their own, so they never queue the calls. */
+  private watchAgent?: http.Agent;
 
   constructor(
     readonly cluster: string,
-    private readonly kc: KubeConfig,
+    private readonly access: ContextAccess,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
   ) {
-    this.server = kc.getCurrentCluster()?.server ?? '';
+    this.server = access.server;
   }
 
   url(path: string, query: RestRequest['query'] = {}): URL {
@@ -115,9 +127,7 @@ export class RestClient {
   /** Options for a raw request to this cluster: credentials and TLS from the kubeconfig. */
   async requestOptions(url: URL, method: string, headers: Record<string, string>): Promise<https.RequestOptions> {
     const opts: https.RequestOptions = { method, headers: { ...headers } };
-    await this.kc.applyToHTTPSOptions(opts);
-    const cluster = this.kc.getCurrentCluster();
-    if (url.protocol === 'https:' && cluster?.skipTLSVerify) opts.rejectUnauthorized = false;
+    await this.access.authorize(opts);
     // one pool of kept-alive connections per cluster: a TLS handshake per call costs more than the call
     this.agent ??=
       url.protocol === 'https:'
@@ -125,6 +135,67 @@ export class RestClient {
         : new http.Agent({ keepAlive: true, maxSockets: 32 });
     opts.agent = this.agent;
     return opts;
+  }
+
+  /**
+   * A watch: GET `path` with `watch=true`, each event of the stream handed to `onEvent` as it
+   * arrives, until the server ends it, it breaks, or `signal` aborts (which ends it as 'ended').
+   * An ERROR event with code 410 (the resourceVersion is too old) ends it as 'gone'.
+   */
+  async watch(
+    path: string,
+    query: RestRequest['query'],
+    onEvent: (e: StreamEvent) => void,
+    signal: AbortSignal,
+  ): Promise<StreamEnd> {
+    const url = this.url(path, { ...query, watch: true });
+    let opts: https.RequestOptions;
+    try {
+      opts = await this.requestOptions(url, 'GET', { Accept: 'application/json', 'User-Agent': 'kdeck' });
+    } catch {
+      return 'failed';
+    }
+    this.watchAgent ??= url.protocol === 'https:' ? new https.Agent() : new http.Agent();
+    opts.agent = this.watchAgent;
+    if (signal.aborted) return 'ended';
+    return new Promise<StreamEnd>((resolve) => {
+      let gone = false;
+      let settled = false;
+      const done = (how: StreamEnd) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', stop);
+        resolve(signal.aborted ? 'ended' : gone ? 'gone' : how);
+      };
+      const send = url.protocol === 'https:' ? https.request : http.request;
+      const r = send(url, opts, (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          gone = res.statusCode === 410;
+          done('failed');
+          return;
+        }
+        let partial = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const lines = (partial + chunk).split('\n');
+          partial = lines.pop()!;
+          for (const line of lines) {
+            const e = line.trim() ? (parseJson(line) as StreamEvent | undefined) : undefined;
+            if (!e?.type) continue;
+            if (e.type === 'ERROR') gone ||= (e.object as { code?: number } | undefined)?.code === 410;
+            else onEvent(e);
+          }
+        });
+        res.on('end', () => done('ended'));
+        res.on('error', () => done('failed'));
+        res.on('close', () => done('failed'));
+      });
+      const stop = () => r.destroy();
+      signal.addEventListener('abort', stop, { once: true });
+      r.on('error', () => done('failed'));
+      r.end();
+    });
   }
 
   private async once(req: RestRequest): Promise<Attempt> {

@@ -1,10 +1,9 @@
 /**
  * A watch that survives what real API servers do to watches: it lists first, resumes from the
  * last resourceVersion after a dropped connection (backing off with jitter), and lists again when
- * the server answers 410 Gone because that version is too old. Events arrive as raw JSON through
- * client-node's Watch.
+ * the server answers 410 Gone because that version is too old. Events arrive as raw JSON, on the
+ * cluster's own REST client.
  */
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { ObjectClient } from './objects.js';
 import type { KubeObject, ObjectRef } from '../model/kube-object.js';
 import { errorMessage } from '../diagnostics/user-error.js';
@@ -36,7 +35,6 @@ const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.res
 /** Streams events for `target` until `signal` aborts; the current objects come first as ADDED. */
 export async function watchObjects(
   client: ObjectClient,
-  kc: KubeConfig,
   target: WatchTarget,
   onEvent: (e: WatchEvent) => void,
   options: WatchOptions,
@@ -60,40 +58,18 @@ export async function watchObjects(
         continue;
       }
     }
-    const outcome = await new Promise<'gone' | 'ended' | 'failed'>((resolve) => {
-      let gone = false;
-      const stop = () => controller?.abort();
-      let controller: AbortController | undefined;
-      new Watch(kc)
-        .watch(
-          path,
-          { resourceVersion, allowWatchBookmarks: true, ...selectors },
-          (type: string, object: unknown) => {
-            if (type === 'ERROR') {
-              if ((object as { code?: number }).code === 410) gone = true;
-              return;
-            }
-            const rv = rvOf(object);
-            if (rv) resourceVersion = rv;
-            failures = 0;
-            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
-              onEvent({ type, object: object as KubeObject });
-          },
-          (err: unknown) => {
-            options.signal.removeEventListener('abort', stop);
-            if (gone || (err as { statusCode?: number } | null)?.statusCode === 410) resolve('gone');
-            else resolve(err ? 'failed' : 'ended');
-          },
-        )
-        .then(
-          (c) => {
-            controller = c;
-            if (options.signal.aborted) c.abort();
-            else options.signal.addEventListener('abort', stop, { once: true });
-          },
-          () => resolve('failed'),
-        );
-    });
+    const outcome = await client.rest.watch(
+      path,
+      { resourceVersion, allowWatchBookmarks: true, ...selectors },
+      ({ type, object }) => {
+        const rv = rvOf(object);
+        if (rv) resourceVersion = rv;
+        failures = 0;
+        if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED')
+          onEvent({ type, object: object as KubeObject });
+      },
+      options.signal,
+    );
     if (options.signal.aborted) return;
     if (outcome === 'gone') {
       options.onReconnect?.('resourceVersion too old (410 Gone): listing again');

@@ -55,7 +55,6 @@ class Feed {
   constructor(clusters: ClusterSet, cluster: string, target: WatchTarget, signal: AbortSignal) {
     void watchObjects(
       clusters.client(cluster),
-      clusters.config(cluster),
       target,
       (e) => {
         const name = nameOf(e.object);

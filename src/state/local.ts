@@ -21,7 +21,7 @@ import {
   type StateBackend,
 } from './backend.js';
 import { describeKey, type OperationRecord, type State, type StateKey } from './model.js';
-import { isAlive, writeDurably } from './durable-file.js';
+import { isAlive, writeDurably, writeDurablyAsync } from './durable-file.js';
 import { settledHistory, thisMachine } from './liveness.js';
 
 export const STATE_DIR = path.join('.kdeck', 'state');
@@ -86,7 +86,10 @@ export class LocalStateBackend implements StateBackend {
     const stored = this.readSync(state)?.serial ?? 0;
     if (stored !== expectedSerial) throw new StateConflictError(state, expectedSerial, stored);
     const next: State = { ...state, serial: expectedSerial + 1 };
-    writeDurably(this.fileOf(state), stateText(next));
+    // the writes and fsyncs run on libuv's threads: an apply writes its state while its calls and
+    // watches go on, and a synchronous fsync stopped all of them for its duration (the lock keeps
+    // other writers out, and the caller writes one state at a time)
+    await writeDurablyAsync(this.fileOf(state), stateText(next));
     return next;
   }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Resource, Spec } from '../model/resource.js';
+import type { State } from '../state/model.js';
 import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';
@@ -141,6 +142,102 @@ describe('preview and apply', () => {
       );
     const change = (await plan({ resources: [ns, svc] })).changes.find((c) => c.id === svc.id)!;
     expect(change).toMatchObject({ action: 'Update', decision: { drift: true } });
+  });
+
+  it('reports a change made between the preview and the apply, and applies the plan over it', async () => {
+    const { plan, execute, clusters, backend } = setup();
+    await execute({ resources: [ns, svc] });
+    const cluster = clusters.client('a');
+    const wider = { ...svc, attributes: { ...svc.attributes, spec: { ports: [{ port: 5433 }] } } };
+    const apply = async (changeSet: Awaited<ReturnType<typeof plan>>) => {
+      const events: EngineEvent[] = [];
+      const signal = new AbortController().signal;
+      const input = { stack, changeSet, clusters, backend, operation: 'apply' as const, operator: 'sre' };
+      await executeChanges({ ...input, concurrency: 4, timeoutMs: 1000, signal }, (e) => events.push(e));
+      return events.filter((e) => e.type === 'changed-since-preview');
+    };
+
+    // as previewed: nothing to report, and nothing read again before applying
+    const previewed = await plan({ resources: [ns, wider] });
+    const gets = cluster.gets;
+    expect(await apply(previewed)).toEqual([]);
+    expect(cluster.gets).toBe(gets);
+
+    // changed after the preview: the difference is reported, then the plan wins
+    const changeSet = await plan({ resources: [ns, svc] });
+    const ref = { apiVersion: 'v1', kind: 'Service', name: 'db', namespace: 'shop' };
+    cluster.edit(ref, (o) => ((o.spec as { ports: unknown[] }).ports = [{ port: 6543 }]));
+    const reported = await apply(changeSet);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ id: svc.id, cluster: 'a' });
+    expect((reported[0] as { message: string }).message).toMatch(/changed since the preview: .*6543/s);
+    expect((await cluster.get(ref))?.spec).toMatchObject({ ports: [{ port: 5432 }] });
+
+    // created by another hand after a preview that found nothing
+    const fresh = setup();
+    const createSet = await fresh.plan({ resources: [ns, svc] });
+    fresh.clusters.client('a').create(svc.attributes, 'kubectl-create');
+    const events: EngineEvent[] = [];
+    await executeChanges(
+      {
+        stack,
+        changeSet: createSet,
+        clusters: fresh.clusters,
+        backend: fresh.backend,
+        operation: 'apply',
+        operator: 'sre',
+        concurrency: 4,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      },
+      (e) => events.push(e),
+    );
+    expect(events.filter((e) => e.type === 'changed-since-preview')).toEqual([
+      {
+        type: 'changed-since-preview',
+        id: svc.id,
+        cluster: 'a',
+        message:
+          'the live object changed since the preview: it was created meanwhile (fields managed by kubectl-create)',
+      },
+    ]);
+  });
+
+  it('reports a resource whose state cannot be written as failed, and keeps the state it could write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-engine-'));
+    /** A disk that fills up once the Service is to be written. */
+    class FullDisk extends LocalStateBackend {
+      override async write(state: State, expectedSerial: number): Promise<State> {
+        if (state.resources.some((r) => r.id === svc.id)) throw new Error('no space left on device');
+        return super.write(state, expectedSerial);
+      }
+    }
+    const backend = new FullDisk(dir);
+    const clusters = new FakeClusters(['a']);
+    const changeSet = await planChanges({ stack, spec: { resources: [ns, svc] }, clusters, backend });
+    const events: EngineEvent[] = [];
+    const result = await executeChanges(
+      {
+        stack,
+        changeSet,
+        clusters,
+        backend,
+        operation: 'apply',
+        operator: 'sre',
+        concurrency: 4,
+        timeoutMs: 1000,
+        signal: new AbortController().signal,
+      },
+      (e) => events.push(e),
+    );
+    // the Service (and whatever shared its write) failed, each saying why; what succeeded is on disk
+    expect(result.failed).toContainEqual({ cluster: 'a', id: svc.id });
+    const failures = events.filter((e) => e.type === 'finished' && e.outcome === 'failed');
+    expect(failures.map((e) => e.id).sort()).toEqual(result.failed.map((r) => r.id).sort());
+    for (const e of failures)
+      expect(e).toMatchObject({ message: 'applied, but the state could not be written: no space left on device' });
+    const state = await backend.read(key);
+    expect(state?.resources.map((r) => r.id) ?? []).toEqual(result.succeeded.map((r) => r.id));
   });
 
   it('skips the dependents of a failed resource, applies the rest, and records exactly what reached the cluster', async () => {

@@ -1,8 +1,9 @@
 /**
  * Carrying out an approved change set: the DAG walk applies (server-side) or deletes each
- * resource, records it in the state at once, and follows its health until it is Healthy,
- * Degraded or out of time. A resource whose live object changed since the preview is compared
- * again and the difference reported before it is applied. Each resource ends with what really
+ * resource, records it in the state at once (the write goes on while its health is followed;
+ * the run ends once every write is on disk, and a write that fails fails its resource and stops
+ * new starts), and follows its health until it is Healthy, Degraded or out of time. A resource whose live object changed since the preview has the
+ * difference reported (apply-as-previewed.ts: the server checks, no read before each apply). Each resource ends with what really
  * happened to it: succeeded (healthy, deleted, or unchanged), failed, stopped while still
  * progressing (interrupted), or forgotten (kept in the cluster for another stack, only dropped
  * from this stack's state).
@@ -16,8 +17,6 @@ import { setMaxListeners } from 'node:events';
 import { refOf, type KubeObject } from '../model/kube-object.js';
 import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
-import { decide } from '../diff/actions.js';
-import { renderFieldChanges } from '../diff/render.js';
 import type { HealthFollower } from '../health/watched-health.js';
 import type { Health } from '../health/rules.js';
 import type { StateBackend } from '../state/backend.js';
@@ -30,6 +29,7 @@ import { errorMessage } from '../diagnostics/user-error.js';
 import { StateRecorder } from './state-recorder.js';
 import { Slots } from './slots.js';
 import { walkGraph, type Outcome, type RunOutcome } from './walk.js';
+import { applyAsPreviewed } from './apply-as-previewed.js';
 
 /**
  * What became of one resource. `stopped`: applied and recorded, but the run was interrupted
@@ -106,6 +106,14 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const unhealthy: ChangeRef[] = [];
   /** Server responses of this run: references resolve against them first. */
   const applied = new Map<string, KubeObject>();
+  /** The state writes of the applies, each settled once on disk (or failed). */
+  const writing: Promise<void>[] = [];
+  /** Applied, but their state write failed: they count as failed. */
+  const unrecorded = new Set<string>();
+  /** Stops new starts: the user's interrupt, or a state that cannot be written. */
+  const halt = new AbortController();
+  if (input.signal.aborted) halt.abort();
+  else input.signal.addEventListener('abort', () => halt.abort(), { once: true });
 
   const startTime = now();
   const involved = [...new Set(changeSet.changes.map((c) => c.cluster))].sort();
@@ -119,26 +127,10 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   });
   for (const cluster of involved) await recorder.operation(cluster, op('running'));
 
-  /** The calls of one apply (a read, the reads its references need, the apply), in one slot. */
+  /** The calls of one apply (the reads its references need, the apply), in one slot. */
   const sendOne = async (c: ResourceChange): Promise<KubeObject> => {
     const client = clusters.client(c.cluster);
     const resource = c.resource!;
-    const ref = refOf(resource.attributes as KubeObject);
-    const live = await client.get(ref);
-    if ((live?.metadata?.resourceVersion ?? '') !== (c.live?.metadata?.resourceVersion ?? '')) {
-      const again = decide({ prior: c.prior?.attributes, plan: resource.attributes, live });
-      const what = live
-        ? again.fields.length
-          ? renderFieldChanges(again.fields)
-          : 'no field differs from the plan'
-        : 'it is gone';
-      emit({
-        type: 'changed-since-preview',
-        id: c.id,
-        cluster: c.cluster,
-        message: `the live object changed since the preview: ${what}`,
-      });
-    }
     // the targets of its references, as the cluster has them now: this run's server answers, or a read
     const targets = new Map<string, unknown>();
     for (const { target } of referencesIn(resource.attributes)) {
@@ -157,7 +149,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
         `the reference to ${r.target}#${r.pointer} (at ${r.at}) has no value: the target ${targets.get(r.target) ? 'has no such field' : 'does not exist'}`,
       );
     }
-    return client.apply(value as KubeObject, { force: input.forceConflicts });
+    return applyAsPreviewed(client, c, value as KubeObject, input.forceConflicts, (message) =>
+      emit({ type: 'changed-since-preview', id: c.id, cluster: c.cluster, message }),
+    );
   };
 
   const applyOne = async (c: ResourceChange, release: () => void): Promise<ResourceOutcome> => {
@@ -169,13 +163,33 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       release();
     }
     applied.set(c.id, result);
-    await recorder.record(c.cluster, {
+    // the state write goes on while the health is followed: what depends on this resource needs
+    // it healthy in the cluster, not on disk, and waiting for each write held every level of the
+    // graph up by a write; the run ends only once every write is on disk (see `writing`)
+    const recorded = recorder.record(c.cluster, {
       ...resource,
       live: {
         uid: String(result.metadata?.uid ?? ''),
         resourceVersion: String(result.metadata?.resourceVersion ?? ''),
       },
     });
+    writing.push(
+      recorded.then(
+        () => undefined,
+        (e: unknown) => {
+          // nothing new may change the cluster once its state cannot be written
+          halt.abort();
+          unrecorded.add(changeKey(c));
+          emit({
+            type: 'finished',
+            id: c.id,
+            cluster: c.cluster,
+            outcome: 'failed',
+            message: `applied, but the state could not be written: ${errorMessage(e)}`,
+          });
+        },
+      ),
+    );
     if (c.action === 'Create') counts.created++;
     else counts.updated++;
     emit({ type: 'applied', id: c.id, cluster: c.cluster });
@@ -222,7 +236,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     // an unchanged resource talks to no API server; the others start once a slot is free, and
     // not at all when the run was stopped while they waited for it
     const release = c.action === 'UnChanged' ? () => undefined : await slots.acquire();
-    if (input.signal.aborted) {
+    if (halt.signal.aborted) {
       release();
       return 'notStarted';
     }
@@ -265,7 +279,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
   const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
   // the walk itself is unbounded: the slots bound the API calls, and a health wait must not queue the rest
-  const options = { concurrency: Infinity, failFast: input.failFast, signal: input.signal };
+  const options = { concurrency: Infinity, failFast: input.failFast, signal: halt.signal };
   const listener = {
     skipped: (key: string, because: string) => {
       const c = byKey.get(key)!;
@@ -279,7 +293,8 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     options,
     listener,
   );
-  const halted = input.signal.aborted || (input.failFast === true && walk.failed.length > 0);
+  await Promise.all(writing);
+  const halted = halt.signal.aborted || (input.failFast === true && walk.failed.length > 0);
   if (deletes.length) {
     if (halted) walk.notStarted.push(...deletes.map(changeKey));
     else {
@@ -293,6 +308,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       for (const k of ['succeeded', 'failed', 'skipped', 'notStarted'] as const) walk[k].push(...second[k]);
     }
   }
+  await Promise.all(writing);
+  walk.failed.push(...walk.succeeded.filter((k) => unrecorded.has(k)));
+  walk.succeeded = walk.succeeded.filter((k) => !unrecorded.has(k));
   const interrupted = input.signal.aborted;
   const result = interrupted ? 'interrupted' : walk.failed.length || walk.skipped.length ? 'failed' : 'succeeded';
   for (const cluster of involved) await recorder.operation(cluster, op(result));

@@ -39,7 +39,8 @@ export type OperationEvent =
   | { type: 'APPROVE' }
   | { type: 'REJECT' }
   | { type: 'CANCEL' }
-  | { type: 'ENGINE'; event: EngineEvent }
+  /** The engine's events of one turn of the event loop, in order. */
+  | { type: 'ENGINE'; events: EngineEvent[] }
   | { type: 'EXECUTED'; result: ExecuteResult }
   | { type: 'EXECUTE_FAILED'; error: string };
 
@@ -76,12 +77,29 @@ export function operationMachine(actors: {
         receive((e) => {
           if (e.type === 'STOP') controller.abort();
         });
-        actors
-          .execute(input.changeSet, (event) => sendBack({ type: 'ENGINE', event }), controller.signal)
-          .then(
-            (result) => sendBack({ type: 'EXECUTED', result }),
-            (e: unknown) => sendBack({ type: 'EXECUTE_FAILED', error: errorMessage(e) }),
-          );
+        // the events of one turn go together: each update copies the run's progress, and a run of
+        // hundreds of resources sends thousands of events
+        let pending: EngineEvent[] = [];
+        const flush = () => {
+          if (pending.length === 0) return;
+          const events = pending;
+          pending = [];
+          sendBack({ type: 'ENGINE', events });
+        };
+        const emit = (event: EngineEvent) => {
+          if (pending.length === 0) setImmediate(flush);
+          pending.push(event);
+        };
+        actors.execute(input.changeSet, emit, controller.signal).then(
+          (result) => {
+            flush();
+            sendBack({ type: 'EXECUTED', result });
+          },
+          (e: unknown) => {
+            flush();
+            sendBack({ type: 'EXECUTE_FAILED', error: errorMessage(e) });
+          },
+        );
         return () => controller.abort();
       }),
     },
@@ -99,35 +117,40 @@ export function operationMachine(actors: {
     actions: {
       track: assign(({ context, event }) => {
         if (event.type !== 'ENGINE') return {};
-        const e = event.event;
         const progress = { ...context.progress };
-        const key = changeKey(e);
-        const before = progress[key] ?? { phase: 'pending' as const };
-        switch (e.type) {
-          case 'started':
-            progress[key] = { ...before, phase: 'running' };
-            break;
-          case 'applied':
-            progress[key] = { ...before, phase: 'applied' };
-            break;
-          case 'health':
-            progress[key] = { ...before, health: e.health };
-            break;
-          case 'finished':
-            progress[key] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
-            break;
-          case 'skipped':
-            progress[key] = {
-              ...before,
-              phase: 'skipped',
-              message: `skipped: it depends on ${e.because}, which did not succeed`,
-            };
-            break;
-          case 'changed-since-preview':
-            progress[key] = { ...before, message: e.message };
-            break;
+        for (const e of event.events) {
+          const key = changeKey(e);
+          const before = progress[key] ?? { phase: 'pending' as const };
+          switch (e.type) {
+            case 'started':
+              progress[key] = { ...before, phase: 'running' };
+              break;
+            case 'applied':
+              progress[key] = { ...before, phase: 'applied' };
+              break;
+            case 'health':
+              progress[key] = { ...before, health: e.health };
+              break;
+            case 'finished':
+              progress[key] = { ...before, phase: e.outcome, ...(e.message ? { message: e.message } : {}) };
+              break;
+            case 'skipped':
+              progress[key] = {
+                ...before,
+                phase: 'skipped',
+                message: `skipped: it depends on ${e.because}, which did not succeed`,
+              };
+              break;
+            case 'changed-since-preview':
+              progress[key] = { ...before, message: e.message };
+              break;
+          }
         }
-        return { progress, log: [...context.log, e].slice(-LOG_LIMIT), logCount: context.logCount + 1 };
+        return {
+          progress,
+          log: [...context.log, ...event.events].slice(-LOG_LIMIT),
+          logCount: context.logCount + event.events.length,
+        };
       }),
     },
   }).createMachine({

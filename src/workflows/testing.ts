@@ -1,13 +1,18 @@
 /**
  * A scripted cluster for engine tests: objects in a map, server-side apply as a plain replace
- * with the bookkeeping a server adds, failures on request. The end-to-end tests use the sandbox.
+ * with the bookkeeping a server adds (uid, resourceVersion and its precondition, the managers),
+ * failures on request. The end-to-end tests use the sandbox.
  */
-import type { ApplyOptions } from '../cluster/objects.js';
+import { FIELD_MANAGER, type ApplyOptions } from '../cluster/objects.js';
+import { ApiError } from '../cluster/rest.js';
 import type { KubeObject, ObjectRef } from '../model/kube-object.js';
 import { refOf } from '../model/kube-object.js';
 import type { ClusterPort, Clusters } from './plan.js';
 import type { HealthFollower } from '../health/watched-health.js';
 import type { Health } from '../health/rules.js';
+
+const managersOf = (o: KubeObject | undefined) =>
+  ((o?.metadata?.managedFields ?? []) as { manager: string }[]).map((e) => e.manager);
 
 const keyOf = (r: ObjectRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
 
@@ -68,12 +73,24 @@ export class FakeCluster implements ClusterPort {
     const failure = this.failing.get(`${ref.kind}/${ref.name}`);
     if (failure && !options.dryRun) throw new Error(failure);
     const existing = this.objects.get(keyOf(ref));
+    // a resourceVersion in the manifest is a precondition, as on a real server
+    const expected = o.metadata?.resourceVersion;
+    if (existing && expected !== undefined && expected !== existing.metadata?.resourceVersion)
+      throw new ApiError(
+        this.cluster,
+        409,
+        'Conflict',
+        'the object has been modified',
+        `PATCH ${ref.kind}/${ref.name}`,
+      );
+    const managers = new Set([...managersOf(existing), FIELD_MANAGER]);
     const served: KubeObject = {
       ...structuredClone(o),
       metadata: {
         ...structuredClone(o.metadata ?? {}),
         uid: existing?.metadata?.uid ?? `uid-${ref.name}`,
         resourceVersion: String(++this.version),
+        managedFields: [...managers].map((manager) => ({ manager })),
       },
       // a Service keeps the cluster IP it was given first
       ...(ref.kind === 'Service'
@@ -102,7 +119,22 @@ export class FakeCluster implements ClusterPort {
   edit(ref: ObjectRef, change: (o: KubeObject) => void): void {
     const o = this.objects.get(keyOf(ref))!;
     change(o);
-    o.metadata = { ...o.metadata, resourceVersion: String(++this.version) };
+    const managedFields = [...new Set([...managersOf(o), 'kubectl-edit'])].map((manager) => ({ manager }));
+    o.metadata = { ...o.metadata, resourceVersion: String(++this.version), managedFields };
+  }
+
+  /** Creates an object behind kdeck's back, as `manager`. */
+  create(o: KubeObject, manager: string): void {
+    const ref = refOf(o);
+    this.objects.set(keyOf(ref), {
+      ...structuredClone(o),
+      metadata: {
+        ...structuredClone(o.metadata ?? {}),
+        uid: `uid-${ref.name}-by-${manager}`,
+        resourceVersion: String(++this.version),
+        managedFields: [{ manager }],
+      },
+    });
   }
 }
 

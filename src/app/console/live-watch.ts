@@ -39,16 +39,14 @@ export class LiveWatch {
     if (this.watched.has(key) || this.signal.aborted) return;
     this.watched.add(key);
     let client;
-    let kc;
     try {
       client = this.clusterSet.client(cluster);
-      kc = this.clusterSet.config(cluster);
     } catch (e) {
       this.watched.delete(key);
       this.onNote(`cannot watch ${kind} on ${cluster}: ${errorMessage(e)}`);
       return;
     }
-    watchObjects(client, kc, { apiVersion, kind }, (e) => this.push({ cluster, type: e.type, object: e.object }), {
+    watchObjects(client, { apiVersion, kind }, (e) => this.push({ cluster, type: e.type, object: e.object }), {
       signal: this.signal,
       onReconnect: (why) => this.onNote(`watch of ${kind} on ${cluster}: ${why}`),
     }).catch((e: unknown) => {

@@ -67,11 +67,10 @@ export class ClusterPodTools implements PodTools {
 
   private api(context: string): PodApi {
     const client = this.clusters.client(context);
-    const kc = this.clusters.config(context);
     return {
       getObject: (kind, namespace, name) => client.get({ apiVersion: apiVersionOf(kind), kind, namespace, name }),
       watchPods: (namespace, selector, onEvent, signal) =>
-        watchObjects(client, kc, { apiVersion: 'v1', kind: 'Pod', namespace, ...selector }, onEvent, { signal }),
+        watchObjects(client, { apiVersion: 'v1', kind: 'Pod', namespace, ...selector }, onEvent, { signal }),
       streamLog: (namespace, pod, opts, onLines) => streamPodLog(client.rest, namespace, pod, opts, onLines),
     };
   }

@@ -10,7 +10,6 @@
  * second, for the deadline), so a batch is verified the moment its last replacement turns Ready,
  * without listing the namespace in a loop or reading a pod before deleting it.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
@@ -44,10 +43,9 @@ export interface StepOptions {
   batches?: readonly RunBatch[];
 }
 
-/** What the steps need of the clusters: a client and a kubeconfig per context (a ClusterSet). */
+/** What the steps need of the clusters: a client per context (a ClusterSet). */
 export interface ClusterAccess {
   client(cluster: string): ObjectClient;
-  config(cluster: string): KubeConfig;
 }
 
 interface Workload {
@@ -121,7 +119,7 @@ class Caches {
     const key = `${cluster}/${namespace}/${kind}`;
     let c = this.caches.get(key);
     if (!c) {
-      c = new ObjectCache(this.clusters.client(cluster), this.clusters.config(cluster), {
+      c = new ObjectCache(this.clusters.client(cluster), {
         apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!,
         kind,
         namespace,

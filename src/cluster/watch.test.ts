@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../sandbox/launcher.js';
+import { ClusterSet } from './cluster-set.js';
+import { loadKubeconfig } from './kubeconfig.js';
+import type { ObjectClient } from './objects.js';
+import { DEFAULT_RETRY } from './rest.js';
+import { watchObjects } from './watch.js';
+
+let sandbox: Sandbox;
+let client: ObjectClient;
+beforeAll(async () => {
+  sandbox = await startSandbox({ clusters: 1 });
+  client = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath), { ...DEFAULT_RETRY, baseMs: 10, maxMs: 50 }).client(
+    'sandbox-a',
+  );
+});
+afterAll(() => sandbox.stop());
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+
+describe('a watch of a kind', () => {
+  it('keeps its view of the objects through dropped, reset and expired watches', async () => {
+    const cluster = sandbox.cluster('a');
+    const names = new Set<string>();
+    const notes: string[] = [];
+    const controller = new AbortController();
+    const watching = watchObjects(
+      client,
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' },
+      (e) =>
+        e.type === 'DELETED'
+          ? names.delete(String(e.object.metadata?.name))
+          : names.add(String(e.object.metadata?.name)),
+      { signal: controller.signal, onReconnect: (why) => notes.push(why), onList: () => names.clear() },
+    );
+    try {
+      await client.apply(configMap('before'));
+      await until('the first object', () => names.has('before'));
+      for (const mode of ['end', 'reset', 'expire'] as const) {
+        // the watch is dropped at its next event (a reset may lose that event on the way); it
+        // resumes, or lists again after the expiry, once the drops stop
+        cluster.faults.set({ watchDropAfterEvents: 1, watchDropMode: mode });
+        await client.apply(configMap(`during-${mode}`));
+        await new Promise((r) => setTimeout(r, 300));
+        cluster.faults.clear();
+        await client.apply(configMap(`after-${mode}`));
+        await until(
+          `the objects made around a watch dropped by ${mode}`,
+          () => names.has(`during-${mode}`) && names.has(`after-${mode}`),
+        );
+      }
+      await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'before' });
+      await until('the deletion', () => !names.has('before'));
+      expect(notes).toContain('watch connection lost: resuming');
+      expect(notes).toContain('resourceVersion too old (410 Gone): listing again');
+    } finally {
+      cluster.faults.clear();
+      controller.abort();
+    }
+    // an aborted watch returns, leaving no request behind
+    await watching;
+  });
+});

@@ -25,6 +25,7 @@ import {
   isDict,
   isList,
   isNoneOrUndefined,
+  isSchemaInstance,
   isSchemaType,
   isStr,
   toStr,
@@ -319,18 +320,27 @@ class SchemaFrame implements AttributeSource {
   /** Completes provisional instances among the values, then checks required attributes and
    * the check blocks. */
   private validate(): void {
+    const onlyWhereWritten = this.ev.options.requiredAttributesCheckedOnlyWhereWritten === true;
+    const rebuild = (inst: DictValue) => this.ev.reinstantiate(inst, configOf(inst), this.site);
     for (const [name, v] of this.values) {
-      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, configOf(inst), this.site));
+      // before v0.5 an instance held in a list or dict was never checked for required attributes
+      const done =
+        onlyWhereWritten && !isSchemaInstance(v)
+          ? this.ev.unchecked(() => completeProvisional(v, rebuild))
+          : completeProvisional(v, rebuild);
       if (done !== v) this.values.set(name, done);
     }
+    if (this.ev.uncheckedDepth > 0) return this.runChecks();
     for (const [name, decl] of this.attrs) {
       if (decl.optional || name.startsWith('_')) continue;
-      const v = this.lookupName(name);
-      if (v === undefined || isNoneOrUndefined(v)) {
-        throw kclError(
-          'EvaluationError',
-          `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`,
-        );
+      requirePresent(this.def, name, this.lookupName(name));
+    }
+    // kcl before v0.5 checked from here down through instance-valued attributes only, even those
+    // a type made from a dict
+    if (onlyWhereWritten) {
+      for (const name of this.attrs.keys()) {
+        const v = this.values.get(name);
+        if (isSchemaInstance(v)) requireAttributes(v);
       }
     }
     this.runChecks();
@@ -389,6 +399,22 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
       return isNoneOrUndefined(v) ? fromConfig : v;
     case ':':
       return isDict(v) && isDict(fromConfig) ? union(v, fromConfig, { override: true }) : fromConfig;
+  }
+}
+
+function requirePresent(def: SchemaDef, name: string, v: Value | undefined): void {
+  if (v === undefined || isNoneOrUndefined(v)) {
+    throw kclError('EvaluationError', `attribute '${name}' of ${def.name} is required and can't be None or Undefined`);
+  }
+}
+
+/** The required attributes of a finished instance, and of the instances its attributes hold. */
+function requireAttributes(inst: DictValue): void {
+  const def = inst.schema as SchemaDef;
+  for (const [name, decl] of allAttrs(def)) {
+    const v = inst.get(name);
+    if (!decl.optional && !name.startsWith('_')) requirePresent(def, name, v);
+    if (isSchemaInstance(v)) requireAttributes(v);
   }
 }
 

@@ -15,6 +15,7 @@ import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { CheckFailure } from './check-failure.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
@@ -108,7 +109,8 @@ function checkOverrides(def: SchemaDef): void {
       `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`,
     );
   }
-  if (!sig || sig.valueType.type === 'AnyType') return;
+  // `[...str]: T` types only the keys the schema does not declare
+  if (!sig || sig.valueType.type === 'AnyType' || sig.anyOther) return;
   const allowed = typeText(sig.valueType);
   for (const [name, attr] of allAttrs(def)) {
     if (!attr.type || name.startsWith('_')) continue;
@@ -378,14 +380,19 @@ class SchemaFrame implements AttributeSource {
     if (check.ifCond && !truthy(this.ev.evalExpr(check.ifCond, env))) return;
     if (truthy(this.ev.evalExpr(check.test, env))) return;
     const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
-    throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-      related: [
-        {
-          position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true },
-          message: `Check failed on the condition${message ? `: ${message}` : ''}`,
-        },
-      ],
-    });
+    throw new CheckFailure(
+      {
+        kind: 'SchemaCheckFailure',
+        message: 'Instance check failed',
+        related: [
+          {
+            position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true },
+            message: `Check failed on the condition${message ? `: ${message}` : ''}`,
+          },
+        ],
+      },
+      message,
+    );
   }
 }
 
@@ -398,7 +405,11 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
       if (isList(v) && isList(fromConfig)) return [...v, ...fromConfig];
       return isNoneOrUndefined(v) ? fromConfig : v;
     case ':':
-      return isDict(v) && isDict(fromConfig) ? union(v, fromConfig, { override: true }) : fromConfig;
+      // as kcl's union: None or Undefined from the config leaves the value as it was
+      if (isNoneOrUndefined(fromConfig) && !isNoneOrUndefined(v)) return v;
+      return (isDict(v) && isDict(fromConfig)) || (isList(v) && isList(fromConfig))
+        ? union(v, fromConfig, { override: true })
+        : fromConfig;
   }
 }
 

@@ -29,6 +29,15 @@ export interface VersionRules {
    * attribute `type`): kcl-lang v0.4.6 looked in the schema before the config's scope.
    */
   schemaAttributesBeforeConfigKeys: boolean;
+  /**
+   * Before v0.5 the required attributes of an instance were checked only where a schema
+   * expression or call outside any schema body made it, and from there in the attributes whose
+   * values are instances themselves: not in instances a type made from a dict
+   * (`ingress: [Ingress] = [{...}]`), nor in those held in a list or dict. kcl-lang v0.4.6 ran
+   * its optional check only there; Konfig goldens of v0.4.6 hold such instances with required
+   * attributes set to None.
+   */
+  requiredAttributesCheckedOnlyWhereWritten: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -68,5 +77,6 @@ export function versionRules(root: string): VersionRules {
     bareExpressionsPrinted: !v || !before(v, 0, 5, 0),
     undefinedSchemaNamesReadUndefined: v !== undefined && before(v, 0, 5, 0),
     schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
+    requiredAttributesCheckedOnlyWhereWritten: v !== undefined && before(v, 0, 5, 0),
   };
 }

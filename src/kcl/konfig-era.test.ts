@@ -51,6 +51,26 @@ describe('a dotted name whose first part is an import', () => {
     const main = ['import lib.consts as meta', 'x = {', '    meta = {name = meta.NAME}', '}', ''];
     expect(run({ 'lib/consts.k': 'NAME = "app"\n', 'main.k': main.join('\n') })).toBe('x:\n  meta:\n    name: app\n');
   });
+
+  it('reads the package in configs nested below the one that set the key', () => {
+    // Konfig's render.k: `metadata = ObjectMeta {...}` then, deeper, `name = metadata.__META_APP_NAME`
+    const main = [
+      'import lib.consts as meta',
+      'schema Item:',
+      '    name: str',
+      'schema App:',
+      '    meta: {str:}',
+      '    items: [Item]',
+      'app = App {',
+      '    meta = {name = meta.NAME}',
+      '    items = [Item {name = meta.NAME + "-" + k} for k in ["a", "b"]]',
+      '}',
+      '',
+    ];
+    expect(run({ 'lib/consts.k': 'NAME = "app"\n', 'main.k': main.join('\n') })).toBe(
+      'app:\n  meta:\n    name: app\n  items:\n  - name: app-a\n  - name: app-b\n',
+    );
+  });
 });
 
 describe('programs written for kcl v0.4', () => {
@@ -75,6 +95,47 @@ describe('programs written for kcl v0.4', () => {
     const main = ['schema S:', '    flag?: bool = false', '    count: int = 1', 'a = S {}', ''];
     expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('a:\n  count: 1\n');
     expect(() => run({ 'main.k': main.join('\n') })).toThrow(KclError);
+  });
+
+  describe('check required attributes only where kcl v0.4.6 did', () => {
+    const rule = ['schema Rule:', '    port: int', '    cidrs: [str] = []', ''];
+
+    it('not in instances a type makes from the dicts of a list', () => {
+      const main = [
+        ...rule,
+        'schema Group:',
+        '    rules?: [Rule]',
+        'g = Group {rules = [{port = 80, cidrs = None}]}',
+        '',
+      ];
+      expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toBe('g:\n  rules:\n  - port: 80\n    cidrs: null\n');
+      expect(() => run({ 'main.k': main.join('\n') })).toThrow(
+        "attribute 'cidrs' of Rule is required and can't be None or Undefined",
+      );
+    });
+
+    it('not in instances written in a schema body and held in a list', () => {
+      const main = [
+        ...rule,
+        'schema Backend:',
+        '    rules: [Rule] = [Rule {port = 80, cidrs = None}]',
+        'b = Backend {}',
+        '',
+      ];
+      expect(run({ 'main.k': main.join('\n') }, 'v0.4.6')).toContain('  - port: 80\n    cidrs: null\n');
+      expect(() => run({ 'main.k': main.join('\n') })).toThrow(KclError);
+    });
+
+    it('but in instances written outside schemas, and in their instance-valued attributes', () => {
+      const written = [...rule, 'r = [Rule {port = 80, cidrs = None}]', ''];
+      expect(() => run({ 'main.k': written.join('\n') }, 'v0.4.6')).toThrow(
+        "attribute 'cidrs' of Rule is required and can't be None or Undefined",
+      );
+      const nested = [...rule, 'schema Group:', '    first: Rule', 'g = Group {first = {port = 80, cidrs = None}}', ''];
+      expect(() => run({ 'main.k': nested.join('\n') }, 'v0.4.6')).toThrow(
+        "attribute 'cidrs' of Rule is required and can't be None or Undefined",
+      );
+    });
   });
 
   it('leave empty lists out of manifests.yaml_stream documents', () => {

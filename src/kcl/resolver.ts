@@ -238,8 +238,11 @@ class Resolver {
     const collect = (list: A.ConfigItem[]) => {
       for (const i of list) {
         if (i.type === 'ConfigEntry') {
-          if (i.key?.type === 'Identifier') own.add(i.key.names[0]);
-          else if (i.key?.type === 'StringLit') own.add(i.key.value);
+          let key = i.key;
+          // `metadata.labels.k1 = "v1"` is a key `metadata` holding `{labels: {k1 = "v1"}}`
+          while (key?.type === 'Selector') key = key.value;
+          if (key?.type === 'Identifier') own.add(key.names[0]);
+          else if (key?.type === 'StringLit') own.add(key.value);
         } else {
           collect(i.body);
           if (Array.isArray(i.orelse)) collect(i.orelse);

@@ -209,6 +209,7 @@ function runProgram(opts: RunOptions): RunResult {
       importModule: (spec, fromFile) => packages.importModule(spec, fromFile),
       configKeysInScope: rules.configKeysInScope,
       schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
+      requiredAttributesCheckedOnlyWhereWritten: rules.requiredAttributesCheckedOnlyWhereWritten,
       undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,

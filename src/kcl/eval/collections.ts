@@ -58,46 +58,70 @@ function unpack(v: Value): Value[] {
   throw kclError('TypeError', `'${typeName(v)}' object is not iterable`);
 }
 
-export function evalConfig(ev: Evaluator, node: A.ConfigExpr, outer: Env, out = new DictValue()): DictValue {
-  // later values may read keys the config has already set: `{name = "a", label = name}`
+export function evalConfig(
+  ev: Evaluator,
+  node: A.ConfigExpr,
+  outer: Env,
+  out = new DictValue(),
+  named = new Set<string>(),
+): DictValue {
+  // later values may read keys the config has already set: `{name = "a", label = name}`, only
+  // keys written as entries, not those an unpacked dict brought (`{**a, **b}` reads the global b)
   // before v0.5, inside a schema body the schema's own attributes came first (kcl-lang v0.4.6
   // looked a name up in the schema, then in the scopes a config's keys were stored in)
   const schema = ev.options.schemaAttributesBeforeConfigKeys ? outer.scope.schemaScope()?.attrs : undefined;
-  const lookupName = schema
-    ? (n: string) => (schema.hasAttribute(n) ? undefined : out.get(n))
-    : (n: string) => out.get(n);
+  const own = (n: string) => (named.has(n) ? out.get(n) : undefined);
+  const lookupName = schema ? (n: string) => (schema.hasAttribute(n) ? undefined : own(n)) : own;
   const env =
     ev.options.configKeysInScope === false ? outer : withScope(outer, new Scope(outer.scope, 'config', { lookupName }));
   for (const item of node.items) {
     if (item.type === 'ConfigIfEntry') {
       const branch = chooseBranch<A.ConfigItem, A.ConfigIfEntry>(ev, item, env);
-      if (branch) evalConfig(ev, { ...node, items: branch }, outer, out);
+      if (branch) evalConfig(ev, { ...node, items: branch }, outer, out, named);
       continue;
     }
-    addEntry(ev, out, item, env);
+    const key = addEntry(ev, out, item, env);
+    if (key !== undefined) named.add(key);
   }
   return out;
 }
 
 /** In a dict comprehension the key is an expression (`{k: v for k, v in d}`); in a config a
  * bare name is the key itself. */
-function addEntry(ev: Evaluator, out: DictValue, entry: A.ConfigEntry, env: Env, keyIsExpr = false): void {
+/** Adds an entry to a config; gives the key it set, if it has one (an unpacking has none). */
+function addEntry(
+  ev: Evaluator,
+  out: DictValue,
+  entry: A.ConfigEntry,
+  env: Env,
+  keyIsExpr = false,
+): string | undefined {
   const value = ev.evalExpr(entry.value, env);
   if (!entry.key) {
-    if (isNoneOrUndefined(value)) return;
+    if (isNoneOrUndefined(value)) return undefined;
     if (!isDict(value)) throw kclError('TypeError', `'${typeName(value)}' object is not a mapping`);
     for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
-    return;
+    return undefined;
   }
-  if (!keyIsExpr && entry.key.type === 'Subscript' && !entry.key.isSlice && entry.key.value.type === 'Identifier') {
+  if (
+    !keyIsExpr &&
+    entry.key.type === 'Subscript' &&
+    !entry.key.isSlice &&
+    entry.key.value.type === 'Identifier' &&
+    isIntLiteral(entry.key.index)
+  ) {
     insertAtIndex(ev, out, entry.key, value, entry.op, env);
-    return;
+    return entry.key.value.names[0];
   }
   const path =
     keyIsExpr || isLoopVariable(entry.key, env)
       ? [keyText(ev.evalExpr(entry.key, env), entry.key, env)]
       : keyPath(ev, entry.key, env);
+  // `k.foo = v` in a comprehension over `k`: the loop variable's value is the first key
+  const root = path.length > 1 && !keyIsExpr ? firstName(entry.key) : undefined;
+  if (root && isLoopVariable(root, env)) path[0] = keyText(ev.evalExpr(root, env), entry.key, env);
   insertPath(out, path, value, entry.op);
+  return path[0];
 }
 
 /** `a.b.c: v` nests: `{a: {b: {c: v}}}`, the operator applying to the innermost entry. */
@@ -109,6 +133,9 @@ export function insertPath(out: DictValue, path: string[], value: Value, op: Ent
     v = inner;
   }
   mergeEntry(out, path[0], v, path.length === 1 ? op : ':');
+  // in a config written out, a key's last operator is the one it merges with, as kcl records
+  // it: `S {**base, val += [1]}` inserts base's `val` and `[1]` into S's default
+  if (op === '+=' && path.length === 1) out.set(path[0], out.get(path[0])!, '+=');
 }
 
 /** The key of a config entry: a name, a dotted path, a string, or any other expression's text. */
@@ -138,6 +165,20 @@ function keyText(v: Value, key: A.Expr, env: Env): string {
   });
 }
 
+/** Only an int written as such (`items[0]`, `items[-1]`) makes a key an index into a list key;
+ * any other subscript (`person["relation"]`) is an expression whose value is the key, as in kcl. */
+function isIntLiteral(e: A.Expr | undefined): boolean {
+  if (e?.type === 'Unary' && e.op === '-') return isIntLiteral(e.operand);
+  return e?.type === 'NumberLit' && typeof e.value === 'bigint' && e.suffix === undefined;
+}
+
+/** The first name of a dotted key (`k` of `k.foo`), as an expression of its own. */
+function firstName(key: A.Expr): A.Identifier | undefined {
+  let k = key;
+  while (k.type === 'Selector') k = k.value;
+  return k.type === 'Identifier' ? { ...k, names: [k.names[0]] } : undefined;
+}
+
 /** Inside a comprehension a bare key naming a loop variable means its value, as in kcl. */
 function isLoopVariable(key: A.Expr, env: Env): boolean {
   if (key.type !== 'Identifier' || key.names.length !== 1) return false;
@@ -156,8 +197,10 @@ function insertAtIndex(ev: Evaluator, out: DictValue, key: A.SubscriptExpr, valu
   const index = ev.evalExpr(key.index!, env);
   if (!isInt(index)) throw kclError('TypeError', `list indices must be integers, not ${typeName(index)}`);
   const n = list.length;
-  if (index < 0n) throw kclError('IndexError', `index out of bounds: the len is ${n} but the index is ${index}`);
-  const i = Number(index);
+  // a negative index counts from the end, as in kcl's union of an indexed entry
+  if (index < 0n && index + BigInt(n) < 0n)
+    throw kclError('IndexError', `index out of bounds: the len is ${n} but the index is ${index}`);
+  const i = Number(index < 0n ? index + BigInt(n) : index);
   const items = [...list];
   if (op === '+=') {
     if (i > n) throw kclError('IndexError', `insertion index (is ${i}) should be <= len (is ${n})`);

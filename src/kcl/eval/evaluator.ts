@@ -81,6 +81,9 @@ export interface EvalOptions {
   /** In a schema body the schema's attributes win over the keys of a config being built there
    * (kcl before v0.5; see kcl-mod.ts). */
   schemaAttributesBeforeConfigKeys?: boolean;
+  /** Required attributes are checked only in instances written where they are made, and in
+   * their instance-valued attributes (kcl before v0.5; see kcl-mod.ts). */
+  requiredAttributesCheckedOnlyWhereWritten?: boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
   /** Where the run counts the instances it makes, for `Schema.instances()`. */
@@ -98,6 +101,9 @@ export class Evaluator {
   private depth = 0;
   /** How many schema bodies are running: instances made inside them are provisional. */
   provisionalDepth = 0;
+  /** Above 0 while instances are made that kcl before v0.5 did not check for required
+   * attributes (see `requiredAttributesCheckedOnlyWhereWritten`). */
+  uncheckedDepth = 0;
   /** The file of the statement running now, for `file.current()`. */
   currentFile = '';
   /** What functions called by this program are given; lambdas run here, whoever defined them. */
@@ -453,7 +459,10 @@ export class Evaluator {
         return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
       }
       case 'Selector': {
-        const v = this.evalExpr(e.value, env);
+        const v =
+          e.value.type === 'Identifier' && e.value.names.length === 1
+            ? this.lookupName(e.value.names, env, true)
+            : this.evalExpr(e.value, env);
         return this.select(v, e.attr, e.optional);
       }
       case 'Subscript':
@@ -489,6 +498,17 @@ export class Evaluator {
   /** Builds an instance of the same schema, with the same arguments, from a new config, as kcl
    * re-resolves a schema after a union: attributes derived from others follow, and types,
    * required attributes and checks hold. */
+  /** Runs `make` without required-attribute checks where kcl before v0.5 made none. */
+  unchecked<T>(make: () => T): T {
+    if (!this.options.requiredAttributesCheckedOnlyWhereWritten) return make();
+    this.uncheckedDepth++;
+    try {
+      return make();
+    } finally {
+      this.uncheckedDepth--;
+    }
+  }
+
   reinstantiate(inst: DictValue, config: DictValue, env: Env): DictValue {
     const args = inst.schemaArgs ?? { args: [], kwargs: new Map() };
     try {
@@ -574,12 +594,14 @@ export class Evaluator {
     return binary(op, left, right);
   }
 
-  lookupName(names: string[], env: Env): Value {
+  /** `selected`: the name is the left side of a selector (`name.attr`). */
+  lookupName(names: string[], env: Env, selected = false): Value {
     const [first, ...rest] = names;
     // `pkg.name` where `pkg` is an import reads the package even inside a config with a key
-    // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`): kcl's resolver binds
-    // the dotted name to the import, and a config's keys are not in its scopes
-    const imported = rest.length > 0 && isModule(env.scope.moduleScope().vars.get(first));
+    // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`), however deep the
+    // configs nest: kcl's resolver binds the dotted name to the import, and a config's keys are
+    // not in its scopes
+    const imported = (selected || rest.length > 0) && isModule(env.scope.moduleScope().vars.get(first));
     // `None` is a value here, so a miss is `undefined`, never `??` on null
     let v: Value | undefined = env.scope.lookup(first, imported);
     if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
@@ -852,7 +874,9 @@ export class Evaluator {
         }
         return isSchemaType(v) ? (v as SchemaDef) : undefined;
       },
-      instantiate: (schema, config) => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env),
+      // before v0.5 an instance a type made from a dict was not checked for required attributes
+      instantiate: (schema, config) =>
+        this.unchecked(() => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env)),
     };
   }
 }

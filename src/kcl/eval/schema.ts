@@ -15,6 +15,7 @@ import { configOf, union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
+import { CheckFailure } from './check-failure.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
@@ -25,6 +26,7 @@ import {
   isDict,
   isList,
   isNoneOrUndefined,
+  isSchemaInstance,
   isSchemaType,
   isStr,
   toStr,
@@ -107,7 +109,8 @@ function checkOverrides(def: SchemaDef): void {
       `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`,
     );
   }
-  if (!sig || sig.valueType.type === 'AnyType') return;
+  // `[...str]: T` types only the keys the schema does not declare
+  if (!sig || sig.valueType.type === 'AnyType' || sig.anyOther) return;
   const allowed = typeText(sig.valueType);
   for (const [name, attr] of allAttrs(def)) {
     if (!attr.type || name.startsWith('_')) continue;
@@ -319,18 +322,27 @@ class SchemaFrame implements AttributeSource {
   /** Completes provisional instances among the values, then checks required attributes and
    * the check blocks. */
   private validate(): void {
+    const onlyWhereWritten = this.ev.options.requiredAttributesCheckedOnlyWhereWritten === true;
+    const rebuild = (inst: DictValue) => this.ev.reinstantiate(inst, configOf(inst), this.site);
     for (const [name, v] of this.values) {
-      const done = completeProvisional(v, (inst) => this.ev.reinstantiate(inst, configOf(inst), this.site));
+      // before v0.5 an instance held in a list or dict was never checked for required attributes
+      const done =
+        onlyWhereWritten && !isSchemaInstance(v)
+          ? this.ev.unchecked(() => completeProvisional(v, rebuild))
+          : completeProvisional(v, rebuild);
       if (done !== v) this.values.set(name, done);
     }
+    if (this.ev.uncheckedDepth > 0) return this.runChecks();
     for (const [name, decl] of this.attrs) {
       if (decl.optional || name.startsWith('_')) continue;
-      const v = this.lookupName(name);
-      if (v === undefined || isNoneOrUndefined(v)) {
-        throw kclError(
-          'EvaluationError',
-          `attribute '${name}' of ${this.def.name} is required and can't be None or Undefined`,
-        );
+      requirePresent(this.def, name, this.lookupName(name));
+    }
+    // kcl before v0.5 checked from here down through instance-valued attributes only, even those
+    // a type made from a dict
+    if (onlyWhereWritten) {
+      for (const name of this.attrs.keys()) {
+        const v = this.values.get(name);
+        if (isSchemaInstance(v)) requireAttributes(v);
       }
     }
     this.runChecks();
@@ -368,14 +380,19 @@ class SchemaFrame implements AttributeSource {
     if (check.ifCond && !truthy(this.ev.evalExpr(check.ifCond, env))) return;
     if (truthy(this.ev.evalExpr(check.test, env))) return;
     const message = check.message ? toStr(this.ev.evalExpr(check.message, env)) : '';
-    throw kclError('SchemaCheckFailure', 'Instance check failed', undefined, {
-      related: [
-        {
-          position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true },
-          message: `Check failed on the condition${message ? `: ${message}` : ''}`,
-        },
-      ],
-    });
+    throw new CheckFailure(
+      {
+        kind: 'SchemaCheckFailure',
+        message: 'Instance check failed',
+        related: [
+          {
+            position: { file: owner.file, line: check.endLine, column: 1, lineOnly: true },
+            message: `Check failed on the condition${message ? `: ${message}` : ''}`,
+          },
+        ],
+      },
+      message,
+    );
   }
 }
 
@@ -388,7 +405,27 @@ function withConfig(v: Value, fromConfig: Value, op: A.ConfigOp): Value {
       if (isList(v) && isList(fromConfig)) return [...v, ...fromConfig];
       return isNoneOrUndefined(v) ? fromConfig : v;
     case ':':
-      return isDict(v) && isDict(fromConfig) ? union(v, fromConfig, { override: true }) : fromConfig;
+      // as kcl's union: None or Undefined from the config leaves the value as it was
+      if (isNoneOrUndefined(fromConfig) && !isNoneOrUndefined(v)) return v;
+      return (isDict(v) && isDict(fromConfig)) || (isList(v) && isList(fromConfig))
+        ? union(v, fromConfig, { override: true })
+        : fromConfig;
+  }
+}
+
+function requirePresent(def: SchemaDef, name: string, v: Value | undefined): void {
+  if (v === undefined || isNoneOrUndefined(v)) {
+    throw kclError('EvaluationError', `attribute '${name}' of ${def.name} is required and can't be None or Undefined`);
+  }
+}
+
+/** The required attributes of a finished instance, and of the instances its attributes hold. */
+function requireAttributes(inst: DictValue): void {
+  const def = inst.schema as SchemaDef;
+  for (const [name, decl] of allAttrs(def)) {
+    const v = inst.get(name);
+    if (!decl.optional && !name.startsWith('_')) requirePresent(def, name, v);
+    if (isSchemaInstance(v)) requireAttributes(v);
   }
 }
 

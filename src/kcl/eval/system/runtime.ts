@@ -4,6 +4,7 @@
  * failure of kdeck itself still propagates.
  */
 import { KclError } from '../../../diagnostics/diagnostics.js';
+import { CheckFailure } from '../check-failure.js';
 import { argTypeError, requiredArg, type Impl, type Signature } from '../args.js';
 import { isFunction, UNDEFINED, type ModuleValue } from '../values.js';
 import { makeModule, sig } from './common.js';
@@ -15,6 +16,8 @@ const catchError: Impl = (call, host) => {
     func.call({ args: [], kwargs: new Map() }, host);
     return UNDEFINED;
   } catch (e) {
+    // a failed check gives its own message, as kcl's panic carries it
+    if (e instanceof CheckFailure && e.reason !== '') return e.reason;
     if (e instanceof KclError) return e.diagnostic.message;
     throw e;
   }

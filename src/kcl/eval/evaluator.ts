@@ -361,10 +361,15 @@ export class Evaluator {
           `Can not change the value of '${t.name}', because it was declared immutable`,
           `The variable '${t.name}' is declared here`,
         ];
-    throw kclError('ImmutableError', message, undefined, {
-      related: first ? [{ position: first, message: declared }] : [],
-      note: `change the variable name to '_${t.name}' to make it mutable`,
-    });
+    throw kclError(
+      'ImmutableError',
+      message,
+      { file: env.file, line: t.loc.line, column: t.loc.column },
+      {
+        related: first ? [{ position: first, message: declared }] : [],
+        note: `change the variable name to '_${t.name}' to make it mutable`,
+      },
+    );
   }
 
   private setPath(base: Value, path: A.Target['path'], value: Value, env: Env): Value {

@@ -164,7 +164,8 @@ export class Evaluator {
     try {
       this.execStmtInner(stmt, env);
     } catch (e) {
-      throw locate(e, env.file, stmt);
+      const value = stmt.type === 'Assign' || stmt.type === 'Attr' ? stmt.value : undefined;
+      throw locate(e, env.file, stmt, value && lastEvaluatedLine(value));
     } finally {
       this.currentFile = outer;
     }
@@ -210,7 +211,15 @@ export class Evaluator {
       }
       case 'AugAssign': {
         const current = this.lookupTarget(stmt.target, env);
-        const value = this.applyBinary(stmt.op, current, this.evalExpr(stmt.value, env), env);
+        const operand = this.evalExpr(stmt.value, env);
+        let value: Value;
+        try {
+          value = this.applyBinary(stmt.op, current, operand, env);
+        } catch (err) {
+          // the target is a variable to kcl's checker, whatever its path
+          const target: A.Identifier = { type: 'Identifier', names: [stmt.target.name], ...stmt.target.loc };
+          throw reworded(err, stmt.op, target, current, stmt.value, operand);
+        }
         this.assign(stmt.target, value, env, undefined, true);
         if (env.frame) env.frame.last = value;
         return;
@@ -307,7 +316,16 @@ export class Evaluator {
       return v;
     }
     if (!known) env.module.types.set(name, type);
-    return isSchemaDef(type) ? convertToSchema(v, type, this.typeEnv(env)) : convert(v, type, this.typeEnv(env));
+    if (isSchemaDef(type)) return convertToSchema(v, type, this.typeEnv(env));
+    try {
+      return convert(v, type, this.typeEnv(env));
+    } catch (e) {
+      // kcl's checker names the whole value against the variable's whole type, not the element
+      // inside that does not fit
+      if (!(e instanceof KclError) || e.diagnostic.kind !== 'TypeError' || e.diagnostic.position) throw e;
+      if (!isList(v) && !isDict(v)) throw e;
+      throw kclError('TypeError', `expected ${declaredTypeText(type, this.typeEnv(env))}, got ${valueTypeText(v)}`);
+    }
   }
 
   /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
@@ -935,12 +953,34 @@ export function slice(v: Value, lower?: number, upper?: number, step = 1): Value
   return isStr(v) ? chars.join('') : items;
 }
 
-/** Gives a diagnostic without a place the place of the node being evaluated. */
-function locate(e: unknown, file: string, node: A.Loc): unknown {
+/**
+ * The line of the last expression kcl's runtime walks in evaluating `e`: a failure found after
+ * the value is made (converting it to the declared type) is reported at that line, as kcl's
+ * runtime keeps the line of the expression it walked last.
+ */
+function lastEvaluatedLine(e: A.Expr): number {
+  for (let cur = e; ;) {
+    let next: A.Expr | undefined;
+    if (cur.type === 'ConfigExpr') {
+      const last = cur.items.at(-1);
+      next = last?.type === 'ConfigEntry' ? last.value : undefined;
+    } else if (cur.type === 'ListExpr') {
+      const last = cur.items.at(-1);
+      next = last && last.type !== 'ListIfItem' ? (last.type === 'Starred' ? last.value : last) : undefined;
+    } else if (cur.type === 'Paren') next = cur.value;
+    if (!next) return cur.line;
+    cur = next;
+  }
+}
+
+/** Gives a diagnostic without a place the place of the node being evaluated; a runtime failure
+ * at `runtimeLine` when kcl's runtime would be past the node's own line. */
+function locate(e: unknown, file: string, node: A.Loc, runtimeLine?: number): unknown {
   if (e instanceof KclError && !e.diagnostic.position) {
     // kcl points a failed check at the instantiation; other runtime errors only at their line
     const lineOnly = isRuntimeKind(e.diagnostic.kind) && e.diagnostic.kind !== 'SchemaCheckFailure';
-    e.diagnostic.position = { file, line: node.line, column: lineOnly ? 1 : node.column, lineOnly };
+    const line = lineOnly ? (runtimeLine ?? node.line) : node.line;
+    e.diagnostic.position = { file, line, column: lineOnly ? 1 : node.column, lineOnly };
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return kclError('RecursionError', 'maximum recursion depth exceeded', {

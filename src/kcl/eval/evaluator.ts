@@ -39,7 +39,7 @@ import {
   widenedTypeText,
   type TypeEnv,
 } from './types.js';
-import { schemaHasAttr } from './schema-def.js';
+import { allAttrs, schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
   DictValue,
@@ -473,7 +473,12 @@ export class Evaluator {
       case 'As': {
         const cast = literalCastProblem(e.value, e.target, this.typeEnv(env));
         if (cast) throw kclError('TypeError', cast);
-        return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
+        const value = this.evalExpr(e.value, env);
+        try {
+          return convert(value, e.target, { ...this.typeEnv(env), strict: true });
+        } catch (err) {
+          throw castFailure(err, value, e.target, this.typeEnv(env));
+        }
       }
       case 'Selector': {
         const v = this.evalExpr(e.value, env);
@@ -971,6 +976,32 @@ function lastEvaluatedLine(e: A.Expr): number {
     if (!next) return cur.line;
     cur = next;
   }
+}
+
+/**
+ * An instance cast to a schema it is not: kcl's checker lets it through, and its runtime says
+ * which attributes the instance has that the schema does not, then which the schema has that
+ * the instance lacks.
+ */
+function castFailure(err: unknown, value: Value, target: A.TypeNode, env: TypeEnv): unknown {
+  if (!(err instanceof KclError) || err.diagnostic.kind !== 'TypeError' || !isSchemaInstance(value)) return err;
+  const resolved = target.type === 'NamedType' ? env.resolveType(target.name) : undefined;
+  if (!resolved || !isSchemaDef(resolved)) return err;
+  const given = value.schema as SchemaDef;
+  const givenName = given.module.pkgpath === MAIN_PKGPATH ? given.name : `${given.module.pkgpath}.${given.name}`;
+  const wanted = allAttrs(resolved);
+  const details = [
+    ...[...value.entries.keys()]
+      .filter((k) => !wanted.has(k))
+      .map((k) => `Schema ${resolved.name} does not contain attribute ${k}`),
+    ...[...wanted.keys()]
+      .filter((k) => !value.entries.has(k))
+      .map((k) => `Schema ${resolved.name}'s attribute ${k} is missing`),
+  ];
+  return kclError(
+    'EvaluationError',
+    [`expect ${resolved.name}, got ${givenName}. For details:`, ...details].join('\n'),
+  );
 }
 
 /** Gives a diagnostic without a place the place of the node being evaluated; a runtime failure

@@ -39,6 +39,7 @@ export type ErrorKind =
   | 'IllegalInheritError'
   | 'RecursiveLoad'
   | 'IllegalParameterError'
+  | 'IndexSignatureError'
   | 'UsageError'
   // kdeck's own, past the compiler: a Konfig layout or a compiled Spec that is wrong
   | 'WorkspaceError'
@@ -71,6 +72,7 @@ const CODES: Record<ErrorKind, string> = {
   IllegalInheritError: 'E2D35',
   RecursiveLoad: 'E2L23',
   IllegalParameterError: 'E1001',
+  IndexSignatureError: 'E1001',
   UsageError: 'E3M38',
   WorkspaceError: 'K0001',
   SpecError: 'K0002',

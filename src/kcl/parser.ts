@@ -11,6 +11,7 @@ import compiled from './grammar.generated.js';
 import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
+import { isInterpolated, splitInterpolations, type StringToken } from './strings.js';
 
 const TERMINAL_NAMES: Record<string, string> = {
   NEWLINE: 'newline',
@@ -259,6 +260,7 @@ export function parseModule(source: string, file: string): A.Module {
   const problems = [...lexed.problems];
   const nested = tokenNestingProblem(lexed.tokens, file);
   if (nested) throw nested;
+  parseInterpolations(lexed.tokens, file, problems);
   const body = statements(lexed.tokens, file, problems);
   throwAll(problems.sort(byPlace));
   const tooDeep = nestingProblem({ file, body }, lexed.tokens);
@@ -273,7 +275,11 @@ export function parseModule(source: string, file: string): A.Module {
 
 /** How many parses the grammar finds for a source: 1 for every valid input of an unambiguous grammar. */
 export function countParses(source: string, file: string): number {
-  return run(tokenizeIn(source, file), file).length;
+  const tokens = tokenizeIn(source, file);
+  const problems: Diagnostic[] = [];
+  parseInterpolations(tokens, file, problems);
+  throwAll(problems);
+  return run(tokens, file).length;
 }
 
 function lexIn(source: string, file: string): Lexed {
@@ -304,10 +310,32 @@ export function parseInterpolation(text: string, file: string, line: number, col
     if (t.line === 1) t.col += col - 1 + indent;
     t.line += line - 1;
   }
+  const problems: Diagnostic[] = [];
+  parseInterpolations(tokens, file, problems);
+  throwAll(problems);
   const body = run(tokens, file)[0];
   const stmt = body[0];
   if (body.length !== 1 || stmt.type !== 'ExprStmt') {
     throw kclError('InvalidSyntax', `invalid string interpolation expression: '${text}'`, { file, line, column: col });
   }
   return stmt.value;
+}
+
+/** Parses the `${...}` expressions of every interpolated string token and leaves them on the
+ * token, for the grammar's string literal to take: interpolation is part of the syntax phase,
+ * and its errors join the file's other syntax errors. */
+function parseInterpolations(tokens: Token[], file: string, problems: Diagnostic[]): void {
+  for (const tok of tokens as StringToken[]) {
+    if (tok.type !== 'string' || !isInterpolated(tok)) continue;
+    try {
+      const raw = splitInterpolations(tok, file);
+      if (raw.every((p) => 'text' in p)) continue;
+      tok.parts = raw.map((p) =>
+        'text' in p ? p : { expr: parseInterpolation(p.source, file, p.line, p.column), spec: p.spec },
+      );
+    } catch (e) {
+      if (!(e instanceof KclError)) throw e;
+      problems.push(e.diagnostic);
+    }
+  }
 }

@@ -20,7 +20,14 @@ class Names {
   constructor(
     private readonly own: ReadonlySet<string>,
     private readonly parent?: Names,
+    /** The package schema a name of this scope is declared as (`data: Frontend`). */
+    private readonly declared?: ReadonlyMap<string, A.SchemaStmt>,
   ) {}
+
+  /** The package schema the visible binding of `name` is declared as, if any. */
+  schemaOf(name: string): A.SchemaStmt | undefined {
+    return this.binder(name)?.declared?.get(name);
+  }
 
   has(name: string): boolean {
     return this.binder(name) !== undefined;
@@ -37,8 +44,8 @@ class Names {
     for (let n: Names | undefined = this; n; n = n.parent) yield* n.own;
   }
 
-  with(names: Iterable<string>): Names {
-    return new Names(new Set(names), this);
+  with(names: Iterable<string>, declared?: ReadonlyMap<string, A.SchemaStmt>): Names {
+    return new Names(new Set(names), this, declared);
   }
 }
 
@@ -156,7 +163,7 @@ class Resolver {
         const protocolNames = protocol && this.schemaNames(protocol);
         if (protocolNames) for (const n of protocolNames) own.add(n);
         else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
-        const inner = scope.with(own);
+        const inner = scope.with(own, this.declaredSchemas(s));
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
         this.schemaDepth++;
         try {
@@ -176,6 +183,43 @@ class Resolver {
       case 'Mixin':
         return;
     }
+  }
+
+  /** The parameters and attributes of a schema declared as one of the package's schemas. */
+  private declaredSchemas(s: { params: A.Param[]; type: string; body?: A.Stmt[] }): Map<string, A.SchemaStmt> {
+    const declared = new Map<string, A.SchemaStmt>();
+    const note = (name: string, type: A.TypeNode | undefined) => {
+      const schema = type?.type === 'NamedType' && type.name.length === 1 ? this.schemas.get(type.name[0]) : undefined;
+      if (schema?.type === 'Schema') declared.set(name, schema);
+    };
+    for (const p of s.params) note(p.name, p.annotation);
+    if (s.type === 'Schema') for (const b of s.body ?? []) if (b.type === 'Attr') note(b.name, b.annotation);
+    return declared;
+  }
+
+  /** Whether a schema, its ancestors or mixins take keys beyond their attributes. */
+  private isOpen(s: A.SchemaStmt, seen = new Set<string>()): boolean {
+    if (seen.has(s.name)) return false;
+    seen.add(s.name);
+    if (s.indexSignature || s.body.some((b) => b.type === 'IndexSignature')) return true;
+    return [...(s.parent ? [s.parent] : []), ...s.mixins].some((id) => {
+      const other = id.names.length === 1 ? this.schemas.get(id.names[0]) : undefined;
+      return other?.type !== 'Schema' || this.isOpen(other, seen);
+    });
+  }
+
+  /** `data.attr` where `data` is declared as a schema of the package that has no `attr`: kcl's
+   * checker refuses it before running, whether or not the code runs. */
+  private attributeOfDeclared(name: string, attr: string, at: A.Loc, scope: Names): void {
+    const schema = scope.schemaOf(name);
+    if (!schema || this.isOpen(schema)) return;
+    const attrs = this.schemaNames(schema);
+    if (attrs && !attrs.has(attr))
+      this.problems.push({
+        kind: 'TypeError',
+        message: `attribute '${attr}' not found in '${schema.name}'`,
+        position: { file: this.file, line: at.line, column: at.column },
+      });
   }
 
   /** Parameters with defaults come last, as in a function signature. kcl points at every default
@@ -288,6 +332,7 @@ class Resolver {
       case 'Identifier':
         if (!scope.has(e.names[0]) && !(this.undefinedSchemaNamesReadUndefined && this.schemaDepth > 0))
           this.report(`name '${e.names[0]}' is not defined${didYouMean(e.names[0], scope.all())}`, e);
+        else if (e.names.length > 1) this.attributeOfDeclared(e.names[0], e.names[1], e, scope);
         return;
       case 'NumberLit':
       case 'NameConstant':
@@ -317,6 +362,8 @@ class Resolver {
         this.expr(e.body, scope);
         return this.expr(e.orelse, scope);
       case 'Selector':
+        if (e.value.type === 'Identifier' && e.value.names.length === 1 && scope.has(e.value.names[0]))
+          this.attributeOfDeclared(e.value.names[0], e.attr, e.value, scope);
         return this.expr(e.value, scope);
       case 'Subscript':
         this.expr(e.value, scope);
@@ -354,7 +401,12 @@ class Resolver {
       }
       case 'Lambda': {
         this.params(e.params);
-        const inner = scope.with(e.params.map((p) => p.name)).with(this.bound(e.body));
+        const inner = scope
+          .with(
+            e.params.map((p) => p.name),
+            this.declaredSchemas(e),
+          )
+          .with(this.bound(e.body));
         for (const p of e.params) if (p.default) this.expr(p.default, scope);
         for (const s of e.body) this.stmt(s, inner);
         return;

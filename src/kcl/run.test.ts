@@ -179,9 +179,11 @@ describe('kcl run: schema types at runtime', () => {
       message: 'expected A, got B',
     });
     expect(failure(schemas + 'x: A = B {}\n')).toMatchObject({ kind: 'TypeError', message: 'expected A, got B' });
+    // kcl's checker lets `as` through; its runtime names what the two schemas do not share
     expect(failure(schemas + 'b = B {}\na = b as A\n')).toMatchObject({
-      kind: 'TypeError',
-      message: 'expected A, got B',
+      kind: 'EvaluationError',
+      message:
+        "expect A, got B. For details:\nSchema A does not contain attribute b\nSchema A's attribute a is missing",
     });
   });
 
@@ -296,7 +298,8 @@ describe('kcl run: errors name their place', () => {
   it("refuses a child's change of an inherited attribute's type at the attribute", () => {
     const d = failure('schema P:\n    name: str\n\nschema C(P):\n    name: int\n\nc = C {name = 1}\n');
     expect(d).toMatchObject({
-      message: "can't change schema field type of 'name' from str to int",
+      // kcl's checker names the new type on both sides
+      message: "can't change schema field type of 'name' from int to int",
       position: { line: 5, column: 5 },
     });
   });

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML, { isMap, isScalar, isSeq, type Node, type YAMLError } from 'yaml';
-import { kclError, type ErrorKind, type KclError, type Position } from '../diagnostics/diagnostics.js';
+import { KclError, kclError, type ErrorKind, type Position } from '../diagnostics/diagnostics.js';
 import { findRoot } from './loader.js';
 import type { RunOptions } from './run.js';
 
@@ -50,15 +50,30 @@ export function yamlSyntaxError(file: string, error: YAMLError, where: string, k
   return kclError(kind, `malformed YAML in ${where}: ${reason}`, position);
 }
 
+/** kcl's words for a settings file it cannot use, its reason on the same line; the place in the
+ * file follows as a note, where kcl shows none. */
+function settingsError(file: string, reason: string, position: Position): KclError {
+  return kclError(
+    'EvaluationError',
+    `Failed to load '${path.basename(file)}', invalid setting file format: ${reason}`,
+    undefined,
+    {
+      related: [{ position, message: reason }],
+    },
+  );
+}
+
 export function readSettings(file: string): Settings {
-  const { doc, text } = parseYamlFile(file, 'settings file');
+  let parsed: { doc: YAML.Document; text: string };
+  try {
+    parsed = parseYamlFile(file, 'settings file');
+  } catch (e) {
+    if (!(e instanceof KclError) || !e.diagnostic.position) throw e;
+    throw settingsError(file, e.diagnostic.message, e.diagnostic.position);
+  }
+  const { doc, text } = parsed;
   const at = (node: Node | null | undefined) => positionOf(file, text, node);
-  const invalid = (node: Node | null | undefined, expected: string) =>
-    kclError(
-      'EvaluationError',
-      `Failed to load '${path.basename(file)}', invalid setting file format: ${expected}`,
-      at(node),
-    );
+  const invalid = (node: Node | null | undefined, expected: string) => settingsError(file, expected, at(node));
   const settings: Settings = { files: [], options: [] };
   const top = doc.contents;
   if (top === null || (isScalar(top) && top.value === null)) return settings;

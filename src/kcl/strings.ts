@@ -1,12 +1,20 @@
 /**
  * String literals: quote and prefix handling, escapes, and `${expr}` / `${expr: #json}`
- * interpolation. Interpolated expressions are parsed with the expression parser, positioned
- * at their place in the file.
+ * interpolation. The parser splits a string token into its pieces (splitInterpolations) and
+ * parses the expressions before the grammar runs, leaving them on the token; the grammar's
+ * postprocessor then only assembles the literal (decodeString) and never calls the parser.
  */
 import type * as A from './ast.js';
 import { kclError } from '../diagnostics/diagnostics.js';
 import type { Token } from './lexer.js';
-import { parseInterpolation } from './parser.js';
+
+/** A string token whose interpolations the parser has already parsed. */
+export interface StringToken extends Token {
+  parts?: A.StringPart[];
+}
+
+/** A piece of an interpolated string before its expressions are parsed. */
+export type RawPart = { text: string } | { source: string; line: number; column: number; spec?: string };
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n',
@@ -126,29 +134,22 @@ function splitSpec(inner: string): { expr: string; spec?: string } {
 
 const FORMAT_SPECS = new Set(['json', 'yaml']);
 
-/** The string literal of a token; `loc` is copied, so it may be a shared scratch span. */
-export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
+/** Whether a string token holds interpolations to parse (raw strings keep `${...}` as text). */
+export function isInterpolated(tok: Token): boolean {
+  if (!tok.text.includes('${')) return false;
+  return !bodyOf(tok).raw;
+}
+
+/** The literal text and the unparsed `${...}` expressions of an interpolated string token, each
+ * expression with the place in the file where it starts. */
+export function splitInterpolations(tok: Token, file: string): RawPart[] {
   const body = bodyOf(tok);
-  const node: A.StringLit = {
-    type: 'StringLit',
-    value: '',
-    raw: tok.text,
-    line: loc.line,
-    column: loc.column,
-    endLine: loc.endLine,
-    endColumn: loc.endColumn,
-  };
-  // raw strings keep `${...}` as text
-  if (body.raw || !body.text.includes('${')) {
-    node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);
-    return node;
-  }
-  const parts: A.StringPart[] = [];
+  const parts: RawPart[] = [];
   let literal = '';
   let i = 0;
   const t = body.text;
   while (i < t.length) {
-    if (t[i] === '\\' && !body.raw && i + 1 < t.length) {
+    if (t[i] === '\\' && i + 1 < t.length) {
       literal += t.slice(i, i + 2);
       i += 2;
       continue;
@@ -163,22 +164,40 @@ export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
           column: at.col,
         });
       }
-      if (literal) parts.push({ text: body.raw ? literal : decodeEscapes(literal, file, body) });
+      if (literal) parts.push({ text: decodeEscapes(literal, file, body) });
       literal = '';
-      const inner = t.slice(i + 2, end);
-      const { expr, spec } = splitSpec(inner);
+      const { expr, spec } = splitSpec(t.slice(i + 2, end));
       const at = advance(body.line, body.col, t.slice(0, i + 2));
       if (spec !== undefined && !FORMAT_SPECS.has(spec)) {
         throw kclError('CompileError', `#${spec} is a invalid format spec`, { file, line: at.line, column: at.col });
       }
-      parts.push({ expr: parseInterpolation(expr, file, at.line, at.col), spec });
+      parts.push({ source: expr, line: at.line, column: at.col, spec });
       i = end + 1;
       continue;
     }
     literal += t[i++];
   }
-  if (literal) parts.push({ text: body.raw ? literal : decodeEscapes(literal, file, body) });
-  node.parts = parts;
-  node.value = parts.map((p) => p.text ?? '').join('');
+  if (literal) parts.push({ text: decodeEscapes(literal, file, body) });
+  return parts;
+}
+
+/** The string literal of a token; `loc` is copied, so it may be a shared scratch span. */
+export function decodeString(tok: StringToken, loc: A.Loc, file = ''): A.StringLit {
+  const node: A.StringLit = {
+    type: 'StringLit',
+    value: '',
+    raw: tok.text,
+    line: loc.line,
+    column: loc.column,
+    endLine: loc.endLine,
+    endColumn: loc.endColumn,
+  };
+  if (tok.parts) {
+    node.parts = tok.parts;
+    node.value = tok.parts.map((p) => p.text ?? '').join('');
+    return node;
+  }
+  const body = bodyOf(tok);
+  node.value = body.raw ? body.text : decodeEscapes(body.text, file, body);
   return node;
 }

@@ -51,7 +51,8 @@ export function jaroWinkler(first: string, second: string): number {
 
 /** The candidates close enough to `name`, least similar first (ties keep the candidates' order). */
 export function suggestions(name: string, candidates: Iterable<string>): string[] {
-  return [...candidates]
+  // a name bound in two scopes is one candidate
+  return [...new Set(candidates)]
     .map((candidate) => ({ candidate, similarity: jaroWinkler(name, candidate) }))
     .filter((c) => c.similarity > THRESHOLD)
     .sort((x, y) => x.similarity - y.similarity)

@@ -143,7 +143,7 @@ function literalMismatches(
       if (i.type === 'ConfigEntry' && i.key) inner.push(...literalMismatches(type.value, i, [], declaredAt, env, file));
   }
   const got = valueTypeText(value);
-  const expected = typeText(type);
+  const expected = declaredTypeText(type, env);
   return [
     ...inner,
     {
@@ -175,7 +175,7 @@ export function literalArgumentMismatch(
   } catch (e) {
     if (!(e instanceof KclError)) throw e;
   }
-  const expected = typeText(param.annotation);
+  const expected = declaredTypeText(param.annotation, env);
   const got = valueTypeText(literal);
   return {
     kind: 'TypeError',
@@ -337,9 +337,25 @@ export function fitsSchema(type: A.TypeNode, given: SchemaDef, env: TypeEnv): bo
 /** A declared type as kcl's checker names it in a message: a schema by its name alone
  * (`Person`, not `pkg.Person`). */
 export function declaredTypeText(type: A.TypeNode, env: TypeEnv): string {
-  if (type.type === 'NamedType') return asSchema(env.resolveType(type.name))?.name ?? typeText(type);
-  if (type.type === 'UnionType') return type.members.map((m) => declaredTypeText(m, env)).join(' | ');
-  return typeText(type);
+  switch (type.type) {
+    case 'NamedType': {
+      // kcl's checker names a schema, and spells a type alias out
+      const resolved = env.resolveType(type.name);
+      const schema = asSchema(resolved);
+      if (schema) return schema.name;
+      return resolved === undefined || 'kind' in resolved ? typeText(type) : declaredTypeText(resolved, env);
+    }
+    case 'UnionType':
+      return type.members.map((m) => declaredTypeText(m, env)).join(' | ');
+    case 'ListType':
+      return type.element ? `[${declaredTypeText(type.element, env)}]` : typeText(type);
+    case 'DictType':
+      return type.key && type.value
+        ? `{${declaredTypeText(type.key, env)}:${declaredTypeText(type.value, env)}}`
+        : typeText(type);
+    default:
+      return typeText(type);
+  }
 }
 
 /** `x: T = S {...}`: kcl's checker refuses an instance of a schema that is not (derived from) T. */

@@ -39,7 +39,7 @@ import {
   widenedTypeText,
   type TypeEnv,
 } from './types.js';
-import { schemaHasAttr } from './schema-def.js';
+import { allAttrs, schemaHasAttr } from './schema-def.js';
 import {
   deepCopy,
   DictValue,
@@ -170,7 +170,8 @@ export class Evaluator {
     try {
       this.execStmtInner(stmt, env);
     } catch (e) {
-      throw locate(e, env.file, stmt);
+      const value = stmt.type === 'Assign' || stmt.type === 'Attr' ? stmt.value : undefined;
+      throw locate(e, env.file, stmt, value && lastEvaluatedLine(value));
     } finally {
       this.currentFile = outer;
     }
@@ -216,7 +217,15 @@ export class Evaluator {
       }
       case 'AugAssign': {
         const current = this.lookupTarget(stmt.target, env);
-        const value = this.applyBinary(stmt.op, current, this.evalExpr(stmt.value, env), env);
+        const operand = this.evalExpr(stmt.value, env);
+        let value: Value;
+        try {
+          value = this.applyBinary(stmt.op, current, operand, env);
+        } catch (err) {
+          // the target is a variable to kcl's checker, whatever its path
+          const target: A.Identifier = { type: 'Identifier', names: [stmt.target.name], ...stmt.target.loc };
+          throw reworded(err, stmt.op, target, current, stmt.value, operand);
+        }
         this.assign(stmt.target, value, env, undefined, true);
         if (env.frame) env.frame.last = value;
         return;
@@ -313,7 +322,16 @@ export class Evaluator {
       return v;
     }
     if (!known) env.module.types.set(name, type);
-    return isSchemaDef(type) ? convertToSchema(v, type, this.typeEnv(env)) : convert(v, type, this.typeEnv(env));
+    if (isSchemaDef(type)) return convertToSchema(v, type, this.typeEnv(env));
+    try {
+      return convert(v, type, this.typeEnv(env));
+    } catch (e) {
+      // kcl's checker names the whole value against the variable's whole type, not the element
+      // inside that does not fit
+      if (!(e instanceof KclError) || e.diagnostic.kind !== 'TypeError' || e.diagnostic.position) throw e;
+      if (!isList(v) && !isDict(v)) throw e;
+      throw kclError('TypeError', `expected ${declaredTypeText(type, this.typeEnv(env))}, got ${valueTypeText(v)}`);
+    }
   }
 
   /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
@@ -367,10 +385,15 @@ export class Evaluator {
           `Can not change the value of '${t.name}', because it was declared immutable`,
           `The variable '${t.name}' is declared here`,
         ];
-    throw kclError('ImmutableError', message, undefined, {
-      related: first ? [{ position: first, message: declared }] : [],
-      note: `change the variable name to '_${t.name}' to make it mutable`,
-    });
+    throw kclError(
+      'ImmutableError',
+      message,
+      { file: env.file, line: t.loc.line, column: t.loc.column },
+      {
+        related: first ? [{ position: first, message: declared }] : [],
+        note: `change the variable name to '_${t.name}' to make it mutable`,
+      },
+    );
   }
 
   private setPath(base: Value, path: A.Target['path'], value: Value, env: Env): Value {
@@ -456,7 +479,12 @@ export class Evaluator {
       case 'As': {
         const cast = literalCastProblem(e.value, e.target, this.typeEnv(env));
         if (cast) throw kclError('TypeError', cast);
-        return convert(this.evalExpr(e.value, env), e.target, { ...this.typeEnv(env), strict: true });
+        const value = this.evalExpr(e.value, env);
+        try {
+          return convert(value, e.target, { ...this.typeEnv(env), strict: true });
+        } catch (err) {
+          throw castFailure(err, value, e.target, this.typeEnv(env));
+        }
       }
       case 'Selector': {
         const v =
@@ -954,12 +982,60 @@ export function slice(v: Value, lower?: number, upper?: number, step = 1): Value
   return isStr(v) ? chars.join('') : items;
 }
 
-/** Gives a diagnostic without a place the place of the node being evaluated. */
-function locate(e: unknown, file: string, node: A.Loc): unknown {
+/**
+ * The line of the last expression kcl's runtime walks in evaluating `e`: a failure found after
+ * the value is made (converting it to the declared type) is reported at that line, as kcl's
+ * runtime keeps the line of the expression it walked last.
+ */
+function lastEvaluatedLine(e: A.Expr): number {
+  for (let cur = e; ;) {
+    let next: A.Expr | undefined;
+    if (cur.type === 'ConfigExpr') {
+      const last = cur.items.at(-1);
+      next = last?.type === 'ConfigEntry' ? last.value : undefined;
+    } else if (cur.type === 'ListExpr') {
+      const last = cur.items.at(-1);
+      next = last && last.type !== 'ListIfItem' ? (last.type === 'Starred' ? last.value : last) : undefined;
+    } else if (cur.type === 'Paren') next = cur.value;
+    if (!next) return cur.line;
+    cur = next;
+  }
+}
+
+/**
+ * An instance cast to a schema it is not: kcl's checker lets it through, and its runtime says
+ * which attributes the instance has that the schema does not, then which the schema has that
+ * the instance lacks.
+ */
+function castFailure(err: unknown, value: Value, target: A.TypeNode, env: TypeEnv): unknown {
+  if (!(err instanceof KclError) || err.diagnostic.kind !== 'TypeError' || !isSchemaInstance(value)) return err;
+  const resolved = target.type === 'NamedType' ? env.resolveType(target.name) : undefined;
+  if (!resolved || !isSchemaDef(resolved)) return err;
+  const given = value.schema as SchemaDef;
+  const givenName = given.module.pkgpath === MAIN_PKGPATH ? given.name : `${given.module.pkgpath}.${given.name}`;
+  const wanted = allAttrs(resolved);
+  const details = [
+    ...[...value.entries.keys()]
+      .filter((k) => !wanted.has(k))
+      .map((k) => `Schema ${resolved.name} does not contain attribute ${k}`),
+    ...[...wanted.keys()]
+      .filter((k) => !value.entries.has(k))
+      .map((k) => `Schema ${resolved.name}'s attribute ${k} is missing`),
+  ];
+  return kclError(
+    'EvaluationError',
+    [`expect ${resolved.name}, got ${givenName}. For details:`, ...details].join('\n'),
+  );
+}
+
+/** Gives a diagnostic without a place the place of the node being evaluated; a runtime failure
+ * at `runtimeLine` when kcl's runtime would be past the node's own line. */
+function locate(e: unknown, file: string, node: A.Loc, runtimeLine?: number): unknown {
   if (e instanceof KclError && !e.diagnostic.position) {
     // kcl points a failed check at the instantiation; other runtime errors only at their line
     const lineOnly = isRuntimeKind(e.diagnostic.kind) && e.diagnostic.kind !== 'SchemaCheckFailure';
-    e.diagnostic.position = { file, line: node.line, column: lineOnly ? 1 : node.column, lineOnly };
+    const line = lineOnly ? (runtimeLine ?? node.line) : node.line;
+    e.diagnostic.position = { file, line, column: lineOnly ? 1 : node.column, lineOnly };
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return kclError('RecursionError', 'maximum recursion depth exceeded', {

@@ -86,6 +86,11 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
   return def;
 }
 
+/** A type as kcl's checker prints it: a schema by its name without the package. */
+function checkerTypeText(t: A.TypeNode): string {
+  return t.type === 'NamedType' ? t.name[t.name.length - 1] : typeText(t);
+}
+
 /** What a schema may not do to what it inherits, and what its index signature demands. */
 function checkOverrides(def: SchemaDef): void {
   const inherited: ReadonlyMap<string, AttrDecl> = def.parent ? allAttrs(def.parent) : new Map();
@@ -97,7 +102,8 @@ function checkOverrides(def: SchemaDef): void {
     if (base?.type && own.type && base.type.type !== 'AnyType' && typeText(base.type) !== typeText(own.type)) {
       throw kclError(
         'TypeError',
-        `can't change schema field type of '${name}' from ${typeText(base.type)} to ${typeText(own.type)}`,
+        // kcl's checker names the new type on both sides, a schema by its own name
+        `can't change schema field type of '${name}' from ${checkerTypeText(own.type)} to ${checkerTypeText(own.type)}`,
         own.at,
       );
     }
@@ -105,8 +111,9 @@ function checkOverrides(def: SchemaDef): void {
   const sig = indexSignature(def);
   if (sig?.keyName && allAttrs(def).has(sig.keyName)) {
     throw kclError(
-      'EvaluationError',
+      'IndexSignatureError',
       `index signature attribute name '${sig.keyName}' cannot have the same name as schema attributes`,
+      { file: def.file, line: sig.line, column: sig.column },
     );
   }
   // `[...str]: T` types only the keys the schema does not declare
@@ -118,8 +125,9 @@ function checkOverrides(def: SchemaDef): void {
     const members = sig.valueType.type === 'UnionType' ? sig.valueType.members.map(typeText) : [allowed];
     if (own !== allowed && !members.includes(own)) {
       throw kclError(
-        'EvaluationError',
+        'IndexSignatureError',
         `the type '${own}' of schema attribute '${name}' does not meet the index signature definition [${typeText(sig.keyType)}]: ${allowed}`,
+        attr.at,
       );
     }
   }

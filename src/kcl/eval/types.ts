@@ -55,10 +55,11 @@ export function typeText(t: TypeNode): string {
       return 'any';
     case 'NamedType':
       return t.name.join('.');
+    // an element, key or value type left out is any, and kcl's checker says so
     case 'ListType':
-      return `[${t.element ? typeText(t.element) : ''}]`;
+      return `[${t.element ? typeText(t.element) : 'any'}]`;
     case 'DictType':
-      return `{${t.key ? typeText(t.key) : ''}:${t.value ? typeText(t.value) : ''}}`;
+      return `{${t.key ? typeText(t.key) : 'any'}:${t.value ? typeText(t.value) : 'any'}}`;
     case 'LiteralType':
       return isUnitLiteralType(t) ? `number_multiplier(${t.text})` : literalText(t.value as Value);
     case 'UnionType':

@@ -1,0 +1,67 @@
+/**
+ * The resolver's diagnostics: what kcl's checker finds before anything runs, all of it at once,
+ * in the order of the file, with kcl's words and suggestions.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../diagnostics/diagnostics.js';
+import { runKcl } from './run.js';
+import { diagnosticOf } from './testing.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'kdeck-resolver-'));
+
+/** Each diagnostic of a failed run of `source` as `kind line:column message`. */
+function reported(source: string): string[] {
+  const file = path.join(dir, 'main.k');
+  writeFileSync(file, source);
+  const d = diagnosticOf(() => runKcl({ files: [file] }));
+  return [d, ...(d.also ?? [])].map(
+    (x: Diagnostic) => `${x.kind} ${x.position?.line}:${x.position?.column} ${x.message}`,
+  );
+}
+
+describe('the resolver', () => {
+  it('reports every unknown name and every missing attribute of a typed parameter, in order, even in code that never runs', () => {
+    const source = [
+      'schema Frontend:',
+      '    name?: str',
+      '',
+      'schema Wrapper[data: Frontend]:',
+      '    label: str = data.nmae',
+      '    check:',
+      '        data.name == missing',
+      '',
+      'count = 1',
+      'total = cuont + 1',
+      '',
+    ].join('\n');
+    expect(reported(source)).toEqual([
+      "TypeError 5:18 attribute 'nmae' not found in 'Frontend'",
+      "CompileError 7:22 name 'missing' is not defined",
+      `CompileError 10:9 name 'cuont' is not defined, did you mean '["count"]'?`,
+    ]);
+  });
+
+  it('offers a name bound in several scopes once', () => {
+    expect(reported('schema Person:\n    name: str\n\np = Person {}\nn = PersonErr.instances()\n')).toEqual([
+      `CompileError 5:5 name 'PersonErr' is not defined, did you mean '["Person"]'?`,
+    ]);
+  });
+
+  it('lets a schema with an index signature be read for any attribute', () => {
+    const source =
+      'schema Labels:\n    [str]: str\n\nschema S[l: Labels]:\n    v: str = l.anything\n\ns = S(Labels {anything = "x"}) {}\n';
+    const file = path.join(dir, 'open.k');
+    writeFileSync(file, source);
+    expect(runKcl({ files: [file] }).yaml).toContain('v: x');
+  });
+
+  it('reports a broken interpolation with the syntax errors of the file, at its place', () => {
+    expect(reported('a = "${}"\nb = 1 +\n')).toEqual([
+      'InvalidSyntax 1:8 string interpolation expression can not be empty',
+      'InvalidSyntax 2:8 unexpected newline, expected an expression',
+    ]);
+  });
+});

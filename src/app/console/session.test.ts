@@ -141,7 +141,7 @@ describe('the console session', () => {
     expect(session.store.get().events.filter((e) => e.text.startsWith('drift:'))).toHaveLength(1);
   });
 
-  it('shows the runbook\'s own message, with its place, when a recovery is asked for without hostnames', async () => {
+  it("shows the runbook's own message, with its place, when a recovery is asked for without hostnames", async () => {
     await session.planRecovery('runbooks/AppRecovery.k', []);
     const r = session.store.get().recovery;
     expect(r?.state).toBe('error');

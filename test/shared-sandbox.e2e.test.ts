@@ -85,13 +85,15 @@ describe('the console and the command line share the workspace sandbox', () => {
     tmux('send-keys', '-t', 'console', ':');
     tmux('send-keys', '-t', 'console', '-l', 'stack nginx-example/dev');
     tmux('send-keys', '-t', 'console', 'Enter');
-    await until(/Deployment\s+\S*nginx-example\s+sandbox-a\s+Create\s+—/, 30_000);
+    await until(/Deployment\s+nginx-example\s+Create\s+—/, 30_000);
+    // one cluster: the screen names it once, in the stack's heading
+    await until(/nginx-example\/dev → sandbox-a/, 2_000);
 
     const apply = await kdeckIn(ws, ['--sandbox', 'apply', '-y', '-w', 'appops/nginx-example/dev']);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).toContain('Apply complete! Resources: 4 created, 0 updated, 0 deleted.');
     // the console watches the same clusters: the objects the CLI made show up live
-    await until(/Deployment\s+\S*nginx-example\s+sandbox-a\s+\S+\s+Healthy/, 2_000);
+    await until(/Deployment\s+nginx-example\s+\S+\s+Healthy/, 2_000);
 
     expect(daemonPid(ws)).toBe(pid);
     expect(servingLines(ws)).toBe(1);

@@ -45,3 +45,14 @@ describe('shortening names and laying out rows', () => {
     expect(wrapWords('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
   });
 });
+
+describe('wrapWords', () => {
+  it('breaks at spaces, and inside a word only when the word is longer than a row', () => {
+    expect(wrapWords('kubectl --context sandbox-a logs -f pod/web-1', 20)).toEqual([
+      'kubectl --context',
+      'sandbox-a logs -f',
+      'pod/web-1',
+    ]);
+    expect(wrapWords('a abcdefghijkl', 5)).toEqual(['a', 'abcde', 'fghij', 'kl']);
+  });
+});

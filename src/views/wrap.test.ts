@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { wrapCells, wrapWords } from './wrap.js';
+import { wrapCells } from './wrap.js';
 
 describe('wrapCells', () => {
   it('breaks text into rows of at most the width, keeping every character', () => {
@@ -12,16 +12,5 @@ describe('wrapCells', () => {
     const rows = wrapCells('ab日本語cd', 5);
     expect(rows.join('')).toBe('ab日本語cd');
     for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(5);
-  });
-});
-
-describe('wrapWords', () => {
-  it('breaks at spaces, and inside a word only when the word is longer than a row', () => {
-    expect(wrapWords('kubectl --context sandbox-a logs -f pod/web-1', 20)).toEqual([
-      'kubectl --context',
-      'sandbox-a logs -f',
-      'pod/web-1',
-    ]);
-    expect(wrapWords('a abcdefghijkl', 5)).toEqual(['a', 'abcde', 'fghij', 'kl']);
   });
 });

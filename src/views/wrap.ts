@@ -26,22 +26,3 @@ export function wrapCells(text: string, width: number): string[] {
   rows.push(row);
   return rows;
 }
-
-/** `text` in rows of at most `width` cells, broken at spaces where it can be (a word too long for a row is broken too). */
-export function wrapWords(text: string, width: number): string[] {
-  const rows: string[] = [];
-  let row = '';
-  for (const word of text.split(' ')) {
-    const next = row ? `${row} ${word}` : word;
-    if (cells(next) <= width) {
-      row = next;
-      continue;
-    }
-    if (row) rows.push(row);
-    const pieces = wrapCells(word, width);
-    row = pieces.pop() ?? '';
-    rows.push(...pieces);
-  }
-  rows.push(row);
-  return rows;
-}

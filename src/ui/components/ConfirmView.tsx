@@ -4,9 +4,8 @@
  */
 import { Box, Text } from 'ink';
 import type { Confirmation } from '../../app/console/confirmation.js';
-import { cut, fit } from '../../views/text.js';
+import { cut, fit, wrapWords } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
-import { wrapWords } from '../../views/wrap.js';
 
 export function ConfirmView({ confirm, input, width }: { confirm: Confirmation; input: string; width: number }) {
   const verb = {

@@ -3,10 +3,8 @@
  * KUBECTL_LINES lines, cut in the middle past them) so it can be read and copied whole.
  */
 import { Box, Text } from 'ink';
-import { cutMiddle } from '../../views/middle.js';
-import { fit } from '../../views/text.js';
+import { cutMiddle, fit, wrapWords } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
-import { wrapWords } from '../../views/wrap.js';
 
 export const KUBECTL_LINES = 3;
 

@@ -6,11 +6,9 @@
  */
 import { Box, Text } from 'ink';
 import type { PodRow, PodSort } from '../../app/console/pod-rows.js';
-import { cells, fit } from '../../views/text.js';
-import { cutMiddle } from '../../views/middle.js';
+import { cells, cutMiddle, fit, windowStart } from '../../views/text.js';
 import { KubectlLine, kubectlLines } from './KubectlLine.js';
 import { theme } from '../../views/theme.js';
-import { windowStart } from '../../views/text.js';
 
 export interface PodColumns {
   name: number;

@@ -199,7 +199,8 @@ async function saveToScreen(): Promise<number[]> {
       await session.operations.start(key, 'apply', confirmation);
       await until(() => session.store.get().operations.get(key)?.running === false, `the apply of ${key}`, WAIT_MS);
       await until(settled(session, key), `${key} to be planned again`, WAIT_MS);
-      await screen.type(`:stack ${key}\r/Deployment\r\r`);
+      // enter on a Deployment lists its pods; 3 is its diff, which the saves change
+      await screen.type(`:stack ${key}\r/Deployment\r3`);
       await screen.waitFor('apps/v1:Deployment:nginx-example-dev:nginx-example on sandbox-a');
       const main = path.join(root, SAMPLE_STACK, 'main.k');
       const original = fs.readFileSync(main, 'utf8');

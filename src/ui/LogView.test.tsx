@@ -79,6 +79,20 @@ describe('the log view', () => {
     expect(f.match(/GET \/healthz/g)).toHaveLength(3);
   });
 
+  it('stays on the lines it shows when scrolled back, while new lines arrive below', async () => {
+    const control = new FixtureControl();
+    const t = await onFrontend(control);
+    await t.press('l');
+    await t.waitFor('9 lines, following the newest');
+    await t.press('k', 'k');
+    const before = await t.waitFor('2 newer lines below');
+    const shown = (frame: string) => frame.split('\n').filter((l) => l.includes('[pod/'));
+    apiOf(control).write(POD_A, 'frontend', 'frontend: GET /cart 200');
+    const after = await t.waitFor('3 newer lines below');
+    expect(shown(after)).toEqual(shown(before));
+    expect(after).not.toContain('/cart');
+  });
+
   it('p shows the previous runs with the exit code and reason from lastState.terminated', async () => {
     const t = await onFrontend();
     await t.press('l');

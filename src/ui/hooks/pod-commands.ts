@@ -8,7 +8,7 @@ import { actionDef, type ActionId } from '../actions.js';
 import type { ConsoleControl } from '../../app/console/control.js';
 import { hasPods, type PodTarget } from '../../app/pods/target.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
-import { openedLog } from '../log-nav.js';
+import { openedLog, scrolledLog } from '../log-nav.js';
 import type { Mode, NavAction } from '../navigation.js';
 import { namedPodTarget } from '../pod-target.js';
 import { selectedObject } from '../selection.js';
@@ -80,11 +80,8 @@ export function podCommands(
     );
   };
 
-  /** Lines scrolled back from the newest, clamped to what the buffer holds. */
   const scrollBack = (by: number) => {
-    if (!logs) return;
-    const total = logs.feed.store.get().buffer.lines.length;
-    dispatch({ type: 'logView', change: { back: Math.min(Math.max(0, total - 1), Math.max(0, logs.back + by)) } });
+    if (logs) dispatch({ type: 'logView', change: scrolledLog(logs, logs.feed.store.get().buffer, by) });
   };
 
   const run = (id: ActionId): boolean => {

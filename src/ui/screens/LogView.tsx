@@ -11,7 +11,7 @@ import type { LogFeed, LogFeedState, LogSource } from '../../app/pods/log-feed.j
 import { commandLine, kubectlName, logsArgs, type KubectlBase } from '../../app/pods/target.js';
 import { cut, fit, wrapWords } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
-import type { LogNav } from '../log-nav.js';
+import { backNow, type LogNav } from '../log-nav.js';
 import { logRows, matchingLines, type LogRow } from './log-rows.js';
 
 export function useLogFeed(feed: LogFeed): LogFeedState {
@@ -130,18 +130,19 @@ export function LogView({ logs, kubectl, width, height, keys, picking }: LogView
     commandRows.length > 3 ? [...commandRows.slice(0, 2), cut(commandRows.slice(2).join(' '), width)] : commandRows;
   const bodyHeight = Math.max(1, height - 2 - shownCommand.length - header.length);
   const lines = state.buffer.lines;
+  const back = backNow(logs, state.buffer);
   const rows = logRows(lines, {
     width,
     height: bodyHeight,
-    back: logs.back,
+    back,
     wrap: logs.wrap,
     timestamps: logs.timestamps,
     prefixed: state.target.kind !== 'Pod',
     search: logs.search,
   });
   const matches = matchingLines(lines, logs.search);
-  const where = logs.back
-    ? `${logs.back} newer line${logs.back === 1 ? '' : 's'} below (${keys.bottom})`
+  const where = back
+    ? `${back} newer line${back === 1 ? '' : 's'} below (${keys.bottom})`
     : state.previous
       ? `${lines.length} lines of the previous runs`
       : state.follow

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProductionPolicy } from '../policy/production.js';
-import { kubectlCommand } from './kubectl.js';
+import { kubectlCommand } from '../pods/target.js';
 import { liveYaml } from './live-yaml.js';
 import { objectConfirmation, restartPatch } from './object-actions.js';
 

@@ -7,8 +7,8 @@
  */
 import { approvalFor, typedText } from '../policy/confirmation.js';
 import type { Confirmation } from './confirmation.js';
-import { kubectlCommand } from './kubectl.js';
-import { kubectlName, RESTARTABLE, SCALABLE, type SelectedObject } from './selected-object.js';
+import { RESTARTABLE, SCALABLE, type SelectedObject } from './selected-object.js';
+import { kubectlCommand, kubectlName } from '../pods/target.js';
 import type { ConsoleState } from './state.js';
 
 export type ObjectAction = 'restart' | 'scale' | 'delete';

@@ -10,10 +10,11 @@ import type { WatchTarget } from '../../cluster/watch.js';
 import { UserError } from '../../diagnostics/user-error.js';
 import type { KubeObject } from '../../model/kube-object.js';
 import { asObject } from '../../model/resource.js';
-import { kubectlCommand } from './kubectl.js';
+import { kubectlCommand, kubectlName, listsPods } from '../pods/target.js';
 import { actionArgs, actionRefusal, restartPatch, scalePatch, type ObjectActionRequest } from './object-actions.js';
 import { podsBehind, podSelectorOf, podsOfWorkload } from './owned-pods.js';
-import { kubectlName, listsPods, POD_OWNERS, type SelectedObject } from './selected-object.js';
+import type { SelectedObject } from './selected-object.js';
+import { WORKLOADS } from '../../health/rules.js';
 import { Store } from './state.js';
 
 export type ObjectPage = 'pods' | 'describe' | 'yaml';
@@ -230,7 +231,7 @@ export class ConsoleObjects implements ObjectControl {
           Array.isArray(asObject(pod?.metadata).ownerReferences)
             ? (asObject(pod?.metadata).ownerReferences as unknown[])
             : []
-        ).some((o) => asObject(o).controller === true && POD_OWNERS.has(String(asObject(o).kind)));
+        ).some((o) => asObject(o).controller === true && WORKLOADS.has(String(asObject(o).kind)));
         const gone = !(await source.delete(r.of.cluster, ref));
         if (gone) return `${kubectlName(r.of)} was already gone`;
         return `${kubectlName(r.of)} deleted on ${r.of.cluster}${owned ? '; its controller makes a new one' : ' (no controller owns it: nothing replaces it)'}`;

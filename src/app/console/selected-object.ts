@@ -19,15 +19,10 @@ export interface SelectedObject {
   containers?: string[];
 }
 
-/** Kinds whose pods `enter` lists, as kubectl's `rollout` and `scale` know them. */
-export const POD_OWNERS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 /** Kinds `kubectl rollout restart` takes. */
 export const RESTARTABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 /** Kinds `kubectl scale` takes. */
 export const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet']);
-
-/** Whether `enter` on the object lists pods: a workload's, or those behind a Service. */
-export const listsPods = (kind: string): boolean => POD_OWNERS.has(kind) || kind === 'Service';
 
 /** A stack's resource, by its id, on its cluster. */
 export function resourceObject(cluster: string, id: string): SelectedObject {
@@ -55,9 +50,6 @@ export function podObject(cluster: string, pod: KubeObject): SelectedObject {
     containers,
   };
 }
-
-/** `deployment/web`, as kubectl names an object. */
-export const kubectlName = (o: Pick<SelectedObject, 'kind' | 'name'>): string => `${o.kind.toLowerCase()}/${o.name}`;
 
 /** Whether two selections name the same object. */
 export const sameObject = (a: SelectedObject, b: SelectedObject): boolean =>

@@ -3,6 +3,7 @@
  * context and namespace; and the kubectl command line that does the same, with the kubeconfig
  * the console uses, for the footer and help (on the command line these are kubectl's job).
  */
+import { WORKLOADS } from '../../health/rules.js';
 import { isMap } from './objects.js';
 
 export interface PodTarget {
@@ -14,17 +15,11 @@ export interface PodTarget {
   container?: string;
 }
 
-/** The kinds `l` opens the pods of (a Service: the pods its selector picks, as its endpoints do). */
-export const WORKLOAD_KINDS: readonly string[] = [
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-  'Service',
-];
+/** Whether `enter` lists the object's pods: a workload's, or those behind a Service. */
+export const listsPods = (kind: string): boolean => WORKLOADS.has(kind) || kind === 'Service';
 
-export const hasPods = (kind: string): boolean => kind === 'Pod' || WORKLOAD_KINDS.includes(kind);
+/** Whether `l` and `s` apply: a pod, or an object that has pods. */
+export const hasPods = (kind: string): boolean => kind === 'Pod' || listsPods(kind);
 
 /** `pod/web-1`, `deployment/web`: how kubectl names an object on its command line. */
 export function kubectlName(t: Pick<PodTarget, 'kind' | 'name'>): string {
@@ -38,9 +33,9 @@ export interface KubectlBase {
 }
 
 /** Arguments before kubectl's verb; several kubeconfig files go through KUBECONFIG instead (kubectlEnv). */
-export function kubectlArgs(base: KubectlBase, namespace: string): string[] {
+export function kubectlArgs(base: KubectlBase, namespace: string | undefined): string[] {
   const file = base.kubeconfig.length === 1 ? ['--kubeconfig', base.kubeconfig[0]!] : [];
-  return [...file, '--context', base.context, '-n', namespace];
+  return [...file, '--context', base.context, ...(namespace ? ['-n', namespace] : [])];
 }
 
 export function kubectlEnv(base: KubectlBase): Record<string, string> {
@@ -53,6 +48,19 @@ const quoted = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'
 export function commandLine(base: KubectlBase, args: readonly string[]): string {
   const env = Object.entries(kubectlEnv(base)).map(([k, v]) => `${k}=${quoted(v)} `);
   return `${env.join('')}kubectl ${args.map(quoted).join(' ')}`;
+}
+
+/**
+ * The kubectl command for `args` on a cluster (a context) and namespace, with the kubeconfig
+ * files the console reads: what a per-object view or action does, as it is done by hand.
+ */
+export function kubectlCommand(
+  kubeconfig: readonly string[],
+  where: { cluster: string; namespace?: string },
+  args: readonly string[],
+): string {
+  const base = { kubeconfig, context: where.cluster };
+  return commandLine(base, [...kubectlArgs(base, where.namespace), ...args]);
 }
 
 export interface LogCommandOptions {

@@ -4,7 +4,7 @@
  */
 import type { ObjectControl, ObjectView } from '../../app/console/objects.js';
 import { podSelectorOf } from '../../app/console/owned-pods.js';
-import { kubectlName } from '../../app/console/selected-object.js';
+import { kubectlName } from '../../app/pods/target.js';
 import { podRows, selectedPodRow, type DrillPage } from '../drill.js';
 import { ObjectTextView } from './ObjectTextView.js';
 import { objectLines } from './object-lines.js';

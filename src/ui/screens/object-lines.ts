@@ -4,7 +4,7 @@
  */
 import type { ObjectView } from '../../app/console/objects.js';
 import { liveYaml } from '../../app/console/live-yaml.js';
-import { kubectlName } from '../../app/console/selected-object.js';
+import { kubectlName } from '../../app/pods/target.js';
 import type { DrillPage } from '../drill.js';
 import { describeLines } from './describe-lines.js';
 import type { DiffLine } from './diff-lines.js';

@@ -12,7 +12,7 @@ import type { KubeObject } from '../../model/kube-object.js';
 import { asObject } from '../../model/resource.js';
 import { kubectlCommand, kubectlName, listsPods } from '../pods/target.js';
 import { actionArgs, actionRefusal, restartPatch, scalePatch, type ObjectActionRequest } from './object-actions.js';
-import { podsBehind, podSelectorOf, podsOfWorkload } from './owned-pods.js';
+import { podsBehind, podSelectorOf, podsOfWorkload } from '../pods/owned-pods.js';
 import type { SelectedObject } from './selected-object.js';
 import { WORKLOADS } from '../../health/rules.js';
 import { Store } from './state.js';

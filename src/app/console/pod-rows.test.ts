@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { humanDuration } from './age.js';
-import { podsBehind, podsOfWorkload, labelSelectorText } from './owned-pods.js';
+import { podsBehind, podsOfWorkload, labelSelectorText } from '../pods/owned-pods.js';
 import { parseSort, podRow, podStatus, sortPods } from './pod-rows.js';
 
 const NOW = Date.parse('2026-03-02T09:10:00Z');

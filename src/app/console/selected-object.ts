@@ -6,7 +6,7 @@
  */
 import { idParts } from '../../model/ids.js';
 import type { KubeObject } from '../../model/kube-object.js';
-import { asObject } from '../../model/resource.js';
+import { containerNames } from '../pods/objects.js';
 
 export interface SelectedObject {
   /** The kube context (the cluster) it lives on. */
@@ -38,16 +38,13 @@ export function resourceObject(cluster: string, id: string): SelectedObject {
 
 /** A pod as read from the cluster. */
 export function podObject(cluster: string, pod: KubeObject): SelectedObject {
-  const containers = (Array.isArray(asObject(pod.spec).containers) ? (asObject(pod.spec).containers as unknown[]) : [])
-    .map((c) => String(asObject(c).name ?? ''))
-    .filter(Boolean);
   return {
     cluster,
     apiVersion: 'v1',
     kind: 'Pod',
     name: String(pod.metadata?.name ?? ''),
     ...(pod.metadata?.namespace ? { namespace: String(pod.metadata.namespace) } : {}),
-    containers,
+    containers: containerNames(pod),
   };
 }
 

@@ -22,7 +22,8 @@ import {
   waitingReason,
   type Termination,
 } from './objects.js';
-import { kubectlName, selectorText, type PodTarget } from './target.js';
+import { podSelectorOf } from './owned-pods.js';
+import { kubectlName, type PodTarget } from './target.js';
 
 /** What the log feed needs of a cluster; pod-tools.ts gives it over client-node, tests may fake it. */
 export interface PodApi {
@@ -145,8 +146,7 @@ export class LogFeed {
       throw new Error(
         `${kubectlName(t)} is not in namespace ${t.namespace} on ${t.context}; apply the stack first, or check the name`,
       );
-    const spec = (o.spec ?? {}) as Record<string, unknown>;
-    const labelSelector = selectorText(spec.selector);
+    const labelSelector = podSelectorOf(o);
     if (!labelSelector) throw new Error(`${kubectlName(t)} has no pod selector, so it has no pods to read`);
     return { labelSelector };
   }

@@ -3,12 +3,10 @@
  * named, the run a container is on, and how its last run ended (`lastState.terminated`).
  */
 import type { KubeObject } from '../../model/kube-object.js';
+import { isObject } from '../../model/resource.js';
 
-export const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isMap) : []);
-const field = (o: unknown, key: string): unknown => (isMap(o) ? o[key] : undefined);
+const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
+const field = (o: unknown, key: string): unknown => (isObject(o) ? o[key] : undefined);
 
 export function podName(pod: KubeObject): string {
   return String(pod.metadata?.name ?? '');
@@ -22,7 +20,7 @@ export function containerNames(pod: KubeObject): string[] {
 /** The container kubectl logs and exec use when none is named: the annotated default, else the first. */
 export function defaultContainer(pod: KubeObject): string | undefined {
   const annotations = pod.metadata?.annotations;
-  const annotated = isMap(annotations) ? annotations['kubectl.kubernetes.io/default-container'] : undefined;
+  const annotated = isObject(annotations) ? annotations['kubectl.kubernetes.io/default-container'] : undefined;
   const names = containerNames(pod);
   return typeof annotated === 'string' && names.includes(annotated) ? annotated : names[0];
 }
@@ -58,7 +56,7 @@ export interface Termination {
 /** How the container's previous run ended, as `status.containerStatuses[].lastState.terminated` says. */
 export function lastTermination(pod: KubeObject, container: string): Termination | undefined {
   const t = field(field(containerStatus(pod, container), 'lastState'), 'terminated');
-  if (!isMap(t)) return undefined;
+  if (!isObject(t)) return undefined;
   return {
     exitCode: Number(t.exitCode ?? 0),
     reason: typeof t.reason === 'string' ? t.reason : '',

@@ -4,7 +4,6 @@
  * the console uses, for the footer and help (on the command line these are kubectl's job).
  */
 import { WORKLOADS } from '../../health/rules.js';
-import { isMap } from './objects.js';
 
 export interface PodTarget {
   context: string;
@@ -98,32 +97,4 @@ export function execArgs(base: KubectlBase, t: PodTarget): string[] {
 
 export function portForwardArgs(base: KubectlBase, t: PodTarget, ports: readonly string[]): string[] {
   return [...kubectlArgs(base, t.namespace), 'port-forward', kubectlName(t), ...ports];
-}
-
-/** A label selector as text (`app=web,tier in (a,b)`), from a selector object or a Service's map. */
-export function selectorText(selector: unknown): string | undefined {
-  if (!isMap(selector)) return undefined;
-  const labels = isMap(selector.matchLabels) ? selector.matchLabels : 'matchExpressions' in selector ? {} : selector;
-  const parts = Object.entries(labels).map(([k, v]) => `${k}=${String(v)}`);
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
-  for (const e of expressions) {
-    if (!isMap(e)) continue;
-    const values = Array.isArray(e.values) ? e.values.map(String).join(',') : '';
-    const key = String(e.key);
-    switch (e.operator) {
-      case 'In':
-        parts.push(`${key} in (${values})`);
-        break;
-      case 'NotIn':
-        parts.push(`${key} notin (${values})`);
-        break;
-      case 'Exists':
-        parts.push(key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${key}`);
-        break;
-    }
-  }
-  return parts.length ? parts.join(',') : undefined;
 }

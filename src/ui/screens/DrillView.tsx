@@ -3,7 +3,7 @@
  * or its live YAML, each with the kubectl command that shows the same.
  */
 import type { ObjectControl, ObjectView } from '../../app/console/objects.js';
-import { podSelectorOf } from '../../app/console/owned-pods.js';
+import { podSelectorOf } from '../../app/pods/owned-pods.js';
 import { kubectlName } from '../../app/pods/target.js';
 import { podRows, selectedPodRow, type DrillPage } from '../drill.js';
 import { ObjectTextView } from './ObjectTextView.js';

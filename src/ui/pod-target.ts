@@ -1,20 +1,11 @@
 /**
- * The pod or workload a key or a command aims at: the selected row (a Pod, or a kind with
- * pods), or a `pod/NAME`-like word of the command line in the selected stack's namespace and
- * cluster.
+ * The pod or workload a command aims at: a `pod/NAME`-like word of the command line in the
+ * selected stack's namespace and cluster (keys aim at the selected object: selection.ts).
  */
-import { hasPods, type PodTarget } from '../app/pods/target.js';
+import type { PodTarget } from '../app/pods/target.js';
 import type { StackEntry } from '../app/console/state.js';
 import { idParts } from '../model/ids.js';
 import type { ResourceRow } from './derive.js';
-
-export function rowPodTarget(row: ResourceRow | undefined, context: string | undefined): PodTarget | undefined {
-  if (!row || !hasPods(row.kind)) return undefined;
-  const p = idParts(row.id);
-  const cluster = row.cluster || context;
-  if (!p.namespace || !cluster) return undefined;
-  return { context: cluster, namespace: p.namespace, kind: row.kind, name: p.name };
-}
 
 /** kubectl's resource words for the kinds that have pods. */
 const KINDS: Record<string, string> = {

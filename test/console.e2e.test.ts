@@ -4,13 +4,13 @@
  * a stack, read a resource's diff, apply the stack, see it Healthy, quit. Every wait is
  * bounded; the tmux server is killed by its socket at the end.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { requireTmux, terminal } from './support/terminal.js';
 import { daemonPid, stopDaemons } from './support/workspace-sandbox.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-console-'));
@@ -18,30 +18,10 @@ const workspace = path.join(dir, 'konfig-sample');
 const socket = path.join(dir, 'tmux.sock');
 const exitFile = path.join(dir, 'exit-code');
 
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
-const screen = () => tmux('capture-pane', '-p', '-t', 'console');
-const keys = (...names: string[]) => void tmux('send-keys', '-t', 'console', ...names);
-const type = (text: string) => void tmux('send-keys', '-t', 'console', '-l', text);
-
-/** Waits (bounded) for the screen to show `what`; fails with the last screen. */
-async function until(what: string | RegExp, limitMs = 30_000): Promise<string> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const s = screen();
-    if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
-    if (Date.now() > deadline)
-      throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { tmux, screen, keys, type, until } = terminal(socket);
 
 beforeAll(() => {
-  try {
-    execFileSync('tmux', ['-V'], { timeout: 5_000 });
-  } catch {
-    throw new Error('tmux is needed for the console end-to-end test (it is part of the machine image)');
-  }
+  requireTmux();
   copySample(workspace);
   const command = `'${process.execPath}' '${CLI}' ui '${workspace}' --sandbox; echo $? > '${exitFile}'`;
   tmux('new-session', '-d', '-x', '100', '-y', '30', '-s', 'console', command);

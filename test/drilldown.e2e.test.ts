@@ -6,7 +6,6 @@
  * Warning of its pod; `y` shows it live without managedFields. Every wait is bounded; the tmux
  * server is killed by its socket and the sandbox stopped by its handle at the end.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { CLI, kdeckIn } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { requireTmux, terminal } from './support/terminal.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-drilldown-'));
 const workspace = path.join(dir, 'konfig-sample');
@@ -21,30 +21,10 @@ const socket = path.join(dir, 'tmux.sock');
 const exitFile = path.join(dir, 'exit-code');
 let sandbox: Sandbox;
 
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
-const screen = () => tmux('capture-pane', '-p', '-t', 'console');
-const keys = (...names: string[]) => void tmux('send-keys', '-t', 'console', ...names);
-const type = (text: string) => void tmux('send-keys', '-t', 'console', '-l', text);
-
-/** Waits (bounded) for the screen to show `what`; fails with the last screen. */
-async function until(what: string | RegExp, limitMs = 30_000): Promise<string> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const s = screen();
-    if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
-    if (Date.now() > deadline)
-      throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { tmux, screen, keys, type, until } = terminal(socket);
 
 beforeAll(async () => {
-  try {
-    execFileSync('tmux', ['-V'], { timeout: 5_000 });
-  } catch {
-    throw new Error('tmux is needed for the console end-to-end test (it is part of the machine image)');
-  }
+  requireTmux();
   copySample(workspace);
   const main = path.join(workspace, 'appops/nginx-example/dev/main.k');
   const text = fs.readFileSync(main, 'utf8');

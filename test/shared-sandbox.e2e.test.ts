@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, kdeckIn, run } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { terminal } from './support/terminal.js';
 import { alive, daemonPid, ended, registryFile, stopDaemons } from './support/workspace-sandbox.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-shared-sandbox-'));
@@ -53,19 +54,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the console and the command line share the workspace sandbox', () => {
-  const tmux = (...args: string[]) =>
-    execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
-  const screen = () => tmux('capture-pane', '-p', '-t', 'console');
-  async function until(what: RegExp, limitMs: number): Promise<string> {
-    const deadline = Date.now() + limitMs;
-    for (;;) {
-      const s = screen();
-      if (what.test(s)) return s;
-      if (Date.now() > deadline)
-        throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const { tmux, until } = terminal(socket);
 
   it('a CLI apply shows in the open console, and kubectl reaches the clusters after the CLI has gone', async () => {
     const ws = workspace('console');

@@ -11,6 +11,7 @@ import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } 
 import { workloadOf, type BlastRadius, type RecoveryPlan } from '../recovery/plan.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { conditionMet } from '../health/rules.js';
+import { apiVersionOf } from './pods/target.js';
 import { compileRunbook, hostsOf } from '../recovery/runbook.js';
 
 export interface HostSource {
@@ -61,8 +62,9 @@ async function withReplicas(plan: RecoveryPlan, clusterSet: ClusterSet): Promise
       const target = plan.runbook.targets.find((t) => workloadOf(t) === r.workload);
       if (!target) return r;
       const { kind, name } = target.owner ?? target;
-      const apiVersion = kind === 'Pod' ? 'v1' : kind === 'Job' ? 'batch/v1' : 'apps/v1';
-      const live = await clusterSet.client(target.cluster).get({ apiVersion, kind, namespace: target.namespace, name });
+      const live = await clusterSet
+        .client(target.cluster)
+        .get({ apiVersion: apiVersionOf(kind), kind, namespace: target.namespace, name });
       // a pod no controller owns is its own single replica: nothing replaces it while it restarts
       if (kind === 'Pod') return { ...r, replicas: { desired: 1, ready: live && conditionMet(live, 'Ready') ? 1 : 0 } };
       const desired = count(live, 'spec', 'replicas') ?? count(live, 'status', 'desiredNumberScheduled');

@@ -75,17 +75,6 @@ export interface LogFeedState {
   loading: boolean;
 }
 
-const API_VERSION: Record<string, string> = {
-  Deployment: 'apps/v1',
-  StatefulSet: 'apps/v1',
-  DaemonSet: 'apps/v1',
-  ReplicaSet: 'apps/v1',
-  Job: 'batch/v1',
-  Service: 'v1',
-};
-
-export const apiVersionOf = (kind: string): string => API_VERSION[kind] ?? 'v1';
-
 interface Reader {
   stream?: PodLogStream;
   /** The run (its start time) read or being read; `previous` in previous mode. */

@@ -9,7 +9,8 @@ import type { ClusterSet } from '../../cluster/cluster-set.js';
 import { servesPodSubresource, streamPodLog } from '../../cluster/pod-log.js';
 import { watchObjects } from '../../cluster/watch.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
-import { apiVersionOf, LogFeed, type PodApi } from './log-feed.js';
+import { LogFeed, type PodApi } from './log-feed.js';
+import { apiVersionOf } from './target.js';
 import { PortForwards, type PortForward } from './port-forwards.js';
 import {
   commandLine,

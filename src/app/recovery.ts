@@ -9,9 +9,9 @@ import type { ClusterSet } from '../cluster/cluster-set.js';
 import { parseOptionArg } from '../kcl/run.js';
 import { resolveFromClusters, resolveFromFile, type HostTable, type PodSource } from '../recovery/cmdb.js';
 import { workloadOf, type BlastRadius, type RecoveryPlan } from '../recovery/plan.js';
-import type { KubeObject } from '../model/kube-object.js';
 import { conditionMet } from '../health/rules.js';
-import { apiVersionOf } from './pods/target.js';
+import { apiVersionOf } from '../model/kube-object.js';
+import { asObject } from '../model/resource.js';
 import { compileRunbook, hostsOf } from '../recovery/runbook.js';
 
 export interface HostSource {
@@ -47,11 +47,8 @@ export async function planRecovery(runbookFile: string, args: string[], source: 
   return { ...compiled, plan, options };
 }
 
-const count = (o: KubeObject | undefined, ...path: string[]): number | undefined => {
-  const v = path.reduce<unknown>(
-    (x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined),
-    o,
-  );
+const count = (o: unknown, key: string): number | undefined => {
+  const v = asObject(o)[key];
   return typeof v === 'number' ? v : undefined;
 };
 
@@ -67,9 +64,9 @@ async function withReplicas(plan: RecoveryPlan, clusterSet: ClusterSet): Promise
         .get({ apiVersion: apiVersionOf(kind), kind, namespace: target.namespace, name });
       // a pod no controller owns is its own single replica: nothing replaces it while it restarts
       if (kind === 'Pod') return { ...r, replicas: { desired: 1, ready: live && conditionMet(live, 'Ready') ? 1 : 0 } };
-      const desired = count(live, 'spec', 'replicas') ?? count(live, 'status', 'desiredNumberScheduled');
+      const desired = count(live?.spec, 'replicas') ?? count(live?.status, 'desiredNumberScheduled');
       if (desired === undefined) return r;
-      const ready = count(live, 'status', 'readyReplicas') ?? count(live, 'status', 'numberReady') ?? 0;
+      const ready = count(live?.status, 'readyReplicas') ?? count(live?.status, 'numberReady') ?? 0;
       return { ...r, replicas: { desired, ready } };
     }),
   );

@@ -23,3 +23,14 @@ export function refOf(o: KubeObject): ObjectRef {
     ...(o.metadata?.namespace ? { namespace: String(o.metadata.namespace) } : {}),
   };
 }
+
+const API_VERSION: Readonly<Record<string, string>> = {
+  Deployment: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+  Job: 'batch/v1',
+};
+
+/** The API version of the built-in kinds kdeck reads by kind alone: the workloads, else the core group (Pod, Service). */
+export const apiVersionOf = (kind: string): string => API_VERSION[kind] ?? 'v1';

@@ -10,7 +10,7 @@ import { servesPodSubresource, streamPodLog } from '../../cluster/pod-log.js';
 import { watchObjects } from '../../cluster/watch.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
 import { LogFeed, type PodApi } from './log-feed.js';
-import { apiVersionOf } from './target.js';
+import { apiVersionOf } from '../../model/kube-object.js';
 import { PortForwards, type PortForward } from './port-forwards.js';
 import {
   commandLine,

@@ -14,18 +14,6 @@ export interface PodTarget {
   container?: string;
 }
 
-/** The API version of the kinds that have pods, read by kind alone (the core group for the rest). */
-const API_VERSION: Record<string, string> = {
-  Deployment: 'apps/v1',
-  StatefulSet: 'apps/v1',
-  DaemonSet: 'apps/v1',
-  ReplicaSet: 'apps/v1',
-  Job: 'batch/v1',
-  Service: 'v1',
-};
-
-export const apiVersionOf = (kind: string): string => API_VERSION[kind] ?? 'v1';
-
 /** Whether `enter` lists the object's pods: a workload's, or those behind a Service. */
 export const listsPods = (kind: string): boolean => WORKLOADS.has(kind) || kind === 'Service';
 

@@ -13,7 +13,7 @@
 import { ObjectCache } from '../../cluster/object-cache.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
-import type { KubeObject } from '../../model/kube-object.js';
+import { apiVersionOf, type KubeObject } from '../../model/kube-object.js';
 import { DEFAULT_GRACE_MS, podVerdict, stuckReason, type HealthClock } from '../../health/pods.js';
 import { assess, conditionMet, type Health } from '../../health/rules.js';
 import { asObject } from '../../model/resource.js';
@@ -57,19 +57,15 @@ interface Workload {
   targets: RunTarget[];
 }
 
-const API_VERSION: Record<string, string> = {
-  Deployment: 'apps/v1',
-  StatefulSet: 'apps/v1',
-  DaemonSet: 'apps/v1',
-  ReplicaSet: 'apps/v1',
-};
+/** The owners whose pods a batch waits on to be replaced (a Job's are not restarted for it). */
+const REPLACING_OWNERS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
 /** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
 function workloadsOf(batch: RunBatch): Workload[] {
   const byName = new Map<string, Workload>();
   for (const t of batch.targets) {
     const owner = t.kind === 'Pod' ? t.owner : { kind: t.kind, name: t.name };
-    if (!owner || !API_VERSION[owner.kind]) continue;
+    if (!owner || !REPLACING_OWNERS.has(owner.kind)) continue;
     const name = `${t.namespace}/${owner.kind}/${owner.name}`;
     const w = byName.get(name) ?? {
       name,
@@ -120,7 +116,7 @@ class Caches {
     let c = this.caches.get(key);
     if (!c) {
       c = new ObjectCache(this.clusters.client(cluster), {
-        apiVersion: kind === 'Pod' ? 'v1' : API_VERSION[kind]!,
+        apiVersion: apiVersionOf(kind),
         kind,
         namespace,
       });
@@ -341,7 +337,7 @@ async function actOn(
   now: () => number,
 ): Promise<TargetOutcome> {
   if (input.action === 'rollout-restart') {
-    const ref = { apiVersion: API_VERSION[t.kind] ?? 'apps/v1', kind: t.kind, namespace: t.namespace, name: t.name };
+    const ref = { apiVersion: apiVersionOf(t.kind), kind: t.kind, namespace: t.namespace, name: t.name };
     const live = await c.get(ref);
     if (!live) throw new StepError('NotFound', `${targetName(t)} does not exist in ${input.cluster}`);
     const annotations = asObject(asObject(asObject(asObject(live.spec).template).metadata).annotations);

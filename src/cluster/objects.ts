@@ -169,6 +169,7 @@ export class ObjectClient {
           metadata: { name: ref.name, namespace: ref.namespace },
           deleteOptions: { preconditions: { uid } },
         },
+        answers: [429],
       });
       return true;
     } catch (e) {

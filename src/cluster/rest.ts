@@ -19,6 +19,11 @@ export interface RestRequest {
   contentType?: string;
   /** Per attempt; default 30 s. */
   timeoutMs?: number;
+  /**
+   * Statuses that are the server's answer rather than a reason to try again: an eviction's 429
+   * is a PodDisruptionBudget's refusal, and its caller decides when to ask again.
+   */
+  answers?: readonly number[];
 }
 
 export interface RestResponse {
@@ -249,7 +254,7 @@ export class RestClient {
       if (result.status >= 200 && result.status < 300) {
         return { status: result.status, body: result.text ? parseJson(result.text) : undefined };
       }
-      if (!last && RETRIED_STATUS.has(result.status)) {
+      if (!last && RETRIED_STATUS.has(result.status) && !req.answers?.includes(result.status)) {
         const retryAfter = result.headers['retry-after'];
         await this.retry.sleep(retryDelay(attempt, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.retry));
         continue;

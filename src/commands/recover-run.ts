@@ -24,6 +24,15 @@ import { approvalFor, flagVerdict, refuseUnlessAllowed, typedApproves, typedText
 import { EXIT_INTERRUPTED, Interrupts } from '../app/policy/interrupts.js';
 import { workspaceProduction, type ProductionPolicy } from '../app/policy/production.js';
 import { planRecovery } from '../app/recovery.js';
+import {
+  freezeRecovery,
+  launchRehearsedRun,
+  rehearsalSettings,
+  rehearseRecovery,
+  type RehearsalSettings,
+} from '../app/rehearsal.js';
+import type { RecoveryPlan } from '../recovery/plan.js';
+import { rehearsalText } from '../recovery/rehearsal-text.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
 import { LiveRecovery } from '../views/LiveRecovery.js';
 import { globalFlags } from './command-flags.js';
@@ -41,11 +50,14 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
       'name the runbook to run (e.g. `kdeck recover runbooks/AppRecovery.k -D hosts=a,b`), or --resume RUN_ID',
       2,
     );
-  if (!flags.plan && global.readOnly)
+  if (!flags.plan && !flags.rehearse && global.readOnly)
     throw new UserError(
-      'a recovery restarts pods and is refused in --read-only mode; `--plan` shows what it would do',
+      'a recovery restarts pods and is refused in --read-only mode; `--plan` or `--rehearse` shows what it would do',
       2,
     );
+  if (!flags.rehearse && (flags.readiness !== undefined || flags.timeScale !== undefined))
+    throw new UserError('--readiness and --time-scale set up a rehearsal: give them with --rehearse', 2);
+  const settings = rehearsalSettings(flags);
   const runbookFile = path.resolve(file);
   const root = findWorkspaceRoot(path.dirname(runbookFile));
   // a plan from a CMDB file needs no cluster: the clusters are opened when first needed
@@ -70,15 +82,78 @@ export async function runRecover(file: string | undefined, flags: RecoverFlags, 
     if (flags.output === 'text') process.stdout.write(planText(plan));
     requireTargets(plan, '; check the hostnames, or give a CMDB file with --cmdb');
     const clusterSet = await interrupts.beforeChange('the recovery', clusterSetOnce());
+    if (flags.rehearse)
+      return await rehearseFirst(
+        { root, runbook: path.relative(root, runbookFile), options, plan, clusterSet },
+        settings,
+        flags,
+        global.readOnly === true,
+        interrupts,
+      );
     const production = workspaceProduction(root, clusterSet.contexts);
     await approve(clustersOf(plan), production, flags, interrupts);
     const run = await launchRun(root, path.relative(root, runbookFile), options, plan, clusterSet, openOptions(flags));
     run.actor.send({ type: 'APPROVE' });
-    await follow(run, clusterSet, production, flags, interrupts);
+    await follow(run, clusterSet, production, flags, interrupts, root);
   } finally {
     interrupts.dispose();
     await opened?.close();
   }
+}
+
+interface Planned {
+  root: string;
+  /** The runbook file, relative to the workspace. */
+  runbook: string;
+  options: [string, string][];
+  plan: RecoveryPlan;
+  clusterSet: ClusterSet;
+}
+
+/**
+ * `--rehearse`: the plan frozen, rehearsed and reported; then, when the usual confirmation allows
+ * it (a terminal to ask on, or --yes / --confirm), that same frozen plan run for real.
+ */
+async function rehearseFirst(
+  planned: Planned,
+  settings: RehearsalSettings,
+  flags: RecoverFlags,
+  readOnly: boolean,
+  interrupts: Interrupts,
+): Promise<void> {
+  const { root, clusterSet } = planned;
+  const frozen = await interrupts.beforeChange('the rehearsal', freezeRecovery(planned.plan, clusterSet));
+  if (flags.output === 'text') process.stdout.write('\nRehearsing on an embedded copy of the clusters…\n');
+  const rehearsal = await interrupts.beforeChange('the rehearsal', rehearseRecovery(frozen, clusterSet, settings));
+  const production = workspaceProduction(root, clusterSet.contexts);
+  const approval = approvalFor(clustersOf(frozen), production);
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const runs = !readOnly && flagVerdict(approval, flags, interactive, 'the recovery').kind !== 'refused';
+  if (flags.output === 'json')
+    process.stdout.write(
+      runs ? `${JSON.stringify({ type: 'rehearsal', rehearsal })}\n` : `${JSON.stringify(rehearsal, null, 2)}\n`,
+    );
+  else process.stdout.write(`\n${rehearsalText(rehearsal)}`);
+  if (!runs) {
+    if (flags.output === 'text')
+      process.stdout.write(
+        `\nRehearsal only: nothing was changed.${readOnly ? '' : ' To run this plan for real, run the same command on a terminal, or add --yes (production: --confirm).'}\n`,
+      );
+    return;
+  }
+  if (flags.output === 'text') process.stdout.write('\nRun this same plan for real?\n');
+  await approve(clustersOf(frozen), production, flags, interrupts);
+  const run = launchRehearsedRun(
+    root,
+    planned.runbook,
+    planned.options,
+    frozen,
+    rehearsal,
+    clusterSet,
+    openOptions(flags),
+  );
+  run.actor.send({ type: 'APPROVE' });
+  await follow(run, clusterSet, production, flags, interrupts, root);
 }
 
 async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceOptions): Promise<void> {
@@ -106,7 +181,7 @@ async function resumeRecover(id: string, flags: RecoverFlags, global: WorkspaceO
       process.stdout.write(
         `Resuming run ${id} (${record.plan.runbook}, started ${record.createdAt} by ${record.who}).\n`,
       );
-    await follow(run, clusterSet, production, flags, interrupts);
+    await follow(run, clusterSet, production, flags, interrupts, root);
   } finally {
     interrupts.dispose();
     await close();
@@ -166,6 +241,7 @@ async function follow(
   production: ProductionPolicy,
   flags: RecoverFlags,
   interrupts: Interrupts,
+  root: string,
 ): Promise<void> {
   const interactive = hasOperator(flags);
   const { actor } = run;
@@ -198,7 +274,7 @@ async function follow(
     process.stdout.write(`Paused. Resume with: kdeck recover --resume ${run.id}\n`);
     throw new SilentExit(EXIT_INTERRUPTED);
   }
-  const problems = summary(final);
+  const problems = summary(final, new RunStore(root, run.id));
   if (flags.output === 'text') process.stdout.write(`${problems.lines.join('\n')}\n`);
   if (problems.failed) throw new SilentExit(1);
 }
@@ -221,7 +297,7 @@ async function waitHeld(run: LiveRun): Promise<void> {
   );
 }
 
-function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {
+function summary(final: RunSnapshot, store: RunStore): { lines: string[]; failed: boolean } {
   const lines = [''];
   let failed = false;
   for (const c of final.context.clusters) {
@@ -240,6 +316,12 @@ function summary(final: RunSnapshot): { lines: string[]; failed: boolean } {
       `Recovery finished with failures.${stopped ? ` Once the cause is fixed, resume with: kdeck recover --resume ${final.context.runId}` : ''}`,
     );
   } else lines.push('Recovery complete: every batch verified.');
+  if (store.record().predicted) {
+    lines.push('Against the rehearsal:');
+    for (const e of store.auditLog())
+      if (e.action === 'batch' && e.outcome === 'verified' && e.detail)
+        lines.push(`  ${e.cluster ?? ''} ${e.target ?? ''}: ${e.detail}`);
+  }
   lines.push(`Audit log: .kdeck/runs/${final.context.runId}/audit.jsonl`);
   return { lines, failed };
 }

@@ -13,6 +13,9 @@ export interface RecoverFlags {
   yes?: boolean;
   confirm?: string;
   resume?: string;
+  rehearse?: boolean;
+  readiness?: string;
+  timeScale?: string;
   output: 'text' | 'json';
 }
 
@@ -28,6 +31,18 @@ export function recoverCommand(): Command {
       'a CMDB file (YAML or CSV: hostname, cluster, namespace, pod) instead of asking the clusters',
     )
     .option('--plan', 'print the plan and change nothing')
+    .option(
+      '--rehearse',
+      'first run the plan against an embedded copy of its clusters (read, never written) and report the forecast; then, if confirmed, run the same plan for real',
+    )
+    .option(
+      '--readiness <duration>',
+      "with --rehearse: a workload's start-to-Ready time when none of its pods' timestamps tell it (default 10s)",
+    )
+    .option(
+      '--time-scale <x>',
+      'with --rehearse: real time per second of the rehearsal (1 real time, default 0.25: four times as fast)',
+    )
     .option('-y, --yes', 'run without asking (production clusters still need --confirm)')
     .option('--confirm <clusters>', 'the production clusters the run touches, typed out: prod-eu,prod-us')
     .option(

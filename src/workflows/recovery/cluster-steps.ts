@@ -41,6 +41,12 @@ export interface StepOptions {
    * that the first batch starts on approval instead of waiting for the namespaces to be listed.
    */
   batches?: readonly RunBatch[];
+  /**
+   * Real time per unit of the clusters' time (a rehearsal's sandbox runs faster: 0.25 is four
+   * times as fast): the steps' own waits (a recheck, an eviction tried again) are scaled by it, so
+   * they take the same time on the clusters' clock as they would against the real ones.
+   */
+  timeScale?: number;
 }
 
 /** What the steps need of the clusters: a client per context (a ClusterSet). */
@@ -203,6 +209,7 @@ export function clusterSteps(
   audit: RecoverySteps['audit'],
   options: StepOptions = {},
 ): RecoverySteps {
+  const timeScale = options.timeScale ?? 1;
   const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
@@ -244,7 +251,7 @@ export function clusterSteps(
           `${first.subject}: ${first.health.message} (${timeoutReason === 'GateTimeout' ? 'the batch did not start' : 'out of time'})`,
         );
       }
-      await changeOf(sources, Math.min(recheckMs, Math.max(0, input.deadline - now())), signal);
+      await changeOf(sources, Math.min(recheckMs, Math.max(0, input.deadline - now())) * timeScale, signal);
     }
   }
 
@@ -286,7 +293,8 @@ export function clusterSteps(
         await pods.ready();
         return pods.get(t.uid ?? '');
       };
-      return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, podOf, signal, now)));
+      const wait = { now, sleep: (ms: number) => sleep(ms * timeScale, signal), audit };
+      return Promise.all(input.batch.targets.map((t) => actOn(c, input, t, podOf, signal, wait)));
     },
 
     async verify(input, report, signal) {
@@ -334,8 +342,9 @@ async function actOn(
   t: RunTarget,
   podOf: (t: RunTarget) => Promise<KubeObject | undefined>,
   signal: AbortSignal,
-  now: () => number,
+  wait: { now: () => number; sleep: (ms: number) => Promise<void>; audit: RecoverySteps['audit'] },
 ): Promise<TargetOutcome> {
+  const { now } = wait;
   if (input.action === 'rollout-restart') {
     const ref = { apiVersion: apiVersionOf(t.kind), kind: t.kind, namespace: t.namespace, name: t.name };
     const live = await c.get(ref);
@@ -359,8 +368,9 @@ async function actOn(
   if (!live || deleting(live)) return 'already-replaced';
   if (input.action === 'delete')
     return (await c.delete(ref, 'Background', { uid: t.uid })) ? 'deleted' : 'already-replaced';
-  // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back
-  for (;;) {
+  // an eviction a PodDisruptionBudget refuses now may be allowed once other pods are back; the
+  // first refusal of a target is audited, so the log says why the batch took longer
+  for (let refused = false; ; refused = true) {
     try {
       return (await c.evict(ref, t.uid)) ? 'evicted' : 'already-replaced';
     } catch (e) {
@@ -369,7 +379,15 @@ async function actOn(
           throw new StepError('DisruptionBudget', `${targetName(t)}: ${e.message}`);
         throw e;
       }
-      await sleep(1_000, signal);
+      if (!refused)
+        wait.audit({
+          cluster: input.cluster,
+          target: targetName(t),
+          action: 'evict',
+          outcome: 'refused',
+          detail: `${e.message}; tried again every second until the health timeout`,
+        });
+      await wait.sleep(1_000);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { RecoveryPlan } from '../../recovery/plan.js';
 import { operatorName } from '../../state/holder.js';
-import { clusterSteps, type ClusterAccess } from './cluster-steps.js';
+import { clusterSteps, type ClusterAccess, type StepOptions } from './cluster-steps.js';
 import type { RunPlan } from './model.js';
 import { freezePlan } from './run-plan.js';
 import { newRunId, RunStore, type RunRecord } from './run-store.js';
@@ -18,6 +18,8 @@ export interface OpenOptions {
   snapshot?: unknown;
   /** What this process changes of the plan (with no operator to ask, pause becomes stop). */
   adjust?: (plan: RunPlan) => RunPlan;
+  /** The clusters' clock, for a rehearsal's sandbox that runs faster than the wall clock. */
+  clock?: Pick<StepOptions, 'now' | 'timeScale'>;
 }
 
 /** A run from its record: fresh, or resumed from its snapshot. */
@@ -31,11 +33,12 @@ export function openRun(
   return startRun({
     store,
     who: operatorName(),
-    steps: (audit) => clusterSteps(clusters, audit, { batches: plan.batches }),
+    steps: (audit) => clusterSteps(clusters, audit, { batches: plan.batches, ...options.clock }),
     input: { runId: store.id },
     plan,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot } : {}),
     ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    ...(record.predicted ? { predicted: record.predicted } : {}),
   });
 }
 
@@ -48,10 +51,33 @@ export async function launchRun(
   clusters: ClusterAccess,
   open: OpenOptions = {},
 ): Promise<LiveRun> {
+  const runPlan = await freezePlan(plan, (c) => clusters.client(c), new Date());
+  return launchFrozenRun(root, runbook, options, runPlan, clusters, open);
+}
+
+/**
+ * A new run of a plan frozen before (one a rehearsal ran), awaiting approval; `extra` goes into
+ * its record (what the rehearsal predicted, for the audit to set beside what happened).
+ */
+export function launchFrozenRun(
+  root: string,
+  runbook: string,
+  options: [string, string][],
+  runPlan: RunPlan,
+  clusters: ClusterAccess,
+  open: OpenOptions = {},
+  extra: Pick<RunRecord, 'predicted'> = {},
+): LiveRun {
   const at = new Date();
-  const runPlan = await freezePlan(plan, (c) => clusters.client(c), at);
-  const store = new RunStore(root, newRunId(plan.runbook.name, at));
-  const record = store.create({ runbook, options, createdAt: at.toISOString(), who: operatorName(), plan: runPlan });
+  const store = new RunStore(root, newRunId(runPlan.runbook, at));
+  const record = store.create({
+    runbook,
+    options,
+    createdAt: at.toISOString(),
+    who: operatorName(),
+    plan: runPlan,
+    ...extra,
+  });
   return openRun(store, record, clusters, open);
 }
 

@@ -35,6 +35,21 @@ export interface RunPlan {
 
 export type BatchOutcome = 'pending' | 'done' | 'failed' | 'skipped';
 
+/** When a rehearsal saw a batch verified, in ms of real time after the run's approval. */
+export interface PredictedBatch {
+  cluster: string;
+  /** 1-based within its cluster, as RunBatch.index. */
+  index: number;
+  atMs: number;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A batch's time set beside the rehearsal's, as the audit log and the run's summary say it. */
+export function comparedToRehearsal(actualMs: number, predicted: PredictedBatch): string {
+  return `verified ${seconds(actualMs)} after approval; the rehearsal predicted ${seconds(predicted.atMs)}`;
+}
+
 /** Why a step failed: a short reason (CrashLoopBackOff, GateTimeout) and a sentence. */
 export interface StepFailure {
   reason: string;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAlive, writeDurably, writeDurablyAsync } from '../../state/durable-file.js';
 import { UserError } from '../../diagnostics/user-error.js';
-import type { AuditEntry, RunPlan } from './model.js';
+import type { AuditEntry, PredictedBatch, RunPlan } from './model.js';
 
 export const RUNS_DIR = path.join('.kdeck', 'runs');
 const VERSION = 1;
@@ -24,6 +24,8 @@ export interface RunRecord {
   createdAt: string;
   who: string;
   plan: RunPlan;
+  /** What a rehearsal of this same plan predicted, when one came first. */
+  predicted?: PredictedBatch[];
 }
 
 interface SnapshotFile {

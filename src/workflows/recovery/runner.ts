@@ -5,7 +5,14 @@
  */
 import { createActor, waitFor, type Snapshot } from 'xstate';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
-import type { AuditEntry, HealthNote, RecoverySteps, RunPlan } from './model.js';
+import {
+  comparedToRehearsal,
+  type AuditEntry,
+  type HealthNote,
+  type PredictedBatch,
+  type RecoverySteps,
+  type RunPlan,
+} from './model.js';
 import { runMachine, type RunActor, type RunInput, type RunSnapshot } from './run-machine.js';
 import type { RunStore } from './run-store.js';
 
@@ -22,6 +29,8 @@ export interface RunOptions {
   plan: RunPlan;
   /** The persisted snapshot of a run being resumed. */
   snapshot?: unknown;
+  /** A rehearsal's times: each batch's verification is audited beside its predicted time. */
+  predicted?: PredictedBatch[];
 }
 
 export interface LiveRun {
@@ -36,8 +45,25 @@ export interface LiveRun {
 export function startRun(options: RunOptions): LiveRun {
   const { store, who, onUpdate } = options;
   const release = store.lock();
+  const { predicted } = options;
+  // a resumed run counts from the approval its audit log holds
+  let approvedAt = predicted
+    ? Date.parse(store.auditLog().find((e) => e.action === 'run' && e.outcome === 'approved')?.time ?? '')
+    : NaN;
   const audit: RecoverySteps['audit'] = (e) => {
-    const entry: AuditEntry = { time: new Date().toISOString(), who, run: store.id, ...e };
+    const now = Date.now();
+    if (e.action === 'run' && e.outcome === 'approved') approvedAt = now;
+    const expected =
+      e.action === 'batch' && e.outcome === 'verified' && !Number.isNaN(approvedAt)
+        ? predicted?.find((p) => p.cluster === e.cluster && e.target === `batch ${p.index}`)
+        : undefined;
+    const entry: AuditEntry = {
+      time: new Date(now).toISOString(),
+      who,
+      run: store.id,
+      ...e,
+      ...(expected ? { detail: comparedToRehearsal(now - approvedAt, expected) } : {}),
+    };
     store.audit(entry);
     onUpdate?.({ type: 'audit', entry });
   };

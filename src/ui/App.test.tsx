@@ -212,6 +212,54 @@ describe('the console', () => {
     tui.unmount();
   });
 
+  it('rehearses the plan before running it: the forecast beside the plan, then the same plan run for real', async () => {
+    const control = new FixtureControl();
+    const tui = await renderTui(app(control), { columns: 160, rows: 45 });
+    await tui.press(':');
+    await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1');
+    await tui.press('enter');
+    await tui.waitFor('h rehearses it');
+    expect(footer(tui.frame())).toContain('h rehearse');
+    await tui.press('h');
+    await tui.waitFor('Rehearsed, nothing changed: enter runs this same plan for real');
+    // plan on the left, forecast on the right of the same rows
+    expect(tui.frame()).toMatch(/Runbook app-recovery: delete 3 targets in 2 clusters +│ Rehearsal of app-recovery/);
+    expect(tui.frame()).toContain('predicted wall time 15.1 s');
+    expect(tui.frame()).toContain('Gate decisions (1 held, 2 opened):');
+    // the rest of the forecast is a page down
+    await tui.press('pgdn');
+    await tui.waitFor('What a rehearsal cannot know:');
+    expect(tui.frame()).toContain('- image pulls: a replacement');
+    await tui.press('enter');
+    await tui.waitFor('Type sandbox-b to run it, esc to cancel');
+    await tui.type('sandbox-b');
+    await tui.press('enter');
+    await tui.waitFor(/sandbox-a +gate/);
+    expect(control.calls).toEqual([
+      'recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1',
+      'rehearse runbooks/AppRecovery.k',
+      'run app-recovery',
+    ]);
+    tui.unmount();
+  });
+
+  it(':rehearse RUNBOOK plans and rehearses in one go; with nothing planned it says how to plan', async () => {
+    const control = new FixtureControl();
+    const tui = await renderTui(app(control));
+    await tui.press(':');
+    await tui.type('rehearse');
+    await tui.press('enter');
+    await tui.waitFor('there is no recovery plan to rehearse');
+    await tui.press(':');
+    await tui.type('rehearse runbooks/AppRecovery.k hosts=a-node-1');
+    await tui.press('enter');
+    await tui.waitFor('Rehearsed, nothing changed');
+    // at 100 columns the forecast comes first, the plan below it
+    expect(tui.frame()).toContain('Rehearsal of app-recovery (delete) on an embedded copy of 2 clusters');
+    expect(control.calls).toEqual(['recover runbooks/AppRecovery.k hosts=a-node-1', 'rehearse runbooks/AppRecovery.k']);
+    tui.unmount();
+  });
+
   it('lists the runs an earlier kdeck left unfinished and carries one on with :resume, prod clusters confirmed by name', async () => {
     const control = new FixtureControl();
     const tui = await renderTui(app(control));

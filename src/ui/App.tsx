@@ -150,6 +150,7 @@ export function App({ control, bindings, keymapFile, runbooks, unfinished }: App
             unfinished={unfinished}
             recoverKey={key('recover')}
             runKey={key('recovery.run')}
+            rehearseKey={key('recovery.rehearse')}
             prod={screen.prod}
             scroll={nav.scroll}
             width={inner.width}

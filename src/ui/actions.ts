@@ -33,6 +33,7 @@ export type ActionId =
   | 'refresh'
   | 'recover'
   | 'recovery.run'
+  | 'recovery.rehearse'
   | 'recovery.pause'
   | 'recovery.resume'
   | 'recovery.abort'
@@ -69,8 +70,8 @@ export interface ActionContext {
   filtered: boolean;
   /** An operation runs on the selected stack. */
   running: boolean;
-  /** Where the console's recovery is: a plan (or a saved run) to run, a run going on, or one that has ended. */
-  recovery?: 'planned' | 'running' | 'settled';
+  /** Where the console's recovery is: a plan or a saved run to run, a run going on, or one that has ended. */
+  recovery?: 'planned' | 'saved' | 'running' | 'settled';
   /** A view over the main pane that has keys of its own: the log of a pod or workload. */
   overlay?: 'logs';
   /** The selected row is a pod or has pods (a workload, a Service): `l` and `s` apply to it. */
@@ -267,6 +268,16 @@ export const ACTIONS: readonly ActionDef[] = [
     group: 'Recovery',
     mutating: true,
     dangerous: true,
+    footer: 4,
+    when: (c) => c.view === 'recovery' && c.focus === 'main' && (c.recovery === 'planned' || c.recovery === 'saved'),
+  },
+  {
+    id: 'recovery.rehearse',
+    keys: ['h'],
+    label: 'rehearse',
+    description:
+      'rehearse the plan on an embedded copy of its clusters (reads only): time, availability, refused evictions',
+    group: 'Recovery',
     footer: 4,
     when: (c) => c.view === 'recovery' && c.focus === 'main' && c.recovery === 'planned',
   },

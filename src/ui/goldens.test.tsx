@@ -97,6 +97,17 @@ const frames: [string, (tui: Tui) => Promise<void>][] = [
       await tui.waitFor(/sandbox-b +paused: failure/);
     },
   ],
+  [
+    'recovery-rehearsed',
+    async (tui) => (
+      await tui.press(':'),
+      await tui.type('recover runbooks/AppRecovery.k hosts=a-node-1,a-node-2,b-node-1'),
+      await tui.press('enter'),
+      await tui.waitFor('Plan only'),
+      await tui.press('h'),
+      void (await tui.waitFor('Rehearsed, nothing changed'))
+    ),
+  ],
   ['recovery-unfinished', async (tui) => tui.press('5')],
   [
     'recovery-saved',

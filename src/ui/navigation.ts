@@ -28,6 +28,8 @@ export type Mode =
 export type MessageOrigin =
   | { kind: 'operation'; stack: string }
   | { kind: 'recovery' }
+  /** A rehearsal going on. */
+  | { kind: 'rehearsal' }
   /** A compile asked for: the stack's count of ended compiles when it was asked. */
   | { kind: 'compile'; stack: string; compiles: number };
 

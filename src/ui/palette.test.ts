@@ -52,7 +52,7 @@ describe('the command line', () => {
   });
 
   it('completes command words and matches stacks by a part of their name', () => {
-    expect(completions('re')).toEqual(['recover', 'resume', 'refresh']);
+    expect(completions('re')).toEqual(['recover', 'rehearse', 'resume', 'refresh']);
     expect(completions('apply x')).toEqual([]);
     const keys = ['guestbook/dev', 'guestbook/prod', 'nginx-example/prod'];
     expect(matchStack('guestbook/prod', keys)).toBe('guestbook/prod');

@@ -12,6 +12,7 @@ export type PaletteCommand =
   | { kind: 'apply'; stack?: string; forceConflicts: boolean }
   | { kind: 'destroy'; stack?: string }
   | { kind: 'recover'; runbook: string; args: string[] }
+  | { kind: 'rehearse'; runbook?: string; args: string[] }
   | { kind: 'resume'; runId: string }
   | { kind: 'ctx'; name?: string }
   | { kind: 'stack'; name: string }
@@ -43,6 +44,12 @@ export const COMMANDS: readonly CommandInfo[] = [
     aliases: [],
     usage: ':recover RUNBOOK hosts=a,b',
     description: 'plan a recovery runbook (path from the workspace root)',
+  },
+  {
+    name: 'rehearse',
+    aliases: [],
+    usage: ':rehearse [RUNBOOK hosts=a,b]',
+    description: 'rehearse the planned recovery (or plan RUNBOOK first) on an embedded copy of its clusters',
   },
   {
     name: 'resume',
@@ -103,13 +110,17 @@ export function parseCommand(line: string): PaletteCommand | { error: string } {
     case 'destroy':
       if (args.length > 1) return { error: usage };
       return { kind: 'destroy', ...(args[0] ? { stack: args[0] } : {}) };
-    case 'recover': {
+    case 'recover':
+    case 'rehearse': {
       const [runbook, ...rest] = args;
+      if (!runbook && command.name === 'rehearse') return { kind: 'rehearse', args: [] };
       if (!runbook) return { error: `${usage} (for example :recover runbooks/AppRecovery.k hosts=web-1,web-2)` };
       const values = recoveryArgs(rest);
       const bad = values.find((v) => !/^[^=\s]+=[^=\s]+$/.test(v));
       if (bad) return { error: `${bad} is not key=value; ${usage}` };
-      return { kind: 'recover', runbook, args: values };
+      return command.name === 'recover'
+        ? { kind: 'recover', runbook, args: values }
+        : { kind: 'rehearse', runbook, args: values };
     }
     case 'resume':
       if (args.length !== 1) return { error: `${usage} (the Recovery view lists the unfinished runs)` };

@@ -14,6 +14,10 @@ export function currentMessage(message: Message | undefined, state: ConsoleState
       return state.operations.get(o.stack)?.running ? message : undefined;
     case 'recovery':
       return state.recovery?.state === 'running' && !state.recovery.settled ? message : undefined;
+    case 'rehearsal':
+      return state.recovery?.state === 'planned' && state.recovery.rehearsal?.state === 'rehearsing'
+        ? message
+        : undefined;
     case 'compile':
       return (state.stacks.find((s) => s.key === o.stack)?.compiles ?? Infinity) <= o.compiles ? message : undefined;
   }

@@ -29,6 +29,11 @@ export interface ConsoleControl {
   planRecovery(runbook: string, args: string[]): Promise<void>;
   /** `:resume RUN_ID`: shows a run saved under .kdeck/runs, for runRecovery to carry on; throws a sentence while another runs. */
   openSavedRun(runId: string): void;
+  /**
+   * Rehearses the planned recovery on an embedded copy of its clusters (reads only); rejects with
+   * a sentence when there is no plan, and records a failed rehearsal in the plan's entry.
+   */
+  rehearseRecovery(): Promise<void>;
   /** Runs the planned recovery, or carries the saved run on (confirmed by the operator); rejects with a sentence when it cannot. */
   runRecovery(): Promise<void>;
   /** Pause, resume, abort, or answer a cluster paused on a failure; false when no run listens. */

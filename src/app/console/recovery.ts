@@ -21,15 +21,27 @@ import type { RunActor } from '../../workflows/recovery/run-machine.js';
 import { RunStore, runStanding, type RunRecord } from '../../workflows/recovery/run-store.js';
 import type { LiveRun } from '../../workflows/recovery/runner.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
+import { freezeRecovery, launchRehearsedRun, rehearseRecovery, type Rehearsal } from '../rehearsal.js';
+import type { RunPlan } from '../../workflows/recovery/model.js';
+import { secondsText } from '../../recovery/rehearsal-text.js';
 
 interface Asked {
   runbook: string;
   args: string[];
 }
 
+/**
+ * A planned recovery's rehearsal: going on, or its forecast with the plan it froze (a run after
+ * it runs that same frozen plan), or why it could not be made.
+ */
+export type RehearsalEntry =
+  | { state: 'rehearsing' }
+  | { state: 'rehearsed'; frozen: RunPlan; report: Rehearsal }
+  | { state: 'error'; message: string };
+
 export type RecoveryEntry =
   | (Asked & { state: 'planning' })
-  | (Asked & { state: 'planned'; plan: RecoveryPlan })
+  | (Asked & { state: 'planned'; plan: RecoveryPlan; rehearsal?: RehearsalEntry })
   | (Asked & { state: 'error'; message: string })
   | (Asked & { state: 'saved'; runId: string; record: RunRecord; last: string })
   | (Asked & { state: 'running'; runId: string; actor: RunActor; settled: boolean });
@@ -89,6 +101,37 @@ export class ConsoleRecovery {
     }
   }
 
+  /**
+   * Rehearses the planned recovery on an embedded copy of its clusters (reads only, so read-only
+   * mode allows it); the forecast shows beside the plan, and a run after it runs the plan it froze.
+   */
+  async rehearse(): Promise<void> {
+    const entry = this.deps.store.get().recovery;
+    if (entry?.state !== 'planned')
+      throw new UserError('there is no recovery plan to rehearse; plan one with :recover RUNBOOK hosts=...');
+    if (entry.rehearsal?.state === 'rehearsing') throw new UserError(`the rehearsal of ${entry.runbook} is going on`);
+    requireTargets(entry.plan, '');
+    // a new plan asked for meanwhile replaces this one, and its rehearsal with it
+    const attach = (rehearsal: RehearsalEntry) => {
+      const now = this.deps.store.get().recovery;
+      if (now?.state === 'planned' && now.plan === entry.plan) this.set({ ...now, rehearsal });
+    };
+    attach({ state: 'rehearsing' });
+    try {
+      const frozen = await freezeRecovery(entry.plan, this.deps.clusterSet);
+      const report = await rehearseRecovery(frozen, this.deps.clusterSet);
+      attach({ state: 'rehearsed', frozen, report });
+      this.deps.log(
+        'info',
+        `recovery ${entry.runbook}: rehearsed, predicted ${secondsText(report.predicted.overallMs)} (lower bound ${secondsText(report.lowerBound.overallMs)}), ${report.refusals.length} eviction(s) refused`,
+      );
+    } catch (e) {
+      const message = errorMessage(e);
+      attach({ state: 'error', message });
+      this.deps.log('error', `recovery ${entry.runbook}: the rehearsal failed: ${message}`);
+    }
+  }
+
   /** `:resume RUN_ID`: a run saved under .kdeck/runs, shown to be carried on once confirmed. */
   openSaved(runId: string): void {
     this.refuseWhileRunning();
@@ -127,7 +170,12 @@ export class ConsoleRecovery {
     if (entry?.state !== 'planned')
       throw new UserError('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
     requireTargets(entry.plan, '');
-    const run = await launchRun(root, entry.runbook, entry.args.map(parseOptionArg), entry.plan, clusterSet, open);
+    const options = entry.args.map(parseOptionArg);
+    const { rehearsal } = entry;
+    const run =
+      rehearsal?.state === 'rehearsed'
+        ? launchRehearsedRun(root, entry.runbook, options, rehearsal.frozen, rehearsal.report, clusterSet, open)
+        : await launchRun(root, entry.runbook, options, entry.plan, clusterSet, open);
     this.follow(run, entry);
     run.actor.send({ type: 'APPROVE' });
   }

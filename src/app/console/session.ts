@@ -395,6 +395,10 @@ export class ConsoleSession implements ConsoleControl {
     this.recovery.openSaved(runId);
   }
 
+  rehearseRecovery(): Promise<void> {
+    return this.recovery.rehearse();
+  }
+
   runRecovery(): Promise<void> {
     return this.recovery.start();
   }

@@ -16,6 +16,7 @@ import type { RecoveryCommand } from '../../app/console/recovery.js';
 import type { ConsoleState } from '../../app/console/state.js';
 import { errorMessage } from '../../diagnostics/user-error.js';
 import { VIEWS } from '../views.js';
+import { secondsText } from '../../recovery/rehearsal-text.js';
 import type { Screen } from './useScreen.js';
 import { podCommands } from './pod-commands.js';
 import { useSuspend, type Suspended } from './useSuspend.js';
@@ -191,6 +192,22 @@ function commandsAt(
     );
   };
 
+  /** Rehearses the plan on screen; the forecast shows beside it, and the outcome in the status line. */
+  const rehearse = () =>
+    control.rehearseRecovery().then(
+      () => {
+        const r = control.store.get().recovery;
+        const rehearsal = r?.state === 'planned' ? r.rehearsal : undefined;
+        if (rehearsal?.state === 'error') return say(`the rehearsal failed: ${rehearsal.message}`, 'danger');
+        if (rehearsal?.state === 'rehearsed')
+          say(
+            `rehearsed: predicted ${secondsText(rehearsal.report.predicted.overallMs)}; ${keyOf('recovery.run')} runs this same plan for real (asks first)`,
+            'ok',
+          );
+      },
+      (e: unknown) => say(errorMessage(e), 'warning'),
+    );
+
   const steer = (command: RecoveryCommand) => {
     if (!control.steerRecovery(command)) say('no recovery is running');
   };
@@ -260,6 +277,9 @@ function commandsAt(
           return say('there is no recovery plan to run; plan one with :recover RUNBOOK hosts=...');
         return guarded(id, () => recoveryConfirmation(r.plan, state));
       }
+      case 'recovery.rehearse':
+        say('rehearsing on an embedded copy of the clusters…', 'muted', { kind: 'rehearsal' });
+        return void rehearse();
       case 'interrupt':
         if (stack && control.interrupt(stack.key))
           return say(`stopping ${stack.key}: nothing new starts, what is in flight finishes`, 'warning', {
@@ -310,6 +330,15 @@ function commandsAt(
       case 'recover':
         dispatch({ type: 'show', view: 'recovery' });
         control.planRecovery(c.runbook, c.args).catch((e: unknown) => say(errorMessage(e), 'warning'));
+        return;
+      case 'rehearse':
+        dispatch({ type: 'show', view: 'recovery' });
+        say('rehearsing on an embedded copy of the clusters…', 'muted', { kind: 'rehearsal' });
+        if (!c.runbook) return void rehearse();
+        control.planRecovery(c.runbook, c.args).then(
+          () => (control.store.get().recovery?.state === 'planned' ? rehearse() : undefined),
+          (e: unknown) => say(errorMessage(e), 'warning'),
+        );
         return;
       case 'resume':
         dispatch({ type: 'show', view: 'recovery' });

@@ -86,7 +86,7 @@ function objectOf(
 
 function recoveryOf(state: ConsoleState): Pick<ActionContext, 'recovery'> {
   const r = state.recovery;
-  if (r?.state === 'planned' || r?.state === 'saved') return { recovery: 'planned' };
+  if (r?.state === 'planned' || r?.state === 'saved') return { recovery: r.state };
   if (r?.state === 'running') return { recovery: r.settled ? 'settled' : 'running' };
   return {};
 }

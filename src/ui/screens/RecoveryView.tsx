@@ -12,6 +12,12 @@ import type { UnfinishedRun } from '../../workflows/recovery/run-store.js';
 import { cut, fit } from '../../views/text.js';
 import { theme } from '../../views/theme.js';
 import { recoveryLines } from './recovery-lines.js';
+import { rehearsalLines } from './rehearsal-lines.js';
+import type { DiffLine } from './diff-lines.js';
+
+/** From this width the rehearsal shows beside the plan; narrower, below it. */
+const SIDE_BY_SIDE_WIDTH = 120;
+const GUTTER = ' │ ';
 
 export interface RecoveryViewProps {
   recovery?: RecoveryEntry;
@@ -21,6 +27,7 @@ export interface RecoveryViewProps {
   /** The keys of `recover` and `recovery.run`, for the hints. */
   recoverKey: string;
   runKey: string;
+  rehearseKey: string;
   prod: ReadonlySet<string>;
   scroll: number;
   width: number;
@@ -33,12 +40,22 @@ export function RecoveryView({
   unfinished,
   recoverKey,
   runKey,
+  rehearseKey,
   prod,
   scroll,
   width,
   height,
 }: RecoveryViewProps) {
-  const lines = useMemo(() => (recovery?.state === 'planned' ? recoveryLines(recovery.plan) : []), [recovery]);
+  const plan = recovery?.state === 'planned' ? recovery.plan : undefined;
+  const rehearsal = recovery?.state === 'planned' ? recovery.rehearsal : undefined;
+  const side = rehearsal !== undefined && width >= SIDE_BY_SIDE_WIDTH;
+  const left = side ? Math.floor((width - GUTTER.length) / 2) : width;
+  const right = width - left - GUTTER.length;
+  const lines = useMemo(() => (plan ? recoveryLines(plan) : []), [plan]);
+  const forecast = useMemo(
+    () => (rehearsal ? rehearsalLines(rehearsal, side ? right : width) : []),
+    [rehearsal, side, right, width],
+  );
   if (!recovery) {
     const example = runbooks[0] ?? 'runbooks/AppRecovery.k';
     return (
@@ -125,20 +142,44 @@ export function RecoveryView({
     );
   }
   const bodyHeight = Math.max(1, height - 2);
-  const top = Math.min(scroll, Math.max(0, lines.length - bodyHeight));
+  // one column: the forecast first, since it is what the operator asked for last
+  const below: DiffLine[] = side || !forecast.length ? lines : [...forecast, { text: '' }, ...lines];
+  const longest = side ? Math.max(lines.length, forecast.length) : below.length;
+  const top = Math.min(scroll, Math.max(0, longest - bodyHeight));
+  const column = (from: readonly DiffLine[], w: number) => (
+    <Box flexDirection="column" width={w} height={bodyHeight}>
+      {from.slice(top, top + bodyHeight).map((l, i) => (
+        <Text key={top + i} color={l.tone ? theme[l.tone] : undefined} bold={l.bold}>
+          {cut(l.text, w) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+  const footer =
+    rehearsal?.state === 'rehearsed'
+      ? `Rehearsed, nothing changed: ${runKey} runs this same plan for real (asks first; prod clusters by name).`
+      : rehearsal?.state === 'rehearsing'
+        ? 'Rehearsing on an embedded copy: the clusters are only read; nothing changed.'
+        : `Plan only, nothing changed yet: ${runKey} runs it (asks first; prod clusters by name), ${rehearseKey} rehearses it.`;
   return (
     <Box flexDirection="column" height={height}>
       <Text color={theme.muted}>{cut(title, width)}</Text>
-      <Box flexDirection="column" height={bodyHeight}>
-        {lines.slice(top, top + bodyHeight).map((l, i) => (
-          <Text key={top + i} color={l.tone ? theme[l.tone] : undefined} bold={l.bold}>
-            {cut(l.text, width) || ' '}
-          </Text>
-        ))}
-      </Box>
-      <Text color={theme.warning}>
-        {cut(`Plan only, nothing changed yet: ${runKey} runs it (asks first; prod clusters by name).`, width)}
-      </Text>
+      {side ? (
+        <Box flexDirection="row" height={bodyHeight}>
+          {column(lines, left)}
+          <Box flexDirection="column" width={GUTTER.length}>
+            {Array.from({ length: bodyHeight }, (_, i) => (
+              <Text key={i} color={theme.muted}>
+                {GUTTER}
+              </Text>
+            ))}
+          </Box>
+          {column(forecast, right)}
+        </Box>
+      ) : (
+        column(below, width)
+      )}
+      <Text color={theme.warning}>{cut(footer, width)}</Text>
     </Box>
   );
 }

@@ -36,6 +36,7 @@ import {
 } from '../../app/console/state.js';
 
 import { T0 } from './clock.js';
+import { fixtureRehearsal } from './rehearsal-fixture.js';
 import { FixtureObjectSource, fixtureObjects } from './objects-fixture.js';
 
 export { T0 };
@@ -445,6 +446,18 @@ export class FixtureControl implements ConsoleControl {
         record,
         last: 'paused',
       },
+    }));
+  }
+
+  /** The plan on screen rehearsed: the fixture's forecast, shown beside it. */
+  async rehearseRecovery(): Promise<void> {
+    const entry = this.store.get().recovery;
+    if (entry?.state !== 'planned') throw new UserError('there is no recovery plan to rehearse');
+    this.calls.push(`rehearse ${entry.runbook}`);
+    const frozen = runPlanOf(entry.plan);
+    this.store.update((s) => ({
+      ...s,
+      recovery: { ...entry, rehearsal: { state: 'rehearsed', frozen, report: fixtureRehearsal(frozen) } },
     }));
   }
 

@@ -71,6 +71,7 @@ export function staticControl(state: ConsoleState): ConsoleControl {
     setContext: () => undefined,
     planRecovery: async () => undefined,
     openSavedRun: () => undefined,
+    rehearseRecovery: async () => undefined,
     runRecovery: async () => undefined,
     steerRecovery: () => false,
     focus: () => undefined,

@@ -385,7 +385,7 @@ async function actOn(
           target: targetName(t),
           action: 'evict',
           outcome: 'refused',
-          detail: `${e.message}; tried again every second until the health timeout`,
+          detail: `${e.detail || e.reason}; tried again every second until the health timeout`,
         });
       await wait.sleep(1_000);
     }

@@ -91,7 +91,7 @@ const deleting = (o: KubeObject) => o.metadata?.deletionTimestamp !== undefined;
 const ready = (p: KubeObject) => !deleting(p) && conditionMet(p, 'Ready');
 
 /** Replicas the workload wants: a DaemonSet's come from its nodes. */
-function desired(w: KubeObject): number {
+export function desired(w: KubeObject): number {
   if (w.kind === 'DaemonSet') return Number(asObject(w.status).desiredNumberScheduled ?? 0);
   const r = asObject(w.spec).replicas;
   return typeof r === 'number' ? r : 1;

@@ -108,6 +108,33 @@ describe('kdeck recover --rehearse against three clusters', () => {
     expect(fs.existsSync(path.join(workspace, '.kdeck', 'runs'))).toBe(false);
   }, 120_000);
 
+  it('says it in words, and is allowed under --read-only, where it never offers the real run', async () => {
+    const r = await kdeck([
+      '--read-only',
+      'recover',
+      'runbooks/AppRecovery.k',
+      '-D',
+      `hosts=${hosts.join(',')}`,
+      '-D',
+      'action=evict',
+      '--rehearse',
+      '--time-scale',
+      '0.5',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/at 2\.0× speed/);
+    expect(r.stdout).toMatch(/predicted wall time \d+\.\d s; lower bound 6\.0 s/);
+    expect(r.stdout).toMatch(
+      /sandbox-a\/shop\/Deployment\/web: 2 of 3 at \+\d+\.\d s \(3 before\); readiness 2\.0 s measured on 3 pods/,
+    );
+    expect(r.stdout).toMatch(
+      /Evictions refused \(PodDisruptionBudget\):\n {2}\+\d+\.\d s sandbox-a batch 1: shop\/Pod\/(web|api)-/,
+    );
+    expect(r.stdout).toContain('What a rehearsal cannot know:');
+    expect(r.stdout).toMatch(/Rehearsal only: nothing was changed\.\n$/);
+  }, 120_000);
+
   it('then runs the same plan for real, batch for batch as predicted, and audits each batch beside its forecast', async () => {
     const r = await kdeck([
       'recover',

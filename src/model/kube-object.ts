@@ -30,7 +30,8 @@ const API_VERSION: Readonly<Record<string, string>> = {
   DaemonSet: 'apps/v1',
   ReplicaSet: 'apps/v1',
   Job: 'batch/v1',
+  PodDisruptionBudget: 'policy/v1',
 };
 
-/** The API version of the built-in kinds kdeck reads by kind alone: the workloads, else the core group (Pod, Service). */
+/** The API version of the built-in kinds kdeck reads by kind alone: the workloads and budgets, else the core group (Pod, Service). */
 export const apiVersionOf = (kind: string): string => API_VERSION[kind] ?? 'v1';

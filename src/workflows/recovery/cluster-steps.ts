@@ -91,7 +91,7 @@ const deleting = (o: KubeObject) => o.metadata?.deletionTimestamp !== undefined;
 const ready = (p: KubeObject) => !deleting(p) && conditionMet(p, 'Ready');
 
 /** Replicas the workload wants: a DaemonSet's come from its nodes. */
-function desired(w: KubeObject): number {
+export function desired(w: KubeObject): number {
   if (w.kind === 'DaemonSet') return Number(asObject(w.status).desiredNumberScheduled ?? 0);
   const r = asObject(w.spec).replicas;
   return typeof r === 'number' ? r : 1;
@@ -385,7 +385,7 @@ async function actOn(
           target: targetName(t),
           action: 'evict',
           outcome: 'refused',
-          detail: `${e.message}; tried again every second until the health timeout`,
+          detail: `${e.detail || e.reason}; tried again every second until the health timeout`,
         });
       await wait.sleep(1_000);
     }

@@ -13,11 +13,10 @@ import path from 'node:path';
 import { ClusterSet } from '../../cluster/cluster-set.js';
 import type { Kubeconfig } from '../../cluster/kubeconfig.js';
 import type { ObjectClient } from '../../cluster/objects.js';
-import { conditionMet } from '../../health/rules.js';
-import type { KubeObject } from '../../model/kube-object.js';
+import { apiVersionOf, type KubeObject } from '../../model/kube-object.js';
 import { asObject } from '../../model/resource.js';
 import { estimateReadiness, type ReadinessEstimate } from '../../recovery/rehearsal-readiness.js';
-import { seedState, selects, topWorkload, uidOf, type ClusterShape } from '../../recovery/rehearsal-seed.js';
+import { seedState, selects, topWorkload, type ClusterShape } from '../../recovery/rehearsal-seed.js';
 import {
   lowerBound,
   REHEARSAL_LIMITS,
@@ -27,12 +26,12 @@ import {
   type EvictionRefusal,
   type GateDecision,
   type Rehearsal,
-  type WorkloadForecast,
 } from '../../recovery/rehearsal.js';
 import { RealClock, startSandbox, type Sandbox } from '../../sandbox/index.js';
 import type { ClusterActor } from './cluster-machine.js';
 import type { ClusterAccess } from './cluster-steps.js';
 import { openRun } from './launch.js';
+import { AvailabilityWatch } from './rehearsal-availability.js';
 import type { RunPlan, RunTarget } from './model.js';
 import { clusterActorId, clustersOf } from './run-machine.js';
 import { newRunId, RunStore } from './run-store.js';
@@ -46,20 +45,12 @@ export interface RehearseOptions {
 }
 
 const WORKLOAD_KINDS = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'] as const;
-const API_OF: Record<string, string> = {
-  Pod: 'v1',
-  Deployment: 'apps/v1',
-  ReplicaSet: 'apps/v1',
-  StatefulSet: 'apps/v1',
-  DaemonSet: 'apps/v1',
-  PodDisruptionBudget: 'policy/v1',
-};
 
 const nameOf = (o: KubeObject) => String(o.metadata?.name ?? '');
 const targetKey = (cluster: string, t: RunTarget) => `${cluster}/${t.namespace}/${t.kind}/${t.name}`;
 
 async function listIn(client: ObjectClient, kind: string, namespace: string): Promise<KubeObject[]> {
-  return (await client.list({ apiVersion: API_OF[kind]!, kind, namespace })).items;
+  return (await client.list({ apiVersion: apiVersionOf(kind), kind, namespace })).items;
 }
 
 /**
@@ -133,88 +124,6 @@ function rehearsalClusters(sandbox: Sandbox): ClusterSet {
     },
   };
   return new ClusterSet(kubeconfig);
-}
-
-const deleting = (p: KubeObject) => asObject(p.metadata).deletionTimestamp !== undefined;
-
-/** Desired replicas of a workload object (a DaemonSet's from its status; a bare pod is one). */
-function desiredOf(o: KubeObject | undefined): number {
-  if (!o || o.kind === 'Pod') return 1;
-  if (o.kind === 'DaemonSet') return Number(asObject(o.status).desiredNumberScheduled ?? 0);
-  const r = asObject(o.spec).replicas;
-  return typeof r === 'number' ? r : 1;
-}
-
-/** Follows each workload's available (Ready, not going) pods through the sandbox's pod events. */
-class AvailabilityWatch {
-  private readonly forecasts = new Map<string, WorkloadForecast>();
-  private readonly offs: (() => void)[] = [];
-
-  constructor(
-    sandbox: Sandbox,
-    shapes: readonly ClusterShape[],
-    readiness: ReadonlyMap<string, ReadinessEstimate>,
-    private readonly elapsed: () => number,
-  ) {
-    for (const shape of shapes) {
-      const cluster = sandbox.cluster(shape.cluster);
-      const known = [...shape.workloads, ...shape.pods];
-      const topOf = new Map(known.map((o) => [uidOf(o), topWorkload(shape.cluster, o, known)]));
-      const pods = new Map(shape.pods.map((p) => [uidOf(p), p]));
-      const workloadOf = (pod: KubeObject): string | undefined => {
-        const top = topOf.get(uidOf(pod));
-        if (top) return top;
-        // a replacement: its owner is known, or is a ReplicaSet made during the run (a rollout restart)
-        const found = topWorkload(shape.cluster, pod, [...cluster.store.list('apps/replicasets'), ...known]);
-        topOf.set(uidOf(pod), found);
-        return found;
-      };
-      for (const top of new Set(shape.pods.map((p) => topOf.get(uidOf(p))!))) {
-        const owner = known.find(
-          (o) => `${shape.cluster}/${String(o.metadata?.namespace ?? '')}/${o.kind}/${nameOf(o)}` === top,
-        );
-        const available = this.count(top, pods, workloadOf);
-        this.forecasts.set(top, {
-          workload: top,
-          desired: desiredOf(owner),
-          availableBefore: available,
-          minAvailable: available,
-          minAtMs: 0,
-          readiness: readiness.get(top)!,
-        });
-      }
-      this.offs.push(
-        cluster.store.subscribe((e) => {
-          if (e.resource !== '/pods') return;
-          const pod = e.object as KubeObject;
-          if (e.type === 'DELETED') pods.delete(uidOf(pod));
-          else pods.set(uidOf(pod), pod);
-          const top = workloadOf(pod);
-          const f = top ? this.forecasts.get(top) : undefined;
-          if (!f) return;
-          const now = this.count(top!, pods, workloadOf);
-          if (now < f.minAvailable) {
-            f.minAvailable = now;
-            f.minAtMs = this.elapsed();
-          }
-        }),
-      );
-    }
-  }
-
-  private count(top: string, pods: Map<string, KubeObject>, workloadOf: (p: KubeObject) => string | undefined) {
-    let n = 0;
-    for (const p of pods.values()) if (!deleting(p) && conditionMet(p, 'Ready') && workloadOf(p) === top) n++;
-    return n;
-  }
-
-  result(): WorkloadForecast[] {
-    return [...this.forecasts.values()].sort((a, b) => (a.workload < b.workload ? -1 : 1));
-  }
-
-  close(): void {
-    for (const off of this.offs) off();
-  }
 }
 
 /** Rehearses `plan` (frozen against `clusters`) and says what it would do. */

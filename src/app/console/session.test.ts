@@ -150,7 +150,7 @@ describe('the console session', () => {
     expect(r.message).toMatch(/--> .*runbooks\/AppRecovery\.k:\d+:\d+/);
   });
 
-  it('plans a recovery runbook from the hostnames and runs it: the pod is replaced and the run leaves its audit log', async () => {
+  it('plans a recovery runbook from the hostnames, rehearses it without a write, and runs it: the pod is replaced and the audit log sets it beside the forecast', async () => {
     const client = clusterSet.client('sandbox-a');
     const pods = await client.list({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev' });
     const pod = pods.items[0];
@@ -163,6 +163,17 @@ describe('the console session', () => {
       `sandbox-a/nginx-example-dev/${name}`,
     ]);
     expect(planned.plan.runbook.unresolved).toEqual(['nowhere-1']);
+    // rehearsed first: the forecast names the batch, and the cluster is only read
+    await session.rehearseRecovery();
+    const rehearsed = session.store.get().recovery;
+    const rehearsal = rehearsed?.state === 'planned' ? rehearsed.rehearsal : undefined;
+    expect(rehearsal?.state).toBe('rehearsed');
+    if (rehearsal?.state !== 'rehearsed') return;
+    expect(rehearsal.report.batches).toEqual([
+      expect.objectContaining({ cluster: 'sandbox-a', index: 1, outcome: 'verified' }),
+    ]);
+    const untouched = await client.get({ apiVersion: 'v1', kind: 'Pod', namespace: 'nginx-example-dev', name });
+    expect(untouched?.metadata?.resourceVersion).toBe(pod.metadata?.resourceVersion);
     await session.runRecovery();
     await until(
       () => {
@@ -182,6 +193,10 @@ describe('the console session', () => {
     expect(runs).toHaveLength(1);
     expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain(
       '"outcome":"finished"',
+    );
+    // the run was the rehearsed plan: its audit log sets the batch beside its forecast
+    expect(fs.readFileSync(path.join(copy, '.kdeck', 'runs', runs[0], 'audit.jsonl'), 'utf8')).toContain(
+      'the rehearsal predicted',
     );
     expect(session.store.get().events.map((e) => e.text)).toContainEqual(
       expect.stringMatching(/^recovery: sandbox-a {2}nginx-example-dev\/Pod\//),

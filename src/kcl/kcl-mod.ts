@@ -38,6 +38,18 @@ export interface VersionRules {
    * attributes set to None.
    */
   requiredAttributesCheckedOnlyWhereWritten: boolean;
+  /**
+   * Before v0.5 a main-package file could read `pkg.name` where `pkg` is imported only by a
+   * later file of the package (kcl-lang v0.4.6 gave the dotted name the package of any main file
+   * importing it, sema/pre_process/mod.rs), and got what the package held at that moment: each
+   * package was compiled to a module of its own (runner/assembler.rs, `no_link`) whose globals
+   * are set when an import first runs its code, and an unset one reads as Undefined
+   * (runtime ptr_as_ref). A schema expression whose schema reads Undefined gives its config, a
+   * plain dict (kclvm_schema_value_new: Undefined | config). Konfig's kcl-vault-csi base.k
+   * wrote `vaultv1.SecretProviderClass {...}` importing `vaultv1` only in main.k, and its
+   * goldens hold no SecretProviderClass.
+   */
+  laterImportsReadUndefined: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -78,5 +90,6 @@ export function versionRules(root: string): VersionRules {
     undefinedSchemaNamesReadUndefined: v !== undefined && before(v, 0, 5, 0),
     schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
     requiredAttributesCheckedOnlyWhereWritten: v !== undefined && before(v, 0, 5, 0),
+    laterImportsReadUndefined: v !== undefined && before(v, 0, 5, 0),
   };
 }

@@ -150,6 +150,8 @@ describe('programs written for kcl v0.4', () => {
     it('reads Undefined before any import has run it, and its schema expressions are plain configs', () => {
       expect(run(files, 'v0.4.6', ['base.k', 'main.k'])).toBe('a:\n  name: base\nb:\n  name: main\ncount: 1\n');
       expect(run(files, undefined, ['base.k', 'main.k'])).toContain('count: 2\n');
+      // kcl-py, before v0.4.3, ran every import of the package first
+      expect(run(files, 'v0.4.0', ['base.k', 'main.k'])).toContain('count: 2\n');
     });
 
     it('reads the package once an earlier import has run it', () => {

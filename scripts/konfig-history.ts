@@ -19,6 +19,7 @@ import { settingsFiles } from '../src/konfig/compile.js';
 import { crdResources } from '../src/konfig/crd.js';
 import { specToYaml } from '../src/konfig/spec-yaml.js';
 import { firstDifference, loadDocuments } from './document-diff.js';
+import { withGoKeyOrder } from './go-yaml-order.js';
 import { loadWorkspace, type Stack } from '../src/konfig/workspace.js';
 import { failureLine } from './failure-line.js';
 
@@ -66,19 +67,20 @@ const isSpecList = (docs: unknown[]): docs is [unknown[]] => docs.length === 1 &
 /**
  * A KCL document as kusion v0.8 read it into a Resource: `id`, `type` and `attributes` always
  * (empty when the document lacks them: a bare manifest becomes `{id: "", type: "", attributes:
- * {}}`), `dependsOn` and `extensions` when not empty; other keys (`mode`) are dropped.
+ * {}}`), `dependsOn` and `extensions` when not empty; other keys (`mode`) are dropped. Attributes
+ * and extensions were Go maps, printed with their keys in Go's order (go-yaml-order.ts).
  */
 function asKusionResource(doc: unknown): Map<string, unknown> {
   const get = (k: string): unknown => (doc instanceof Map ? doc.get(k) : undefined);
   const resource = new Map<string, unknown>([
     ['id', get('id') ?? ''],
     ['type', get('type') ?? ''],
-    ['attributes', get('attributes') ?? new Map()],
+    ['attributes', withGoKeyOrder(get('attributes') ?? new Map())],
   ]);
   const dependsOn = get('dependsOn');
   if (Array.isArray(dependsOn) && dependsOn.length > 0) resource.set('dependsOn', dependsOn);
   const extensions = get('extensions');
-  if (extensions instanceof Map && extensions.size > 0) resource.set('extensions', extensions);
+  if (extensions instanceof Map && extensions.size > 0) resource.set('extensions', withGoKeyOrder(extensions));
   return resource;
 }
 
@@ -120,7 +122,7 @@ export function judgeStack(root: string, stack: Stack | undefined, goldenDir: st
     actual = loadDocuments(runKcl(runOptionsFromSettings(settingsFiles(stack), stack.dir)).yaml);
     if (spec) {
       const crds = crdResources(stack.dir);
-      actual = [...actual.map(asKusionResource), ...loadDocuments(specToYaml({ resources: crds }))];
+      actual = [...actual, ...loadDocuments(specToYaml({ resources: crds }))].map(asKusionResource);
     }
   } catch (e) {
     return failed(failureLine(e));

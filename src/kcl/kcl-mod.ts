@@ -38,6 +38,21 @@ export interface VersionRules {
    * attributes set to None.
    */
   requiredAttributesCheckedOnlyWhereWritten: boolean;
+  /**
+   * From v0.4.3 (the first release whose programs ran on the Rust compiler) to v0.5, a
+   * main-package file could read `pkg.name` where `pkg` is imported only by a later file of the
+   * package (the dotted name got the package of any main file importing it,
+   * sema/pre_process/mod.rs), and got what the package held at that moment: each package was
+   * compiled to a module of its own (runner/assembler.rs, `no_link`) whose globals are set when
+   * an import first runs its code, the main package's files ran one after the other, imports
+   * first (codegen walk_module), and an unset global reads as Undefined (runtime ptr_as_ref). A
+   * schema expression whose schema reads Undefined gives its config, a plain dict
+   * (kclvm_schema_value_new: Undefined | config). Checked in the v0.4.3 to v0.4.6 sources.
+   * kcl-py before it ran every import of a package before any of its statements. Konfig's
+   * kcl-vault-csi base.k wrote `vaultv1.SecretProviderClass {...}` importing `vaultv1` only
+   * in main.k (kcl.mod: v0.4.6), and its goldens hold no SecretProviderClass.
+   */
+  laterImportsReadUndefined: boolean;
 }
 
 type Version = [major: number, minor: number, patch: number];
@@ -78,5 +93,6 @@ export function versionRules(root: string): VersionRules {
     undefinedSchemaNamesReadUndefined: v !== undefined && before(v, 0, 5, 0),
     schemaAttributesBeforeConfigKeys: v !== undefined && before(v, 0, 5, 0),
     requiredAttributesCheckedOnlyWhereWritten: v !== undefined && before(v, 0, 5, 0),
+    laterImportsReadUndefined: v !== undefined && !before(v, 0, 4, 3) && before(v, 0, 5, 0),
   };
 }

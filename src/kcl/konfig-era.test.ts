@@ -13,8 +13,9 @@ const root = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-konfig-era-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 let count = 0;
 
-/** Runs main.k (and other files) in a fresh project whose kcl.mod declares `version`, if any. */
-function run(files: Record<string, string>, version?: string): string {
+/** Runs main.k, or the `program` files in order, in a fresh project whose kcl.mod declares
+ * `version`, if any. */
+function run(files: Record<string, string>, version?: string, program = ['main.k']): string {
   const dir = path.join(root, String(count++));
   for (const [name, text] of Object.entries({
     'kcl.mod': version ? `[expected]\nkclvm_version = "${version}"\n` : '[package]\n',
@@ -23,7 +24,7 @@ function run(files: Record<string, string>, version?: string): string {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), text);
   }
-  return runKcl({ files: [path.join(dir, 'main.k')] }).yaml;
+  return runKcl({ files: program.map((f) => path.join(dir, f)) }).yaml;
 }
 
 const LIB = {
@@ -135,6 +136,27 @@ describe('programs written for kcl v0.4', () => {
       expect(() => run({ 'main.k': nested.join('\n') }, 'v0.4.6')).toThrow(
         "attribute 'cidrs' of Rule is required and can't be None or Undefined",
       );
+    });
+  });
+
+  describe('a package imported only by a later file of the main package', () => {
+    // Konfig's kcl-vault-csi: base.k writes `vaultv1.SecretProviderClass {...}`, main.k imports vaultv1
+    const files = {
+      ...LIB,
+      'base.k': 'a: lib.Svc {name = "base"}\n',
+      'main.k': 'import lib\nb = lib.Svc {name = "main"}\ncount = len(lib.Svc.instances())\n',
+    };
+
+    it('reads Undefined before any import has run it, and its schema expressions are plain configs', () => {
+      expect(run(files, 'v0.4.6', ['base.k', 'main.k'])).toBe('a:\n  name: base\nb:\n  name: main\ncount: 1\n');
+      expect(run(files, undefined, ['base.k', 'main.k'])).toContain('count: 2\n');
+      // kcl-py, before v0.4.3, ran every import of the package first
+      expect(run(files, 'v0.4.0', ['base.k', 'main.k'])).toContain('count: 2\n');
+    });
+
+    it('reads the package once an earlier import has run it', () => {
+      const program = ['first.k', 'base.k', 'main.k'];
+      expect(run({ ...files, 'first.k': 'import lib\n' }, 'v0.4.6', program)).toContain('count: 2\n');
     });
   });
 

@@ -127,6 +127,14 @@ export class PackageLoader {
     return loaded.module;
   }
 
+  /** Whether an import in this run has run the package `import spec` written in `fromFile`
+   * names; system modules and plugins need no running. */
+  importedYet(spec: string, fromFile: string): boolean {
+    if (SYSTEM_MODULES.has(spec) || spec.startsWith(PLUGIN_PREFIX)) return true;
+    const pkg = this.locate(spec, fromFile);
+    return pkg !== undefined && this.loaded.has(pkg.pkgpath);
+  }
+
   private current(): Recording | undefined {
     return this.recordings[this.recordings.length - 1];
   }

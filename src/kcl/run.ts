@@ -211,6 +211,9 @@ function runProgram(opts: RunOptions): RunResult {
       schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
       requiredAttributesCheckedOnlyWhereWritten: rules.requiredAttributesCheckedOnlyWhereWritten,
       undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
+      packageImportedYet: rules.laterImportsReadUndefined
+        ? (spec, fromFile) => packages.importedYet(spec, fromFile)
+        : undefined,
       mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
       instances: packages.instances,
       budget: new Budget(opts.guards?.deadline),

@@ -28,6 +28,9 @@ export interface ModuleCtx {
   readonly declaredAt: Map<string, Position>;
   /** Whether statements binding `name` have yet to run. */
   morePending(name: string): boolean;
+  /** The import that would bind `name` when only imports of files other than `file` have yet
+   * to bind it (see VersionRules.laterImportsReadUndefined); else undefined. */
+  laterImport(name: string, file: string): { path: string; file: string } | undefined;
   /** The package the module belongs to (`__main__` for the program's own files). */
   readonly pkgpath: string;
 }

@@ -84,6 +84,11 @@ export interface EvalOptions {
   /** Required attributes are checked only in instances written where they are made, and in
    * their instance-valued attributes (kcl before v0.5; see kcl-mod.ts). */
   requiredAttributesCheckedOnlyWhereWritten?: boolean;
+  /** Given when a main-package file's `pkg.name`, `pkg` imported only by a later file, reads
+   * Undefined unless the package has run already (kcl before v0.5, see
+   * VersionRules.laterImportsReadUndefined): whether an import has run the package `spec`
+   * written in `fromFile` names. */
+  packageImportedYet?: (spec: string, fromFile: string) => boolean;
   /** Top-level `a = S {...}` of the main package that merge like `a: S {...}` (config-merge.ts). */
   mergedAssignments?: ReadonlySet<A.Stmt>;
   /** Where the run counts the instances it makes, for `Schema.instances()`. */
@@ -148,6 +153,13 @@ export class Evaluator {
       instanceTypes: new Map(),
       declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
+      laterImport: (name, file) => {
+        if (scope.vars.has(name)) return undefined;
+        const waiting = lazy.waiting(name);
+        const first = waiting[0];
+        if (!first || waiting.some((w) => w.stmt.type !== 'Import' || w.file === file)) return undefined;
+        return first.stmt.type === 'Import' ? { path: first.stmt.path, file: first.file } : undefined;
+      },
       pkgpath,
     };
     for (const m of modules) {
@@ -231,7 +243,12 @@ export class Evaluator {
         return;
       }
       case 'Unification': {
-        const { def, call, config } = this.schemaParts(stmt.value, env);
+        const schema = this.evalExpr(stmt.value.name, env);
+        if (schema === UNDEFINED && this.options.packageImportedYet) {
+          this.assign(stmt.target, this.configAlone(stmt.value, env), env);
+          return;
+        }
+        const { def, call, config } = this.schemaParts(stmt.value, env, schema);
         const name = stmt.target.name;
         if (env.scope.kind !== 'module') {
           const schema = env.scope.schemaScope();
@@ -487,6 +504,8 @@ export class Evaluator {
         }
       }
       case 'Selector': {
+        if (e.value.type === 'Identifier' && e.value.names.length === 1 && this.notImportedYet(e.value.names[0], env))
+          return UNDEFINED;
         const v =
           e.value.type === 'Identifier' && e.value.names.length === 1
             ? this.lookupName(e.value.names, env, true)
@@ -500,6 +519,7 @@ export class Evaluator {
       case 'SchemaExpr': {
         // `inst {...}` on an instance: a new instance with the config merged in
         const target = this.evalExpr(e.name, env);
+        if (target === UNDEFINED && this.options.packageImportedYet) return this.configAlone(e, env);
         if (isSchemaInstance(target) && e.config.type === 'ConfigExpr') {
           return this.reinstantiate(target, merged(target, evalConfig(this, e.config, env)), env);
         }
@@ -622,9 +642,27 @@ export class Evaluator {
     return binary(op, left, right);
   }
 
+  /** `S {...}` where `S` reads Undefined, in kcl before v0.5: the config alone, a plain dict
+   * (see VersionRules.laterImportsReadUndefined). */
+  private configAlone(e: A.SchemaExpr, env: Env): Value {
+    return e.config.type === 'ConfigExpr' ? evalConfig(this, e.config, env) : evalDictComp(this, e.config, env);
+  }
+
+  /** kcl before v0.5: in a main-package file, `name.attr` where only a later file imports `name`
+   * and no import has run that package yet (VersionRules.laterImportsReadUndefined). */
+  private notImportedYet(name: string, env: Env): boolean {
+    const imported = this.options.packageImportedYet;
+    if (!imported || env.module.pkgpath !== MAIN_PKGPATH) return false;
+    // a lambda parameter or comprehension variable of that name is what the name reads
+    for (let s: Scope | undefined = env.scope; s?.parent; s = s.parent) if (s.vars.has(name)) return false;
+    const later = env.module.laterImport(name, env.file);
+    return later !== undefined && !imported(later.path, later.file);
+  }
+
   /** `selected`: the name is the left side of a selector (`name.attr`). */
   lookupName(names: string[], env: Env, selected = false): Value {
     const [first, ...rest] = names;
+    if (rest.length > 0 && this.notImportedYet(first, env)) return UNDEFINED;
     // `pkg.name` where `pkg` is an import reads the package even inside a config with a key
     // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`), however deep the
     // configs nest: kcl's resolver binds the dotted name to the import, and a config's keys are

@@ -94,6 +94,13 @@ export class LazyStatements {
     if (list.every((e) => e.state !== 'pending')) this.pending.delete(name);
   }
 
+  /** The statements that have yet to run and would bind `name`, with the files they are in. */
+  waiting(name: string): { stmt: A.Stmt; file: string }[] {
+    return (this.pending.get(name) ?? [])
+      .filter((e) => e.state === 'pending')
+      .map((e) => ({ stmt: e.stmt, file: e.env.file }));
+  }
+
   hasPending(name: string): boolean {
     return this.pending.get(name)?.some((e) => e.state === 'pending') ?? false;
   }

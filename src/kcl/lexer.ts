@@ -83,8 +83,6 @@ const rules: moo.Rules = {
     /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
     /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
   ),
-  // `r`, `R`, `b` or `B` before a quote that starts no string, as `name` would have matched it
-  prefix: { match: /[rRbB](?=["'])/, type: () => 'name' },
   op: [
     '**=',
     '//=',
@@ -122,8 +120,14 @@ const rules: moo.Rules = {
     '.',
     '!',
   ],
-  unterminated: { match: /["']/ },
-  invalid: { match: /[^]/, lineBreaks: true },
+  // what no rule above matched, in one rule (a rule is a capture group in every match's array):
+  // `r`, `R`, `b` or `B` before a quote that starts no string, a name as `name` would have read
+  // it; a quote that starts no string; any other character
+  leftover: {
+    match: /[rRbB](?=["'])|[^]/,
+    lineBreaks: true,
+    type: (text) => (/^[rRbB]$/.test(text) ? 'name' : text === '"' || text === "'" ? 'unterminated' : 'invalid'),
+  },
 };
 
 const rawLexer = moo.compile(rules);

@@ -57,7 +57,8 @@ export interface RunOptions {
 export interface RunResult {
   /** What `print()` wrote, which kcl shows before the result. */
   printed: string;
-  yaml: string;
+  /** The output as `kcl run` prints it (computed on demand: a compile for apply only needs the data). */
+  readonly yaml: string;
   /** The output documents as plain data, filtered as the YAML is (computed on demand). */
   data(): unknown[];
 }
@@ -240,7 +241,12 @@ function runProgram(opts: RunOptions): RunResult {
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
-  if (!isDict(result)) return { printed, yaml: toYaml(result, encode), data: () => [plainData(result, encode)] };
+  if (!isDict(result))
+    return runResult(
+      printed,
+      () => toYaml(result, encode),
+      () => [plainData(result, encode)],
+    );
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   return output(printed, planDocuments(result, plan), encode);
 }
@@ -252,7 +258,23 @@ function withoutEmptyLists(doc: Value): Value {
 }
 
 function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {
-  return { printed, yaml: toYamlStream(documents, options), data: () => documents.map((d) => plainData(d, options)) };
+  return runResult(
+    printed,
+    () => toYamlStream(documents, options),
+    () => documents.map((d) => plainData(d, options)),
+  );
+}
+
+/** A result whose YAML is written the first time it is read, and once: writing it took as long as the evaluation. */
+function runResult(printed: string, yaml: () => string, data: () => unknown[]): RunResult {
+  let text: string | undefined;
+  return {
+    printed,
+    get yaml() {
+      return (text ??= yaml());
+    },
+    data,
+  };
 }
 
 /** Adds a bare expression's value to the program's result; a conflict is worded as kcl words it

@@ -230,12 +230,24 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     return 'succeeded';
   };
 
+  // creates and updates first, each after its dependencies; then deletes, each after its
+  // dependents: a stack moving to another cluster is up on the new one before the old one goes
+  const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
+  const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
+  const forward = applyGraph(changeSet.graph, applies);
+  const backward = changeSet.deletions.reversed();
+  // a free slot goes to what comes first in the chain order, not to what asked first: a
+  // Deployment whose ConfigMap and Service just became healthy is sent before the next apps'
+  // ConfigMaps and Services, as a manifest lists them, so workloads start their readiness early
+  // instead of all at the end (the two walks run one after the other: their ranks never meet)
+  const priority = new Map([forward, backward].flatMap((g) => g.chainOrder().map((key, i) => [key, i] as const)));
+
   const run = async (key: string): Promise<RunOutcome> => {
     const c = byKey.get(key)!;
     const id = c.id;
     // an unchanged resource talks to no API server; the others start once a slot is free, and
     // not at all when the run was stopped while they waited for it
-    const release = c.action === 'UnChanged' ? () => undefined : await slots.acquire();
+    const release = c.action === 'UnChanged' ? () => undefined : await slots.acquire(priority.get(key));
     if (halt.signal.aborted) {
       release();
       return 'notStarted';
@@ -274,10 +286,6 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     }
   };
 
-  // creates and updates first, each after its dependencies; then deletes, each after its
-  // dependents: a stack moving to another cluster is up on the new one before the old one goes
-  const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
-  const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
   // the walk itself is unbounded: the slots bound the API calls, and a health wait must not queue the rest
   const options = { concurrency: Infinity, failFast: input.failFast, signal: halt.signal };
   const listener = {
@@ -286,25 +294,13 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
       emit({ type: 'skipped', id: c.id, cluster: c.cluster, because: refOfKey(because).id });
     },
   };
-  const walk = await walkGraph(
-    applyGraph(changeSet.graph, applies),
-    new Set(applies.map(changeKey)),
-    run,
-    options,
-    listener,
-  );
+  const walk = await walkGraph(forward, new Set(applies.map(changeKey)), run, options, listener);
   await Promise.all(writing);
   const halted = halt.signal.aborted || (input.failFast === true && walk.failed.length > 0);
   if (deletes.length) {
     if (halted) walk.notStarted.push(...deletes.map(changeKey));
     else {
-      const second = await walkGraph(
-        changeSet.deletions.reversed(),
-        new Set(deletes.map(changeKey)),
-        run,
-        options,
-        listener,
-      );
+      const second = await walkGraph(backward, new Set(deletes.map(changeKey)), run, options, listener);
       for (const k of ['succeeded', 'failed', 'skipped', 'notStarted'] as const) walk[k].push(...second[k]);
     }
   }

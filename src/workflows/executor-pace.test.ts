@@ -116,6 +116,66 @@ describe('the executor at the cluster pace', () => {
     expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-2')!.decision.fields).toEqual([]);
   });
 
+  it('gives a free slot to a dependent whose dependencies are healthy before the next apps', async () => {
+    const resources = [ns, ...apps(3)];
+    const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+    const clusters = new FakeClusters(['a']);
+    const cluster = clusters.client('a');
+    const health = new ScriptedHealth();
+    const changeSet = await planChanges({ stack, spec: { resources }, clusters, backend, concurrency: 1 });
+    // each call waits until the test answers it, so the slot's queue is seen as it stands
+    const calls: (() => void)[] = [];
+    cluster.latency = () => new Promise((r) => calls.push(r));
+    const answer = async () => {
+      await until(() => calls.length > 0, 'a call in flight');
+      calls.shift()!();
+    };
+    const events: EngineEvent[] = [];
+    const done = executeChanges(
+      {
+        stack,
+        changeSet,
+        clusters,
+        backend,
+        operation: 'apply',
+        operator: 't@h',
+        concurrency: 1,
+        timeoutMs: 60_000,
+        followHealth: health.follow,
+        signal: new AbortController().signal,
+      },
+      (e) => events.push(e),
+    );
+    const name = (id: string) => id.split(':').slice(-1)[0];
+    const started = () => events.filter((e) => e.type === 'started').map((e) => `${e.id.split(':')[1]}/${name(e.id)}`);
+    await answer();
+    await until(() => health.waiting.has('Namespace/shop'), 'the namespace waits for its health');
+    health.healthy('Namespace/shop');
+    // app-0's ConfigMap and Service go first, then app-1's ConfigMap takes the one slot
+    await answer();
+    await answer();
+    await until(() => started().length === 4, "app-1's ConfigMap is sent");
+    health.healthy('ConfigMap/app-0');
+    health.healthy('Service/app-0');
+    await until(() => health.waiting.size === 0, "app-0's ConfigMap and Service are done");
+    // app-0's Deployment was queued last, but it goes before app-1's Service and app-2
+    await answer();
+    await until(() => started().length === 5, 'the next call starts');
+    expect(started()).toEqual([
+      'Namespace/shop',
+      'ConfigMap/app-0',
+      'Service/app-0',
+      'ConfigMap/app-1',
+      'Deployment/app-0',
+    ]);
+    while (events.filter((e) => e.type === 'finished').length < resources.length) {
+      for (const n of [...health.waiting.keys()]) health.healthy(n);
+      if (calls.length) calls.shift()!();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect((await done).failed).toEqual([]);
+  });
+
   it('starts a dependent only once every dependency is healthy, and at once when it is', async () => {
     const resources = [ns, ...apps(3)];
     const { health, events, done } = await start(resources, 4);

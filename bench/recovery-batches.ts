@@ -1,0 +1,127 @@
+/**
+ * Where a recovery batch's time goes beyond the readiness delay, on the fleet of the recovery
+ * bench: per batch of each cluster, from its first DELETE to the last replacement seen Ready
+ * (the cluster replacing the pods: readiness, and whatever else the cluster takes), from there to
+ * the owners' status showing every replica available (the cluster again), and from there to the
+ * next batch's first DELETE (kdeck: verification, the gate, the action). A watch per cluster
+ * (pods and Deployments) notes the moments, so its own work adds to the run's a little.
+ *
+ * Usage: node dist/bench/recovery-batches.js [--runs 3]
+ */
+import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
+import type { ClientRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { watchObjects } from '../src/cluster/watch.js';
+import { launchRun } from '../src/workflows/recovery/launch.js';
+import { median, runBench } from './report.js';
+import { READINESS_MS, podReady, startFleet, type Fleet } from './recovery-fleet.js';
+
+interface Batch {
+  firstDelete: number;
+  lastReady?: number;
+  ownersBack?: number;
+}
+
+interface Figures {
+  start: number[];
+  replaced: number[];
+  status: number[];
+  kdeck: number[];
+}
+
+function argument(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
+}
+
+async function once(fleet: Fleet, f: Figures): Promise<void> {
+  const { clusters, contexts, plan } = fleet;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-batches-'));
+  const byPort = new Map(contexts.map((c) => [new URL(clusters.client(c).rest.server).port, c]));
+  const batches = new Map<string, Batch[]>(contexts.map((c) => [c, []]));
+  let t0 = 0;
+  const at = () => performance.now() - t0;
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    if (!t0 || request.method !== 'DELETE') return;
+    const cluster = byPort.get(String(request.getHeader('host') ?? '').split(':')[1] ?? '');
+    const list = cluster ? batches.get(cluster) : undefined;
+    const last = list?.at(-1);
+    // a batch's deletes go together; the next DELETE after its replacements were Ready opens the next
+    if (list && (!last || last.lastReady !== undefined)) list.push({ firstDelete: at() });
+  };
+  diagnostics.subscribe('http.client.request.start', onRequest);
+  const watching = new AbortController();
+  try {
+    for (const c of contexts) {
+      const readyBefore = new Set<string>();
+      void watchObjects(
+        clusters.client(c),
+        { apiVersion: 'v1', kind: 'Pod', namespace: 'default' },
+        (e) => {
+          const uid = String(e.object.metadata?.uid);
+          if (e.type === 'DELETED' || !podReady(e.object) || readyBefore.has(uid)) return;
+          readyBefore.add(uid);
+          const b = batches.get(c)!.at(-1);
+          if (t0 && b) b.lastReady = at();
+        },
+        { signal: watching.signal },
+      ).catch(() => undefined);
+      void watchObjects(
+        clusters.client(c),
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' },
+        (e) => {
+          const status = e.object.status as { availableReplicas?: number } | undefined;
+          const spec = e.object.spec as { replicas?: number } | undefined;
+          const b = batches.get(c)!.at(-1);
+          if (t0 && b?.lastReady !== undefined && status?.availableReplicas === spec?.replicas) b.ownersBack = at();
+        },
+        { signal: watching.signal },
+      ).catch(() => undefined);
+    }
+    const run = await launchRun(root, 'bench', [], plan, clusters);
+    t0 = performance.now();
+    run.actor.send({ type: 'APPROVE' });
+    await run.settled();
+    await run.close();
+  } finally {
+    watching.abort();
+    diagnostics.unsubscribe('http.client.request.start', onRequest);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  for (const list of batches.values()) {
+    f.start.push(list[0]!.firstDelete);
+    list.forEach((b, i) => {
+      const ready = b.lastReady ?? b.firstDelete;
+      const back = Math.max(b.ownersBack ?? ready, ready);
+      f.replaced.push(ready - b.firstDelete - READINESS_MS);
+      f.status.push(back - ready);
+      const next = list[i + 1];
+      if (next) f.kdeck.push(next.firstDelete - back);
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  const runs = Number(argument('runs', '3'));
+  const f: Figures = { start: [], replaced: [], status: [], kdeck: [] };
+  // a run replaces every pod its plan names, so each run gets a fleet of its own
+  for (let r = 0; r < runs; r++) {
+    const fleet = await startFleet();
+    try {
+      await once(fleet, f);
+    } finally {
+      await fleet.sandbox.stop();
+    }
+  }
+  const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+  console.log(`recovery batches (${runs} runs, ${f.replaced.length} batches; medians; readiness ${READINESS_MS} ms)`);
+  console.log(`  approval to the first DELETE:                                  ${ms(f.start)}`);
+  console.log(`  first DELETE to the last replacement Ready, beyond readiness: ${ms(f.replaced)}  (the cluster)`);
+  console.log(`  last replacement Ready to the owners all available:           ${ms(f.status)}  (the cluster)`);
+  console.log(`  owners available to the next batch's first DELETE:            ${ms(f.kdeck)}  (kdeck)`);
+}
+
+runBench(main);

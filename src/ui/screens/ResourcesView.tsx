@@ -7,7 +7,7 @@ import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ResourceRow } from '../derive.js';
 import type { StackEntry } from '../../app/console/state.js';
-import { cells, columnWidths, cutMiddle, fit, fitAs, windowStart } from '../../views/text.js';
+import { cells, columnWidths, cut, cutMiddle, fit, fitAs, windowStart } from '../../views/text.js';
 import { actionTone, healthTone, theme } from '../../views/theme.js';
 
 export interface ViewProps {
@@ -132,7 +132,8 @@ const Row = memo(function Row({
       {c.cluster > 0 && <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>}
       <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
       <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
-      <Text color={theme[health.tone]}>{fit(health.text, c.health)}</Text>
+      {/* padded only where it shows (the selection's bar): Ink tokenizes every cell it is handed */}
+      <Text color={theme[health.tone]}>{selected ? fit(health.text, c.health) : cut(health.text, c.health)}</Text>
     </Text>
   );
 });

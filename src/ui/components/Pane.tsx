@@ -26,7 +26,7 @@ export function Pane({
       borderStyle="round"
       borderColor={focused ? theme.accent : theme.muted}
       flexDirection="column"
-      overflow="hidden"
+      overflowY="hidden"
     >
       {children}
     </Box>

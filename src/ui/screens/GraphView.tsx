@@ -27,10 +27,12 @@ export function GraphView({ entry, selectedId, width, height, focused }: ViewPro
         : { up: new Set<string>(), down: new Set<string>() },
     [graph, selectedId],
   );
-  if (!graph || !layout) return <Text color={theme.muted}>{fit('Compiling…', width)}</Text>;
   // when every resource shares one namespace, the summary names it and the rows leave it out
-  const spaces = new Set(graph.ids.map((id) => idParts(id).namespace).filter(Boolean));
-  const shared = spaces.size === 1 ? [...spaces][0] : undefined;
+  const shared = useMemo(() => {
+    const spaces = new Set(graph?.ids.map((id) => idParts(id).namespace).filter(Boolean));
+    return spaces.size === 1 ? [...spaces][0] : undefined;
+  }, [graph]);
+  if (!graph || !layout) return <Text color={theme.muted}>{fit('Compiling…', width)}</Text>;
   const label = shared ? kindAndName : shortId;
   const bodyHeight = Math.max(1, height - 2);
   const at = layout.order.indexOf(selectedId ?? '');

@@ -3,10 +3,11 @@
  * cluster, planned action (and drift) and live health; the full id of the selected one below.
  * A compile error shows above the last good plan, which stays.
  */
+import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ResourceRow } from '../derive.js';
 import type { StackEntry } from '../../app/console/state.js';
-import { cells, columnWidths, cutMiddle, fit, fitAs, windowStart } from '../../views/text.js';
+import { cells, columnWidths, cut, cutMiddle, fit, fitAs, windowStart } from '../../views/text.js';
 import { actionTone, healthTone, theme } from '../../views/theme.js';
 
 export interface ViewProps {
@@ -102,6 +103,41 @@ function healthText(r: ResourceRow): { text: string; tone: keyof typeof theme } 
   };
 }
 
+type Columns = ReturnType<typeof columns>;
+
+/**
+ * One resource's line. Memoized: a key that moves the selection changes two rows' props (a
+ * scroll shifts the window by one), so the others are not rendered again.
+ */
+const Row = memo(function Row({
+  row: r,
+  name,
+  columns: c,
+  selected,
+  focused,
+}: {
+  row: ResourceRow;
+  name: string;
+  columns: Columns;
+  selected: boolean;
+  focused: boolean;
+}) {
+  const health = healthText(r);
+  const action = r.action ?? '…';
+  return (
+    <Text inverse={selected && focused} bold={selected && focused} dimColor={selected && !focused}>
+      <Text>{fit(selected ? '▸' : '', c.marker)}</Text>
+      <Text>{fitAs(r.kind, c.kind - 1)} </Text>
+      <Text>{fitAs(name, c.name - 1, 'middle')} </Text>
+      {c.cluster > 0 && <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>}
+      <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
+      <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
+      {/* padded only where it shows (the selection's bar): Ink tokenizes every cell it is handed */}
+      <Text color={theme[health.tone]}>{selected ? fit(health.text, c.health) : cut(health.text, c.health)}</Text>
+    </Text>
+  );
+});
+
 export function ResourcesView({
   entry,
   rows,
@@ -110,8 +146,9 @@ export function ResourcesView({
   height,
   focused,
 }: ViewProps & { rows: readonly ResourceRow[]; selected?: string }) {
-  const c = columns(width, rows);
-  const namespace = sharedNamespace(rows);
+  // both read every row: once per list and width, not once per key
+  const c = useMemo(() => columns(width, rows), [width, rows]);
+  const namespace = useMemo(() => sharedNamespace(rows), [rows]);
   const nameOf = (r: ResourceRow) =>
     namespace && r.name.startsWith(`${namespace}/`) ? r.name.slice(namespace.length + 1) : r.name;
   const errors = errorLines(entry, height);
@@ -133,27 +170,9 @@ export function ResourcesView({
         {rows.length === 0 && (
           <Text color={theme.muted}>{fit(entry.spec ? 'No resource matches the filter.' : 'Compiling…', width)}</Text>
         )}
-        {shown.map((r) => {
-          const isSelected = r.key === selected;
-          const health = healthText(r);
-          const action = r.action ?? '…';
-          return (
-            <Text
-              key={r.key}
-              inverse={isSelected && focused}
-              bold={isSelected && focused}
-              dimColor={isSelected && !focused}
-            >
-              <Text>{fit(isSelected ? '▸' : '', c.marker)}</Text>
-              <Text>{fitAs(r.kind, c.kind - 1)} </Text>
-              <Text>{fitAs(nameOf(r), c.name - 1, 'middle')} </Text>
-              {c.cluster > 0 && <Text color={theme.muted}>{fitAs(r.cluster, c.cluster - 1, 'middle')} </Text>}
-              <Text color={r.action ? theme[actionTone[r.action]] : theme.muted}>{action}</Text>
-              <Text color={theme.warning}>{fit(r.drift ? ' drift' : '', c.action - cells(action))}</Text>
-              <Text color={theme[health.tone]}>{fit(health.text, c.health)}</Text>
-            </Text>
-          );
-        })}
+        {shown.map((r) => (
+          <Row key={r.key} row={r} name={nameOf(r)} columns={c} selected={r.key === selected} focused={focused} />
+        ))}
       </Box>
       <Text color={theme.muted}>
         {current

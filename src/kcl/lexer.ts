@@ -202,8 +202,9 @@ function continuesExpression(tok: Token): boolean {
 }
 const UNARY_OR_UNPACK = new Set(['+', '-', '*', '**']);
 
-/** A `{` after these, while a lambda header is open, is a dict type rather than the lambda body. */
-const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',']);
+/** A `{` after these, while a lambda header is open, is a dict type or a parameter's default
+ * (`attrs: {:} = {}`) rather than the lambda body. */
+const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',', '=']);
 const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
 
 function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
@@ -352,7 +353,7 @@ export function lex(source: string, file: string): Lexed {
     }
   };
 
-  const next = (): moo.Token | undefined => {
+  const read = (): moo.Token | undefined => {
     try {
       return rawLexer.next();
     } catch (e) {
@@ -364,6 +365,40 @@ export function lex(source: string, file: string): Lexed {
         'this token is too long to read (a string of millions of escapes?)',
         position(at),
       );
+    }
+  };
+  // raw tokens read ahead of the loop below, by paramBraces
+  const ahead: moo.Token[] = [];
+  let aheadAt = 0;
+  const peek = (i: number): moo.Token | undefined => {
+    while (ahead.length - aheadAt <= i) {
+      const t = read();
+      if (t === undefined) return undefined;
+      ahead.push(t);
+    }
+    return ahead[aheadAt + i];
+  };
+  const next = (): moo.Token | undefined => {
+    if (aheadAt === ahead.length) return read();
+    const t = ahead[aheadAt++];
+    if (aheadAt === ahead.length) {
+      ahead.length = 0;
+      aheadAt = 0;
+    }
+    return t;
+  };
+  /** Whether the `{` just read after `lambda` holds its parameters (`lambda {x: int} -> int {`):
+   * kcl's parser peeks for an arrow after the matching `}`, and so does this. */
+  const paramBraces = (): boolean => {
+    let depth = 1;
+    let closed = false;
+    for (let i = 0; ; i++) {
+      const t = peek(i);
+      if (t === undefined) return false;
+      if (t.type === 'space' || t.type === 'blank' || t.type === 'nl') continue;
+      if (closed) return t.text === '->';
+      if (t.text === '{') depth++;
+      else if (t.text === '}' && --depth === 0) closed = true;
     }
   };
   for (let raw = next(); raw !== undefined; raw = next()) {
@@ -409,7 +444,10 @@ export function lex(source: string, file: string): Lexed {
     } else if (OPENERS.has(tok.text)) {
       const ctx = contexts[contexts.length - 1];
       const isLambdaBody =
-        tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
+        tok.text === '{' &&
+        ctx.pendingLambdas > 0 &&
+        !(last && TYPE_BRACE_PREDECESSORS.has(last.text)) &&
+        !(last?.text === 'lambda' && last.type === 'keyword' && paramBraces());
       if (isLambdaBody) ctx.pendingLambdas--;
       contexts.push({
         kind: isLambdaBody ? 'block' : 'bracket',

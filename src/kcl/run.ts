@@ -241,7 +241,11 @@ function runProgram(opts: RunOptions): RunResult {
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   // kcl's planner prints a list of configs (`-S persons`) as a stream of documents, one each
   if (isList(result) && result.every(isDict)) {
-    return output(printed, result.flatMap((d) => planDocuments(d, plan)), encode);
+    return output(
+      printed,
+      result.flatMap((d) => planDocuments(d, plan)),
+      encode,
+    );
   }
   if (!isDict(result)) return { printed, yaml: toYaml(result, encode), data: () => [plainData(result, encode)] };
   return output(printed, planDocuments(result, plan), encode);

@@ -11,6 +11,7 @@
 import moo from 'moo';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
+import { bracesBeforeArrow } from './lambda-params.js';
 
 export interface Token {
   type: string;
@@ -353,7 +354,7 @@ export function lex(source: string, file: string): Lexed {
     }
   };
 
-  const read = (): moo.Token | undefined => {
+  const next = (): moo.Token | undefined => {
     try {
       return rawLexer.next();
     } catch (e) {
@@ -365,40 +366,6 @@ export function lex(source: string, file: string): Lexed {
         'this token is too long to read (a string of millions of escapes?)',
         position(at),
       );
-    }
-  };
-  // raw tokens read ahead of the loop below, by paramBraces
-  const ahead: moo.Token[] = [];
-  let aheadAt = 0;
-  const peek = (i: number): moo.Token | undefined => {
-    while (ahead.length - aheadAt <= i) {
-      const t = read();
-      if (t === undefined) return undefined;
-      ahead.push(t);
-    }
-    return ahead[aheadAt + i];
-  };
-  const next = (): moo.Token | undefined => {
-    if (aheadAt === ahead.length) return read();
-    const t = ahead[aheadAt++];
-    if (aheadAt === ahead.length) {
-      ahead.length = 0;
-      aheadAt = 0;
-    }
-    return t;
-  };
-  /** Whether the `{` just read after `lambda` holds its parameters (`lambda {x: int} -> int {`):
-   * kcl's parser peeks for an arrow after the matching `}`, and so does this. */
-  const paramBraces = (): boolean => {
-    let depth = 1;
-    let closed = false;
-    for (let i = 0; ; i++) {
-      const t = peek(i);
-      if (t === undefined) return false;
-      if (t.type === 'space' || t.type === 'blank' || t.type === 'nl') continue;
-      if (closed) return t.text === '->';
-      if (t.text === '{') depth++;
-      else if (t.text === '}' && --depth === 0) closed = true;
     }
   };
   for (let raw = next(); raw !== undefined; raw = next()) {
@@ -447,7 +414,7 @@ export function lex(source: string, file: string): Lexed {
         tok.text === '{' &&
         ctx.pendingLambdas > 0 &&
         !(last && TYPE_BRACE_PREDECESSORS.has(last.text)) &&
-        !(last?.text === 'lambda' && last.type === 'keyword' && paramBraces());
+        !(last?.text === 'lambda' && last.type === 'keyword' && bracesBeforeArrow(source, tok.offset));
       if (isLambdaBody) ctx.pendingLambdas--;
       contexts.push({
         kind: isLambdaBody ? 'block' : 'bracket',

@@ -152,12 +152,13 @@ describe('expressions', () => {
       'g = lambda attrs: {:} = {} -> {:} {',
       '    attrs',
       '}',
-      'h = lambda { 3 }',
+      'h = lambda { "} -> str" # } ->',
+      '}',
       'a = f({key = 1})',
       'b = g()',
       'c = h()',
     );
-    expect(run(main)).toBe('a: 2\nb: {}\nc: 3\n');
+    expect(run(main)).toBe("a: 2\nb: {}\nc: '} -> str'\n");
   });
 });
 

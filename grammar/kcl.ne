@@ -162,6 +162,8 @@ primary -> %name {% (d) => b.identifier(d[0]) %}
          | %quantifier %name ("," %name):? "in" quant_target "{" test ("if" test):? "}"
     {% (d) => b.quantExpr(d[0], d[1], d[2], d[4], d[6], d[7], d[8]) %}
          | "lambda" params:? ("->" type):? "{" stmt:* "}" {% (d) => b.lambdaExpr(d[0], d[1], d[2], d[4], d[5]) %}
+         # kcl's braced parameters, told from a body by the arrow after them (see the lexer)
+         | "lambda" "{" params:? "}" "->" type "{" stmt:* "}" {% (d) => b.lambdaExpr(d[0], d[2], [d[4], d[5]], d[7], d[8]) %}
          | primary "." %anyName {% (d) => b.selector(d[0], d[2], false) %}
          | primary "?" "." %anyName {% (d) => b.selector(d[0], d[3], true) %}
          | primary "[" subscript "]" {% (d) => b.subscript(d[0], d[2], false, d[3]) %}

@@ -527,7 +527,8 @@ export function literalType(lit: A.StringLit | A.NumberLit | A.NameConstant): A.
       : lit.type === 'NumberLit'
         ? `${lit.value}${lit.suffix ?? ''}`
         : String(lit.value ?? 'None');
-  return { type: 'LiteralType', value, text, loc: loc(lit) };
+  const suffix = lit.type === 'NumberLit' ? lit.suffix : undefined;
+  return { type: 'LiteralType', value, ...(suffix ? { suffix } : {}), text, loc: loc(lit) };
 }
 
 export function unionType(left: A.TypeNode, right: A.TypeNode): A.TypeNode {

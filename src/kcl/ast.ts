@@ -21,7 +21,14 @@ export type TypeNode =
   | { type: 'NamedType'; name: string[]; loc: Loc }
   | { type: 'ListType'; element?: TypeNode; loc: Loc }
   | { type: 'DictType'; key?: TypeNode; value?: TypeNode; loc: Loc }
-  | { type: 'LiteralType'; value: string | number | bigint | boolean | null; text: string; loc: Loc }
+  | {
+      type: 'LiteralType';
+      value: string | number | bigint | boolean | null;
+      /** The unit suffix of a number multiplier literal (`1Ki`). */
+      suffix?: string;
+      text: string;
+      loc: Loc;
+    }
   | { type: 'UnionType'; members: TypeNode[]; loc: Loc }
   | { type: 'FunctionType'; params: TypeNode[]; ret?: TypeNode; loc: Loc };
 

@@ -11,6 +11,7 @@
 import moo from 'moo';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
+import { bracesBeforeArrow } from './lambda-params.js';
 
 export interface Token {
   type: string;
@@ -206,8 +207,9 @@ function continuesExpression(tok: Token): boolean {
 }
 const UNARY_OR_UNPACK = new Set(['+', '-', '*', '**']);
 
-/** A `{` after these, while a lambda header is open, is a dict type rather than the lambda body. */
-const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',']);
+/** A `{` after these, while a lambda header is open, is a dict type or a parameter's default
+ * (`attrs: {:} = {}`) rather than the lambda body. */
+const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',', '=']);
 const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
 
 function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
@@ -413,7 +415,10 @@ export function lex(source: string, file: string): Lexed {
     } else if (OPENERS.has(tok.text)) {
       const ctx = contexts[contexts.length - 1];
       const isLambdaBody =
-        tok.text === '{' && ctx.pendingLambdas > 0 && !(last && TYPE_BRACE_PREDECESSORS.has(last.text));
+        tok.text === '{' &&
+        ctx.pendingLambdas > 0 &&
+        !(last && TYPE_BRACE_PREDECESSORS.has(last.text)) &&
+        !(last?.text === 'lambda' && last.type === 'keyword' && bracesBeforeArrow(source, tok.offset));
       if (isLambdaBody) ctx.pendingLambdas--;
       contexts.push({
         kind: isLambdaBody ? 'block' : 'bracket',

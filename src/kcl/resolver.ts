@@ -163,6 +163,9 @@ class Resolver {
         const protocolNames = protocol && this.schemaNames(protocol);
         if (protocolNames) for (const n of protocolNames) own.add(n);
         else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
+        // kcl's resolver never reports a name a rule reads (its var.rs skips rules): a rule may
+        // read any key of the config it checks, as a protocol with `[...str]: str` allows
+        if (s.type === 'Rule') return;
         const inner = scope.with(own, this.declaredSchemas(s));
         for (const p of s.params) if (p.default) this.expr(p.default, scope);
         this.schemaDepth++;

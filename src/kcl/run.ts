@@ -10,6 +10,7 @@ import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
 import {
   DictValue,
   isDict,
+  isList,
   isFunction,
   isModule,
   isSchemaType,
@@ -241,13 +242,21 @@ function runProgram(opts: RunOptions): RunResult {
   }
   if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
+  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
+  // kcl's planner prints a list of configs (`-S persons`) as a stream of documents, one each
+  if (isList(result) && result.every(isDict)) {
+    return output(
+      printed,
+      result.flatMap((d) => planDocuments(d, plan)),
+      encode,
+    );
+  }
   if (!isDict(result))
     return runResult(
       printed,
       () => toYaml(result, encode),
       () => [plainData(result, encode)],
     );
-  const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   return output(printed, planDocuments(result, plan), encode);
 }
 

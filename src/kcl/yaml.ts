@@ -11,6 +11,7 @@
  * way), so only the small block-style subset kcl produces is written here by hand.
  */
 import { DictValue, UNDEFINED, UnitValue, type Value } from './eval/values.js';
+import { readJsonFloat } from './json-number.js';
 
 export interface EncodeOptions {
   /** Sort dict keys (by code point, as Rust orders strings) at every level. */
@@ -164,6 +165,16 @@ function formatFloat(x: number): string {
   else if (len === 1) body = `${digits}e${point - 1}`;
   else body = `${digits[0]}.${digits.slice(1)}e${point - 1}`;
   return sign + body;
+}
+
+/**
+ * A finite float after kcl's trip through JSON text: it hands serde_yaml a value written as JSON
+ * and read back by serde_json (whose reading can move it by one unit in the last place), and
+ * yaml.decode passes what serde_yaml read through the same trip.
+ */
+export function viaJsonText(x: number): number {
+  // every float kcl writes is in range when read back; the value itself is the safe fallback
+  return readJsonFloat(formatFloat(x)) ?? x;
 }
 
 // ---------------------------------------------------------------- JSON
@@ -415,7 +426,7 @@ class Emitter {
     } else if (typeof d === 'string') {
       this.scalar(d, requestedStyle(d));
     } else {
-      this.scalar(d === null ? 'null' : typeof d === 'number' ? formatFloat(d) : String(d), 'plain');
+      this.scalar(d === null ? 'null' : typeof d === 'number' ? formatFloat(viaJsonText(d)) : String(d), 'plain');
     }
   }
 

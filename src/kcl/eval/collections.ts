@@ -100,7 +100,8 @@ function addEntry(
   if (!entry.key) {
     if (isNoneOrUndefined(value)) return undefined;
     if (!isDict(value)) throw kclError('TypeError', `'${typeName(value)}' object is not a mapping`);
-    for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k));
+    // kcl unpacks with `|=`: a different scalar replaces the one before instead of conflicting
+    for (const [k, v] of value.entries) mergeEntry(out, k, v, value.opOf(k), { override: true });
     return undefined;
   }
   if (

@@ -211,6 +211,12 @@ export class Evaluator {
           // a declaration without a value keeps what a parent schema gave the attribute
           if (stmt.value)
             schema.attrs!.assignAttr(stmt.name, this.evalExpr(stmt.value, env), stmt.op === '|=' ? 'union' : 'set');
+          else if (!stmt.optional && stmt.annotation.type === 'LiteralType' && stmt.annotation.value !== null) {
+            // kcl's pre-processing gives a required attribute of a literal type that literal as
+            // its default (`kind: "Service"` reads as `kind: "Service" = "Service"`)
+            const { value, suffix } = stmt.annotation;
+            schema.attrs!.assignAttr(stmt.name, suffix ? new UnitValue(value as bigint, suffix) : value, 'set');
+          }
           return;
         }
         if (!stmt.value) return;
@@ -264,6 +270,10 @@ export class Evaluator {
         if (env.frame) env.frame.last = value;
         else if (env.scope.kind === 'module' && !isNoneOrUndefined(value) && !isFunction(value)) {
           env.module.scalars.push({ value, position: { file: env.file, line: stmt.line, column: stmt.column } });
+        } else if (isSchemaInstance(value) && value.provisional) {
+          // an instance a schema body makes and drops (`Base(name)` as a statement) is never
+          // finished by a later statement, but kcl counts it among its schema's instances
+          this.instances.made(value, value.madeIn ?? env.module.pkgpath);
         }
         return;
       }
@@ -283,9 +293,15 @@ export class Evaluator {
         env.module.declaredAt.set(importedName(stmt), { file: env.file, line: stmt.line, column: stmt.column });
         return;
       }
-      case 'TypeAlias':
+      case 'TypeAlias': {
         env.module.aliases.set(stmt.name, stmt.value);
+        // kcl's resolver puts the aliased name in place of an alias that names a schema wherever
+        // it is written, so the alias is also the schema as a value (`PersonOther {...}`, and
+        // `pkg.PersonOther {...}` from another package)
+        const target = stmt.value.type === 'NamedType' ? this.typeEnv(env).resolveType(stmt.value.name) : undefined;
+        if (target && isSchemaDef(target)) env.scope.vars.set(stmt.name, target);
         return;
+      }
       case 'Schema':
       case 'Rule': {
         const def = defineSchema(this, stmt, env);
@@ -708,7 +724,8 @@ export class Evaluator {
 
   private evalSubscript(e: A.SubscriptExpr, env: Env): Value {
     const v = this.evalExpr(e.value, env);
-    if (e.optional && isNoneOrUndefined(v)) return null;
+    // kcl's `?[...]` gives None for any falsy value (None, `{}`, `[]`, ""), not only None
+    if (e.optional && !truthy(v)) return null;
     if (!e.isSlice) {
       const index = this.evalExpr(e.index!, env);
       // `?[i]` also forgives an index past the end

@@ -167,7 +167,7 @@ export function compare(op: BinaryOp, a: Value, b: Value): boolean {
   }
   if (isList(a) || isList(b))
     throw kclError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
-  const c = order(a, b, op);
+  const c = order(boolAsInt(a, b), boolAsInt(b, a), op);
   switch (op) {
     case '<':
       return c < 0;
@@ -178,6 +178,11 @@ export function compare(op: BinaryOp, a: Value, b: Value): boolean {
     default:
       return c >= 0;
   }
+}
+
+/** kcl's `<` and kin read a bool beside a number or bool as the int it stands for (`1 > False`). */
+function boolAsInt(v: Value, other: Value): Value {
+  return typeof v === 'boolean' && (isNumber(other) || typeof other === 'boolean') ? BigInt(v) : v;
 }
 
 function identical(a: Value, b: Value): boolean {

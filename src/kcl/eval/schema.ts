@@ -19,7 +19,7 @@ import { CheckFailure } from './check-failure.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
-import { convert, typeText, widenedTypeText } from './types.js';
+import { convert, isSchemaDef, typeText, widenedTypeText } from './types.js';
 import {
   deepCopy,
   DictValue,
@@ -70,7 +70,7 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
   const def: SchemaDef = {
     kind: 'schemaType',
     name: node.name,
-    pkgpath: '__main__',
+    pkgpath: env.module.pkgpath,
     isRule: node.type === 'Rule',
     node,
     file: env.file,
@@ -81,7 +81,7 @@ export function defineSchema(ev: Evaluator, node: A.SchemaStmt | A.RuleStmt, env
     attrs,
   };
   if (node.type === 'Schema') collectAttrs(node.body, def, attrs);
-  checkOverrides(def);
+  checkOverrides(ev, def);
   checkDefaults(def, ev.typeEnv(env));
   return def;
 }
@@ -91,15 +91,31 @@ function checkerTypeText(t: A.TypeNode): string {
   return t.type === 'NamedType' ? t.name[t.name.length - 1] : typeText(t);
 }
 
+/** The schema a type annotation names, resolved in the package of the schema that wrote it. */
+function namedSchema(ev: Evaluator, t: A.TypeNode, owner: SchemaDef): SchemaDef | undefined {
+  if (t.type !== 'NamedType') return undefined;
+  const found = ev.typeEnv({ scope: owner.scope, file: owner.file, module: owner.module }).resolveType(t.name);
+  return found && isSchemaDef(found) ? found : undefined;
+}
+
+/** kcl's is_upper_bound for two annotations: the same text, or a schema and one derived from it
+ * (`name: pkg.Name` redeclares the parent's `name: Name` from package pkg). */
+function narrows(ev: Evaluator, base: AttrDecl & { type: A.TypeNode }, own: AttrDecl & { type: A.TypeNode }): boolean {
+  if (base.type.type === 'AnyType' || typeText(base.type) === typeText(own.type)) return true;
+  const baseSchema = namedSchema(ev, base.type, base.owner);
+  const ownSchema = namedSchema(ev, own.type, own.owner);
+  return baseSchema !== undefined && ownSchema !== undefined && chainOf(ownSchema).includes(baseSchema);
+}
+
 /** What a schema may not do to what it inherits, and what its index signature demands. */
-function checkOverrides(def: SchemaDef): void {
+function checkOverrides(ev: Evaluator, def: SchemaDef): void {
   const inherited: ReadonlyMap<string, AttrDecl> = def.parent ? allAttrs(def.parent) : new Map();
   for (const [name, own] of def.attrs) {
     const base = inherited.get(name);
     if (base && !base.optional && own.optional) {
       throw kclError('TypeError', `can't change the required schema attribute of '${name}' to optional`, own.at);
     }
-    if (base?.type && own.type && base.type.type !== 'AnyType' && typeText(base.type) !== typeText(own.type)) {
+    if (base?.type && own.type && !narrows(ev, { ...base, type: base.type }, { ...own, type: own.type })) {
       throw kclError(
         'TypeError',
         // kcl's checker names the new type on both sides, a schema by its own name

@@ -5,6 +5,7 @@
  * Error messages follow serde_json's ("... at line L column C").
  */
 import { kclError } from '../../../diagnostics/diagnostics.js';
+import { readJsonFloat } from '../../json-number.js';
 import { DictValue, type Value } from '../values.js';
 
 const I64_MIN = -(2n ** 63n);
@@ -173,8 +174,8 @@ class JsonParser {
       const n = BigInt(m[0]);
       if (n >= I64_MIN && n <= I64_MAX) return n;
     }
-    const x = Number(m[0]);
-    if (!Number.isFinite(x)) this.fail('number out of range', this.pos - m[0].length);
+    const x = readJsonFloat(m[0]);
+    if (x === undefined) this.fail('number out of range', this.pos - m[0].length);
     return x;
   }
 }

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { kclError } from '../../../diagnostics/diagnostics.js';
-import { toYaml, type EncodeOptions } from '../../yaml.js';
+import { toYaml, viaJsonText, type EncodeOptions } from '../../yaml.js';
 import { expectList, expectStr, requiredArg, type Impl, type Signature } from '../args.js';
 import { DictValue, UNDEFINED, type CallArgs, type ModuleValue, type Value } from '../values.js';
 import { boolOption, makeModule, outside, sig } from './common.js';
@@ -28,8 +28,9 @@ function scalarValue(v: unknown): Value {
   switch (typeof v) {
     case 'boolean':
     case 'string':
-    case 'number':
       return v;
+    case 'number':
+      return Number.isFinite(v) ? viaJsonText(v) : v;
     case 'bigint':
       return v >= I64_MIN && v <= I64_MAX ? v : Number(v);
   }

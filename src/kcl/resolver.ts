@@ -13,6 +13,7 @@ import { throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { definedNames } from './eval/lazy.js';
 import { didYouMean } from './suggestions.js';
 import { binaryChain } from './nesting.js';
+import { globalRebindings } from './immutability.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
  * thousands of globals a model library has. */
@@ -421,7 +422,7 @@ export function resolveNames(
   modules: A.Module[],
   builtins: ReadonlySet<string>,
   pkgpath = '',
-  options: { undefinedSchemaNamesReadUndefined?: boolean } = {},
+  options: { undefinedSchemaNamesReadUndefined?: boolean; mergedAssignments?: ReadonlySet<A.Stmt> } = {},
 ): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
@@ -435,7 +436,10 @@ export function resolveNames(
       }
     }
   }
-  const problems = inheritanceCycles(schemas, fileOf, pkgpath);
+  const problems = [
+    ...inheritanceCycles(schemas, fileOf, pkgpath),
+    ...globalRebindings(modules, options.mergedAssignments ?? new Set()),
+  ];
   for (const m of modules) {
     new Resolver(m.file, builtins, schemas, problems, options.undefinedSchemaNamesReadUndefined).module(
       m.body,

@@ -181,8 +181,10 @@ function runProgram(opts: RunOptions): RunResult {
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
   });
   packages.checkImports(modules);
+  const merged = mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge });
   resolveNames(modules, BUILTIN_NAMES, '', {
     undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
+    mergedAssignments: merged,
   });
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
@@ -211,7 +213,7 @@ function runProgram(opts: RunOptions): RunResult {
       schemaAttributesBeforeConfigKeys: rules.schemaAttributesBeforeConfigKeys,
       requiredAttributesCheckedOnlyWhereWritten: rules.requiredAttributesCheckedOnlyWhereWritten,
       undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
-      mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
+      mergedAssignments: merged,
       instances: packages.instances,
       budget: new Budget(opts.guards?.deadline),
     },

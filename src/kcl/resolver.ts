@@ -11,6 +11,7 @@ import type * as A from './ast.js';
 import { schemaCallProblems } from './call-check.js';
 import { throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { definedNames } from './eval/lazy.js';
+import { isBasicTypeName } from './eval/types.js';
 import { didYouMean } from './suggestions.js';
 import { binaryChain } from './nesting.js';
 import { globalRebindings } from './immutability.js';
@@ -131,11 +132,13 @@ class Resolver {
     switch (s.type) {
       case 'Assign':
         for (const t of s.targets) this.target(t, scope);
+        this.typeNode(s.annotation, scope);
         return this.expr(s.value, scope);
       case 'AugAssign':
         this.target(s.target, scope);
         return this.expr(s.value, scope);
       case 'Attr':
+        this.typeNode(s.annotation, scope);
         if (s.value) this.expr(s.value, scope);
         for (const d of s.decorators) this.decorator(d, scope);
         return;
@@ -165,11 +168,18 @@ class Resolver {
         if (protocolNames) for (const n of protocolNames) own.add(n);
         else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
         const inner = scope.with(own, this.declaredSchemas(s));
-        for (const p of s.params) if (p.default) this.expr(p.default, scope);
+        for (const p of s.params) {
+          this.typeNode(p.annotation, scope);
+          if (p.default) this.expr(p.default, scope);
+        }
         this.schemaDepth++;
         try {
           if (s.type === 'Schema') {
             for (const b of s.body) this.stmt(b, inner);
+            if (s.indexSignature) {
+              this.typeNode(s.indexSignature.keyType, inner);
+              this.typeNode(s.indexSignature.valueType, inner);
+            }
             if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
           }
           for (const c of s.checks) this.check(c, inner);
@@ -178,9 +188,12 @@ class Resolver {
         }
         return;
       }
-      case 'Import':
       case 'TypeAlias':
+        return this.typeNode(s.value, scope);
       case 'IndexSignature':
+        this.typeNode(s.keyType, scope);
+        return this.typeNode(s.valueType, scope);
+      case 'Import':
       case 'Mixin':
         return;
     }
@@ -221,6 +234,33 @@ class Resolver {
         message: `attribute '${attr}' not found in '${schema.name}'`,
         position: { file: this.file, line: at.line, column: at.column },
       });
+  }
+
+  /** A type names one of kcl's own or something the package defines or imports (kcl's
+   * lookup_type_from_scope); a name from another package is checked when it runs. */
+  private typeNode(t: A.TypeNode | undefined, scope: Names): void {
+    switch (t?.type) {
+      case 'NamedType': {
+        const [name] = t.name;
+        const lenient = this.undefinedSchemaNamesReadUndefined && this.schemaDepth > 0;
+        if (t.name.length === 1 && !isBasicTypeName(name) && !scope.has(name) && !lenient)
+          this.report(`name '${name}' is not defined${didYouMean(name, scope.all())}`, t.loc);
+        return;
+      }
+      case 'ListType':
+        return this.typeNode(t.element, scope);
+      case 'DictType':
+        this.typeNode(t.key, scope);
+        return this.typeNode(t.value, scope);
+      case 'UnionType':
+        for (const m of t.members) this.typeNode(m, scope);
+        return;
+      case 'FunctionType':
+        for (const p of t.params) this.typeNode(p, scope);
+        return this.typeNode(t.ret, scope);
+      default:
+        return;
+    }
   }
 
   /** Parameters with defaults come last, as in a function signature. kcl points at every default
@@ -357,6 +397,7 @@ class Resolver {
       case 'Unary':
         return this.expr(e.operand, scope);
       case 'As':
+        this.typeNode(e.target, scope);
         return this.expr(e.value, scope);
       case 'IfExpr':
         this.expr(e.cond, scope);
@@ -408,7 +449,11 @@ class Resolver {
             this.declaredSchemas(e),
           )
           .with(this.bound(e.body));
-        for (const p of e.params) if (p.default) this.expr(p.default, scope);
+        for (const p of e.params) {
+          this.typeNode(p.annotation, scope);
+          if (p.default) this.expr(p.default, scope);
+        }
+        this.typeNode(e.returnType, scope);
         for (const s of e.body) this.stmt(s, inner);
         return;
       }

@@ -289,8 +289,18 @@ class Resolver {
     if (c.message) this.expr(c.message, scope);
   }
 
+  /** kcl's parser refuses a positional argument written after a keyword argument, at each one. */
+  private argumentOrder(args: readonly A.Expr[], keywords: readonly A.Keyword[]): void {
+    const first = keywords[0]?.loc;
+    if (!first) return;
+    for (const a of args)
+      if (a.line > first.line || (a.line === first.line && a.column > first.column))
+        this.report('positional argument follows keyword argument', a, { kind: 'InvalidSyntax' });
+  }
+
   private decorator(d: A.Decorator, scope: Names): void {
     this.decoratorName(d);
+    this.argumentOrder(d.args, d.keywords);
     for (const a of d.args) this.expr(a, scope);
     for (const k of d.keywords) this.expr(k.value, scope);
   }
@@ -412,11 +422,13 @@ class Resolver {
         for (const x of [e.index, e.lower, e.upper, e.step]) if (x) this.expr(x, scope);
         return;
       case 'Call':
+        this.argumentOrder(e.args, e.keywords);
         this.expr(e.func, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);
         return this.schemaCall(e.func, e.args, e.keywords, scope);
       case 'SchemaExpr':
+        this.argumentOrder(e.args, e.keywords);
         this.expr(e.name, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);

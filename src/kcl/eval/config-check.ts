@@ -43,7 +43,8 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
             message: `Cannot add member '${head.name}' to schema '${def.name}'${didYouMean(head.name, known)}`,
             position: at(file, head.loc),
           });
-        else if (sig && rest.length === 0) problems.push(...indexSignatureMismatches(def, sig, i, head.name, env, file));
+        else if (sig && rest.length === 0)
+          problems.push(...indexSignatureMismatches(def, sig, i, head.name, env, file));
         continue;
       }
       const decl = attrs.get(head.name);

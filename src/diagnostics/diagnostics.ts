@@ -38,6 +38,7 @@ export type ErrorKind =
   | 'DeprecatedError'
   | 'CycleInheritError'
   | 'IllegalInheritError'
+  | 'NameError'
   | 'RecursiveLoad'
   | 'IllegalParameterError'
   | 'IndexSignatureError'
@@ -70,7 +71,8 @@ const CODES: Record<ErrorKind, string> = {
   OptionError: 'E3M38',
   DeprecatedError: 'E3M38',
   CycleInheritError: 'E2D34',
-  IllegalInheritError: 'E2D35',
+  IllegalInheritError: 'E2D34',
+  NameError: 'E1001',
   RecursiveLoad: 'E2L23',
   IllegalParameterError: 'E1001',
   IndexSignatureError: 'E1001',

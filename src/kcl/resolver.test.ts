@@ -104,4 +104,26 @@ describe('the resolver', () => {
       'InvalidSyntax 6:12 positional argument follows keyword argument',
     ]);
   });
+
+  it('reports a mixin not named as one before the names its body misses, and offers no inherited attribute', () => {
+    const source = [
+      'schema Full:',
+      '    full = first',
+      '',
+      'schema P:',
+      '    mixin [Full]',
+      '    cc: int = 1',
+      '',
+      'schema C(P):',
+      '    check:',
+      '        ccc > 2',
+      '',
+    ].join('\n');
+    expect(reported(source)).toEqual([
+      "NameError 5:12 a valid mixin name should end with 'Mixin', got 'Full'",
+      "IllegalInheritError 5:12 illegal schema mixin object type, expected mixin, got 'Full'",
+      "CompileError 2:12 name 'first' is not defined",
+      "CompileError 10:9 name 'ccc' is not defined",
+    ]);
+  });
 });

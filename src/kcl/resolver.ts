@@ -24,6 +24,8 @@ class Names {
     private readonly parent?: Names,
     /** The package schema a name of this scope is declared as (`data: Frontend`). */
     private readonly declared?: ReadonlyMap<string, A.SchemaStmt>,
+    /** Whether "did you mean" offers its names: kcl does not offer what a schema inherits. */
+    private readonly offered = true,
   ) {}
 
   /** The package schema the visible binding of `name` is declared as, if any. */
@@ -41,13 +43,13 @@ class Names {
     return undefined;
   }
 
-  /** Every name it can see, the innermost scope's first. */
+  /** Every name it can offer, the innermost scope's first. */
   *all(): Iterable<string> {
-    for (let n: Names | undefined = this; n; n = n.parent) yield* n.own;
+    for (let n: Names | undefined = this; n; n = n.parent) if (n.offered) yield* n.own;
   }
 
-  with(names: Iterable<string>, declared?: ReadonlyMap<string, A.SchemaStmt>): Names {
-    return new Names(new Set(names), this, declared);
+  with(names: Iterable<string>, declared?: ReadonlyMap<string, A.SchemaStmt>, offered = true): Names {
+    return new Names(new Set(names), this, declared, offered);
   }
 }
 
@@ -108,16 +110,22 @@ class Resolver {
       );
   }
 
-  /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
-   * them is not a schema of this package (then the body's names cannot be checked). */
-  private schemaNames(s: A.SchemaStmt | A.RuleStmt, seen = new Set<string>()): Set<string> | undefined {
-    if (seen.has(s.name)) return new Set();
-    seen.add(s.name);
+  /** Parameter, attribute and body names a schema declares itself. */
+  private ownNames(s: A.SchemaStmt | A.RuleStmt): Set<string> {
     const names = new Set<string>(s.params.map((p) => p.name));
     if (s.type === 'Schema') {
       for (const n of this.bound(s.body)) names.add(n);
       if (s.indexSignature?.keyName) names.add(s.indexSignature.keyName);
     }
+    return names;
+  }
+
+  /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
+   * them is not a schema of this package (then the body's names cannot be checked). */
+  private schemaNames(s: A.SchemaStmt | A.RuleStmt, seen = new Set<string>()): Set<string> | undefined {
+    if (seen.has(s.name)) return new Set();
+    seen.add(s.name);
+    const names = this.ownNames(s);
     const related = s.type === 'Schema' ? [...(s.parent ? [s.parent] : []), ...s.mixins] : s.parents;
     for (const id of related) {
       const other = id.names.length === 1 ? this.schemas.get(id.names[0]) : undefined;
@@ -166,8 +174,11 @@ class Resolver {
         const protocol = s.forProtocol?.names.length === 1 ? this.schemas.get(s.forProtocol.names[0]) : undefined;
         const protocolNames = protocol && this.schemaNames(protocol);
         if (protocolNames) for (const n of protocolNames) own.add(n);
-        else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
-        const inner = scope.with(own, this.declaredSchemas(s));
+        else if (isMixin(s)) return;
+        // what the schema declares itself shadows what it inherits
+        const declaredHere = this.ownNames(s);
+        const inherited = [...own].filter((n) => !declaredHere.has(n));
+        const inner = scope.with(inherited, this.declaredSchemas(s), false).with(declaredHere, this.declaredSchemas(s));
         for (const p of s.params) {
           this.typeNode(p.annotation, scope);
           if (p.default) this.expr(p.default, scope);
@@ -495,6 +506,7 @@ export function resolveNames(
   }
   const problems = [
     ...inheritanceCycles(schemas, fileOf, pkgpath),
+    ...mixinProblems(schemas, fileOf),
     ...globalRebindings(modules, options.mergedAssignments ?? new Set()),
   ];
   for (const m of modules) {
@@ -504,6 +516,38 @@ export function resolveNames(
     );
   }
   throwAll(problems);
+}
+
+const isMixin = (s: A.SchemaStmt | A.RuleStmt) =>
+  s.type === 'Schema' && (s.kind === 'mixin' || s.name.endsWith('Mixin'));
+
+/** What a schema mixes in is named `…Mixin` and is a mixin (kcl's build_schema_type). */
+function mixinProblems(
+  schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
+  fileOf: ReadonlyMap<A.Stmt, string>,
+): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  for (const [s, file] of fileOf) {
+    if (s.type !== 'Schema') continue;
+    for (const id of s.mixins) {
+      const name = id.names[id.names.length - 1];
+      const position = { file, line: id.line, column: id.column };
+      if (!name.endsWith('Mixin'))
+        problems.push({
+          kind: 'NameError',
+          message: `a valid mixin name should end with 'Mixin', got '${name}'`,
+          position,
+        });
+      const mixin = id.names.length === 1 ? schemas.get(name) : undefined;
+      if (mixin && !isMixin(mixin))
+        problems.push({
+          kind: 'IllegalInheritError',
+          message: `illegal schema mixin object type, expected mixin, got '${name}'`,
+          position,
+        });
+    }
+  }
+  return problems;
 }
 
 /** A schema may not derive from itself through its parents; kcl names every schema of a cycle,

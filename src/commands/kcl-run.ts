@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { kclError } from '../diagnostics/diagnostics.js';
+import { isRuntimeKind, KclError, kclError } from '../diagnostics/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { runGuardsFrom } from '../kcl/run-guards.js';
@@ -55,6 +55,18 @@ export function runOptionsFrom(files: string[], flags: KclRunFlags, cwd: string)
   return opts;
 }
 
+/** kcl's `-d` notes where a failure while running happened; kdeck knows the place in the
+ * program's own code, the frame kcl calls `kcl_main`, not the frames of the calls inside it. */
+export function withBacktrace<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    const d = e instanceof KclError ? e.diagnostic : undefined;
+    if (!d?.position || d.note || !isRuntimeKind(d.kind)) throw e;
+    throw new KclError({ ...d, note: `backtrace:\n\t0: kcl_main\n\t\tat ${d.position.file}:${d.position.line}` });
+  }
+}
+
 export function kclRunCommand(): Command {
   return new Command('run')
     .description('compile KCL files and print the result as YAML, like `kcl run`')
@@ -77,7 +89,7 @@ export function kclRunCommand(): Command {
     .option('--sort_keys', 'sort the keys of the output')
     .option('--show_hidden', 'show private (`_`) attributes')
     .option('-o, --output <file>', 'write the YAML to a file instead of stdout')
-    .option('-d, --debug', 'accepted for compatibility; kdeck has no debug mode')
+    .option('-d, --debug', 'add the backtrace note to a failure while running, as kcl does')
     .addOption(new Option('-r, --strict_range_check').hideHelp())
     .addOption(new Option('-l, --list_options').hideHelp())
     .addOption(new Option('-E, --external <pkg=path>').argParser(collect).default([]).hideHelp())
@@ -85,7 +97,7 @@ export function kclRunCommand(): Command {
     .action((files: string[], flags: KclRunFlags, cmd: Command) => {
       const opts = runOptionsFrom(files, flags, process.cwd());
       opts.guards = runGuardsFrom(flags.timeout, '--timeout', globalFlags(cmd).readOnly);
-      const result = runKcl(opts);
+      const result = flags.debug ? withBacktrace(() => runKcl(opts)) : runKcl(opts);
       if (flags.output) {
         fs.writeFileSync(flags.output, result.printed + result.yaml);
         return;

@@ -3,6 +3,7 @@
  * the one place that turns them into text. The format follows kcl's rustc-style output so that
  * the upstream golden messages match.
  */
+import stringWidth from 'string-width';
 
 export interface Position {
   file: string;
@@ -37,6 +38,7 @@ export type ErrorKind =
   | 'DeprecatedError'
   | 'CycleInheritError'
   | 'IllegalInheritError'
+  | 'NameError'
   | 'RecursiveLoad'
   | 'IllegalParameterError'
   | 'IndexSignatureError'
@@ -69,7 +71,8 @@ const CODES: Record<ErrorKind, string> = {
   OptionError: 'E3M38',
   DeprecatedError: 'E3M38',
   CycleInheritError: 'E2D34',
-  IllegalInheritError: 'E2D35',
+  IllegalInheritError: 'E2D34',
+  NameError: 'E1001',
   RecursiveLoad: 'E2L23',
   IllegalParameterError: 'E1001',
   IndexSignatureError: 'E1001',
@@ -130,6 +133,14 @@ export function throwAll(diagnostics: readonly Diagnostic[]): void {
 /** Looks a source line up for the snippet under a diagnostic; undefined when the file is unknown. */
 export type SourceLookup = (file: string) => string | undefined;
 
+/** How far the caret stands under a column (counted in characters): a wide character such as
+ * 张 takes two places on the terminal, as kcl's renderer counts it. */
+function caretOffset(text: string, column: number): number {
+  let offset = 0;
+  for (const ch of [...text].slice(0, Math.max(0, column - 1))) offset += stringWidth(ch) === 2 ? 2 : 1;
+  return offset + Math.max(0, column - 1 - [...text].length);
+}
+
 function snippet(position: Position, message: string, lookup: SourceLookup): string[] {
   const source = lookup(position.file);
   const gutterWidth = String(position.line).length;
@@ -144,7 +155,7 @@ function snippet(position: Position, message: string, lookup: SourceLookup): str
     ? message
       ? ` ${message}`
       : ''
-    : `${' '.repeat(Math.max(0, position.column - 1))}^ ${message}`;
+    : `${' '.repeat(caretOffset(text, position.column))}^ ${message}`;
   lines.push(`${pad} |`, `${position.line} | ${text}`, `${pad} | ${marker}`, `${pad} |`);
   return lines;
 }

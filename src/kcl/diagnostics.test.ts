@@ -51,4 +51,13 @@ describe('renderDiagnostic', () => {
     expect(text).toContain('--> gone.k:3:2');
     expect(text).toContain('cannot find x');
   });
+
+  it('puts the caret under a column past wide characters where the terminal shows it', () => {
+    const wide = (file: string) => (file === 'wide.k' ? 'p = {"a": "张张", "b": 1}\n' : undefined);
+    const text = renderDiagnostic(
+      { kind: 'TypeError', message: 'here', position: { file: 'wide.k', line: 1, column: 17 } },
+      wide,
+    );
+    expect(text).toContain(`  | ${' '.repeat(18)}^ here`);
+  });
 });

@@ -64,4 +64,66 @@ describe('the resolver', () => {
       'InvalidSyntax 2:8 unexpected newline, expected an expression',
     ]);
   });
+
+  it('reports every change of a public global, in a branch that never runs too, with a change by += after it', () => {
+    expect(reported('a = 1\nif False:\n    a = 2\nb = 1\nb += 2\n_c = 1\n_c = 2\n')).toEqual([
+      "ImmutableError 3:5 Can not change the value of 'a', because it was declared immutable",
+      "ImmutableError 5:1 Immutable variable 'b' is modified during compiling",
+    ]);
+  });
+
+  it('reports a change under an instance of a schema before the instance is checked', () => {
+    const source =
+      'schema Person:\n    name: str\n    age: int\n\nalice = Person {\n    name: "Alice"\n}\n\nalice.age = 18\n';
+    expect(reported(source)).toEqual([
+      "ImmutableError 9:1 Can not change the value of 'alice', because it was declared immutable",
+    ]);
+  });
+
+  it('refuses a second schema of the same name', () => {
+    expect(reported('schema P:\n    a: int\n\nschema P:\n    b: int\n')).toEqual([
+      "UniqueKeyError 4:1 Unique key error name 'P'",
+    ]);
+  });
+
+  it('reports a type naming nothing, in a lambda that is never called too, with the other problems of the file', () => {
+    const source = 'schema Base:\n    name: ErrOther\n\nf = lambda x: Missing -> [Other] { x }\nv = nope\n';
+    expect(reported(source)).toEqual([
+      "CompileError 2:11 name 'ErrOther' is not defined",
+      "CompileError 4:15 name 'Missing' is not defined",
+      "CompileError 4:27 name 'Other' is not defined",
+      "CompileError 5:5 name 'nope' is not defined",
+    ]);
+  });
+
+  it('refuses a positional argument after a keyword argument, in calls and decorators', () => {
+    const source =
+      'f = lambda a, b { a }\nschema S:\n    @deprecated(strict=False, "1.16")\n    x?: int\n\nv = f(a=1, 2)\n';
+    expect(reported(source)).toEqual([
+      'InvalidSyntax 3:31 positional argument follows keyword argument',
+      'InvalidSyntax 6:12 positional argument follows keyword argument',
+    ]);
+  });
+
+  it('reports a mixin not named as one before the names its body misses, and offers no inherited attribute', () => {
+    const source = [
+      'schema Full:',
+      '    full = first',
+      '',
+      'schema P:',
+      '    mixin [Full]',
+      '    cc: int = 1',
+      '',
+      'schema C(P):',
+      '    check:',
+      '        ccc > 2',
+      '',
+    ].join('\n');
+    expect(reported(source)).toEqual([
+      "NameError 5:12 a valid mixin name should end with 'Mixin', got 'Full'",
+      "IllegalInheritError 5:12 illegal schema mixin object type, expected mixin, got 'Full'",
+      "CompileError 2:12 name 'first' is not defined",
+      "CompileError 10:9 name 'ccc' is not defined",
+    ]);
+  });
 });

@@ -11,8 +11,10 @@ import type * as A from './ast.js';
 import { schemaCallProblems } from './call-check.js';
 import { throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { definedNames } from './eval/lazy.js';
+import { isBasicTypeName } from './eval/types.js';
 import { didYouMean } from './suggestions.js';
 import { binaryChain } from './nesting.js';
+import { globalRebindings } from './immutability.js';
 
 /** A scope as a chain of small sets, so entering a comprehension or a config does not copy the
  * thousands of globals a model library has. */
@@ -22,6 +24,8 @@ class Names {
     private readonly parent?: Names,
     /** The package schema a name of this scope is declared as (`data: Frontend`). */
     private readonly declared?: ReadonlyMap<string, A.SchemaStmt>,
+    /** Whether "did you mean" offers its names: kcl does not offer what a schema inherits. */
+    private readonly offered = true,
   ) {}
 
   /** The package schema the visible binding of `name` is declared as, if any. */
@@ -39,13 +43,13 @@ class Names {
     return undefined;
   }
 
-  /** Every name it can see, the innermost scope's first. */
+  /** Every name it can offer, the innermost scope's first. */
   *all(): Iterable<string> {
-    for (let n: Names | undefined = this; n; n = n.parent) yield* n.own;
+    for (let n: Names | undefined = this; n; n = n.parent) if (n.offered) yield* n.own;
   }
 
-  with(names: Iterable<string>, declared?: ReadonlyMap<string, A.SchemaStmt>): Names {
-    return new Names(new Set(names), this, declared);
+  with(names: Iterable<string>, declared?: ReadonlyMap<string, A.SchemaStmt>, offered = true): Names {
+    return new Names(new Set(names), this, declared, offered);
   }
 }
 
@@ -106,16 +110,22 @@ class Resolver {
       );
   }
 
-  /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
-   * them is not a schema of this package (then the body's names cannot be checked). */
-  private schemaNames(s: A.SchemaStmt | A.RuleStmt, seen = new Set<string>()): Set<string> | undefined {
-    if (seen.has(s.name)) return new Set();
-    seen.add(s.name);
+  /** Parameter, attribute and body names a schema declares itself. */
+  private ownNames(s: A.SchemaStmt | A.RuleStmt): Set<string> {
     const names = new Set<string>(s.params.map((p) => p.name));
     if (s.type === 'Schema') {
       for (const n of this.bound(s.body)) names.add(n);
       if (s.indexSignature?.keyName) names.add(s.indexSignature.keyName);
     }
+    return names;
+  }
+
+  /** Attribute and body names of a schema and its ancestors and mixins; undefined when one of
+   * them is not a schema of this package (then the body's names cannot be checked). */
+  private schemaNames(s: A.SchemaStmt | A.RuleStmt, seen = new Set<string>()): Set<string> | undefined {
+    if (seen.has(s.name)) return new Set();
+    seen.add(s.name);
+    const names = this.ownNames(s);
     const related = s.type === 'Schema' ? [...(s.parent ? [s.parent] : []), ...s.mixins] : s.parents;
     for (const id of related) {
       const other = id.names.length === 1 ? this.schemas.get(id.names[0]) : undefined;
@@ -130,11 +140,13 @@ class Resolver {
     switch (s.type) {
       case 'Assign':
         for (const t of s.targets) this.target(t, scope);
+        this.typeNode(s.annotation, scope);
         return this.expr(s.value, scope);
       case 'AugAssign':
         this.target(s.target, scope);
         return this.expr(s.value, scope);
       case 'Attr':
+        this.typeNode(s.annotation, scope);
         if (s.value) this.expr(s.value, scope);
         for (const d of s.decorators) this.decorator(d, scope);
         return;
@@ -162,16 +174,26 @@ class Resolver {
         const protocol = s.forProtocol?.names.length === 1 ? this.schemas.get(s.forProtocol.names[0]) : undefined;
         const protocolNames = protocol && this.schemaNames(protocol);
         if (protocolNames) for (const n of protocolNames) own.add(n);
-        else if (s.name.endsWith('Mixin') || (s.type === 'Schema' && s.kind === 'mixin')) return;
+        else if (isMixin(s)) return;
         // kcl's resolver never reports a name a rule reads (its var.rs skips rules): a rule may
         // read any key of the config it checks, as a protocol with `[...str]: str` allows
         if (s.type === 'Rule') return;
-        const inner = scope.with(own, this.declaredSchemas(s));
-        for (const p of s.params) if (p.default) this.expr(p.default, scope);
+        // what the schema declares itself shadows what it inherits
+        const declaredHere = this.ownNames(s);
+        const inherited = [...own].filter((n) => !declaredHere.has(n));
+        const inner = scope.with(inherited, this.declaredSchemas(s), false).with(declaredHere, this.declaredSchemas(s));
+        for (const p of s.params) {
+          this.typeNode(p.annotation, scope);
+          if (p.default) this.expr(p.default, scope);
+        }
         this.schemaDepth++;
         try {
           if (s.type === 'Schema') {
             for (const b of s.body) this.stmt(b, inner);
+            if (s.indexSignature) {
+              this.typeNode(s.indexSignature.keyType, inner);
+              this.typeNode(s.indexSignature.valueType, inner);
+            }
             if (s.indexSignature?.value) this.expr(s.indexSignature.value, inner);
           }
           for (const c of s.checks) this.check(c, inner);
@@ -180,9 +202,12 @@ class Resolver {
         }
         return;
       }
-      case 'Import':
       case 'TypeAlias':
+        return this.typeNode(s.value, scope);
       case 'IndexSignature':
+        this.typeNode(s.keyType, scope);
+        return this.typeNode(s.valueType, scope);
+      case 'Import':
       case 'Mixin':
         return;
     }
@@ -225,6 +250,33 @@ class Resolver {
       });
   }
 
+  /** A type names one of kcl's own or something the package defines or imports (kcl's
+   * lookup_type_from_scope); a name from another package is checked when it runs. */
+  private typeNode(t: A.TypeNode | undefined, scope: Names): void {
+    switch (t?.type) {
+      case 'NamedType': {
+        const [name] = t.name;
+        const lenient = this.undefinedSchemaNamesReadUndefined && this.schemaDepth > 0;
+        if (t.name.length === 1 && !isBasicTypeName(name) && !scope.has(name) && !lenient)
+          this.report(`name '${name}' is not defined${didYouMean(name, scope.all())}`, t.loc);
+        return;
+      }
+      case 'ListType':
+        return this.typeNode(t.element, scope);
+      case 'DictType':
+        this.typeNode(t.key, scope);
+        return this.typeNode(t.value, scope);
+      case 'UnionType':
+        for (const m of t.members) this.typeNode(m, scope);
+        return;
+      case 'FunctionType':
+        for (const p of t.params) this.typeNode(p, scope);
+        return this.typeNode(t.ret, scope);
+      default:
+        return;
+    }
+  }
+
   /** Parameters with defaults come last, as in a function signature. kcl points at every default
    * that a parameter without one follows, the last one first. */
   private params(params: A.Param[]): void {
@@ -251,8 +303,18 @@ class Resolver {
     if (c.message) this.expr(c.message, scope);
   }
 
+  /** kcl's parser refuses a positional argument written after a keyword argument, at each one. */
+  private argumentOrder(args: readonly A.Expr[], keywords: readonly A.Keyword[]): void {
+    const first = keywords[0]?.loc;
+    if (!first) return;
+    for (const a of args)
+      if (a.line > first.line || (a.line === first.line && a.column > first.column))
+        this.report('positional argument follows keyword argument', a, { kind: 'InvalidSyntax' });
+  }
+
   private decorator(d: A.Decorator, scope: Names): void {
     this.decoratorName(d);
+    this.argumentOrder(d.args, d.keywords);
     for (const a of d.args) this.expr(a, scope);
     for (const k of d.keywords) this.expr(k.value, scope);
   }
@@ -359,6 +421,7 @@ class Resolver {
       case 'Unary':
         return this.expr(e.operand, scope);
       case 'As':
+        this.typeNode(e.target, scope);
         return this.expr(e.value, scope);
       case 'IfExpr':
         this.expr(e.cond, scope);
@@ -373,11 +436,13 @@ class Resolver {
         for (const x of [e.index, e.lower, e.upper, e.step]) if (x) this.expr(x, scope);
         return;
       case 'Call':
+        this.argumentOrder(e.args, e.keywords);
         this.expr(e.func, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);
         return this.schemaCall(e.func, e.args, e.keywords, scope);
       case 'SchemaExpr':
+        this.argumentOrder(e.args, e.keywords);
         this.expr(e.name, scope);
         for (const a of e.args) this.expr(a, scope);
         for (const k of e.keywords) this.expr(k.value, scope);
@@ -410,7 +475,11 @@ class Resolver {
             this.declaredSchemas(e),
           )
           .with(this.bound(e.body));
-        for (const p of e.params) if (p.default) this.expr(p.default, scope);
+        for (const p of e.params) {
+          this.typeNode(p.annotation, scope);
+          if (p.default) this.expr(p.default, scope);
+        }
+        this.typeNode(e.returnType, scope);
         for (const s of e.body) this.stmt(s, inner);
         return;
       }
@@ -424,7 +493,7 @@ export function resolveNames(
   modules: A.Module[],
   builtins: ReadonlySet<string>,
   pkgpath = '',
-  options: { undefinedSchemaNamesReadUndefined?: boolean } = {},
+  options: { undefinedSchemaNamesReadUndefined?: boolean; mergedAssignments?: ReadonlySet<A.Stmt> } = {},
 ): void {
   const packageNames = new Set<string>();
   const schemas = new Map<string, A.SchemaStmt | A.RuleStmt>();
@@ -438,7 +507,11 @@ export function resolveNames(
       }
     }
   }
-  const problems = inheritanceCycles(schemas, fileOf, pkgpath);
+  const problems = [
+    ...inheritanceCycles(schemas, fileOf, pkgpath),
+    ...mixinProblems(schemas, fileOf),
+    ...globalRebindings(modules, options.mergedAssignments ?? new Set()),
+  ];
   for (const m of modules) {
     new Resolver(m.file, builtins, schemas, problems, options.undefinedSchemaNamesReadUndefined).module(
       m.body,
@@ -446,6 +519,38 @@ export function resolveNames(
     );
   }
   throwAll(problems);
+}
+
+const isMixin = (s: A.SchemaStmt | A.RuleStmt) =>
+  s.type === 'Schema' && (s.kind === 'mixin' || s.name.endsWith('Mixin'));
+
+/** What a schema mixes in is named `…Mixin` and is a mixin (kcl's build_schema_type). */
+function mixinProblems(
+  schemas: ReadonlyMap<string, A.SchemaStmt | A.RuleStmt>,
+  fileOf: ReadonlyMap<A.Stmt, string>,
+): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  for (const [s, file] of fileOf) {
+    if (s.type !== 'Schema') continue;
+    for (const id of s.mixins) {
+      const name = id.names[id.names.length - 1];
+      const position = { file, line: id.line, column: id.column };
+      if (!name.endsWith('Mixin'))
+        problems.push({
+          kind: 'NameError',
+          message: `a valid mixin name should end with 'Mixin', got '${name}'`,
+          position,
+        });
+      const mixin = id.names.length === 1 ? schemas.get(name) : undefined;
+      if (mixin && !isMixin(mixin))
+        problems.push({
+          kind: 'IllegalInheritError',
+          message: `illegal schema mixin object type, expected mixin, got '${name}'`,
+          position,
+        });
+    }
+  }
+  return problems;
 }
 
 /** A schema may not derive from itself through its parents; kcl names every schema of a cycle,

@@ -318,6 +318,26 @@ describe('kcl run: errors name their place', () => {
     });
   });
 
+  it('checks a key a schema does not declare against its index signature, at the key', () => {
+    expect(failure('schema Data:\n    [str]: int\n\ndata = Data {\n    name: "test"\n}\n')).toMatchObject({
+      kind: 'TypeError',
+      message: 'expected int, got str(test)',
+      position: { line: 5, column: 5 },
+    });
+    const keys = 'type _foo = "foo" | "bar"\n\nschema S:\n    [_foo]: str\n\ns = S {\n    foo = "x"\n    baz: "y"\n}\n';
+    expect(failure(keys)).toMatchObject({
+      kind: 'CompileError',
+      message: `Cannot add member 'baz' to schema 'S', did you mean '["bar"]'?`,
+      position: { line: 8, column: 5 },
+    });
+  });
+
+  it('refuses an instance of a child of a deprecated schema', () => {
+    const source =
+      '@deprecated(version="1.16", reason="use B instead")\nschema A:\n    a: str\n\nschema C(A):\n    c?: str\n\nx = C {}\n';
+    expect(failure(source)).toMatchObject({ message: 'A was deprecated since version 1.16, use B instead' });
+  });
+
   it('refuses a member that no schema of a union attribute has, naming them all', () => {
     const src = 'schema A:\n    a: int\n\nschema B:\n    b: int\n\nschema X:\n    x: A | B\n\n';
     expect(failure(`${src}x = X {\n    x.c = 1\n}\n`)).toMatchObject({

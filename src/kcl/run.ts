@@ -183,8 +183,10 @@ function runProgram(opts: RunOptions): RunResult {
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
   });
   packages.checkImports(modules);
+  const merged = mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge });
   resolveNames(modules, BUILTIN_NAMES, '', {
     undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
+    mergedAssignments: merged,
   });
   let printed = '';
   let manifests: { documents: Value[]; options: YamlStreamOptions } | undefined;
@@ -216,7 +218,7 @@ function runProgram(opts: RunOptions): RunResult {
       packageImportedYet: rules.laterImportsReadUndefined
         ? (spec, fromFile) => packages.importedYet(spec, fromFile)
         : undefined,
-      mergedAssignments: mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge }),
+      mergedAssignments: merged,
       instances: packages.instances,
       budget: new Budget(opts.guards?.deadline),
     },

@@ -22,7 +22,8 @@ function at(file: string, loc: { line: number; column: number }): Position {
 export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: TypeEnv, file: string): void {
   const attrs = allAttrs(def);
   const known = attributeNames(def);
-  const open = Boolean(indexSignature(def)) || def.isRule;
+  const sig = indexSignature(def);
+  const open = Boolean(sig) || def.isRule;
   const problems: Diagnostic[] = [];
   const visit = (list: A.ConfigItem[]) => {
     for (const i of list) {
@@ -42,6 +43,8 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
             message: `Cannot add member '${head.name}' to schema '${def.name}'${didYouMean(head.name, known)}`,
             position: at(file, head.loc),
           });
+        else if (sig && rest.length === 0)
+          problems.push(...indexSignatureMismatches(def, sig, i, head.name, env, file));
         continue;
       }
       const decl = attrs.get(head.name);
@@ -55,6 +58,53 @@ export function checkConfigKeys(def: SchemaDef, items: A.ConfigItem[], env: Type
   };
   visit(items);
   throwAll(problems);
+}
+
+/**
+ * A key the schema does not declare, checked against its index signature: a key outside a key
+ * type made of string literals cannot be added (kcl offers the literals), and a literal value
+ * must fit the value type, reported at the key.
+ */
+function indexSignatureMismatches(
+  def: SchemaDef,
+  sig: A.IndexSignature,
+  entry: A.ConfigEntry,
+  key: string,
+  env: TypeEnv,
+  file: string,
+): Diagnostic[] {
+  const place = at(file, entry.key ?? entry);
+  const keys = stringLiterals(sig.keyType, env);
+  if (keys && !keys.includes(key))
+    return [
+      {
+        kind: 'CompileError',
+        message: `Cannot add member '${key}' to schema '${def.name}'${didYouMean(key, keys)}`,
+        position: place,
+      },
+    ];
+  const value = entry.op === '+=' ? undefined : literalValueOf(entry.value);
+  if (value === undefined || !isPlain(sig.valueType, env)) return [];
+  try {
+    convert(value, sig.valueType, env);
+    return [];
+  } catch (e) {
+    if (!(e instanceof KclError)) throw e;
+  }
+  const message = `expected ${declaredTypeText(sig.valueType, env)}, got ${valueTypeText(value)}`;
+  return [{ kind: 'TypeError', message, position: place }];
+}
+
+/** The strings a key type made only of string literals (maybe through an alias) allows. */
+function stringLiterals(t: A.TypeNode, env: TypeEnv): string[] | undefined {
+  if (t.type === 'LiteralType') return typeof t.value === 'string' ? [t.value] : undefined;
+  if (t.type === 'UnionType') {
+    const all = t.members.map((m) => stringLiterals(m, env));
+    return all.every((m): m is string[] => m !== undefined) ? all.flat() : undefined;
+  }
+  if (t.type !== 'NamedType') return undefined;
+  const resolved = env.resolveType(t.name);
+  return resolved && !('kind' in resolved) ? stringLiterals(resolved, env) : undefined;
 }
 
 /** Follows a dotted key into schema-typed attributes, then checks the value written there. */

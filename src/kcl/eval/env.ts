@@ -24,8 +24,6 @@ export interface ModuleCtx {
   /** Globals assigned an instance written in place (`x = S {...}`): kcl's checker knows their
    * schema, so passing them where another schema is expected fails before running. */
   readonly instanceTypes: Map<string, SchemaDef>;
-  /** Where each global was first bound, for "declared here" notes. */
-  readonly declaredAt: Map<string, Position>;
   /** Whether statements binding `name` have yet to run. */
   morePending(name: string): boolean;
   /** The import that would bind `name` when only imports of files other than `file` have yet

@@ -151,7 +151,6 @@ export class Evaluator {
       unified: new Map(),
       types: new Map(),
       instanceTypes: new Map(),
-      declaredAt: new Map(),
       morePending: (name) => lazy.hasPending(name),
       laterImport: (name, file) => {
         if (scope.vars.has(name)) return undefined;
@@ -244,7 +243,7 @@ export class Evaluator {
           const target: A.Identifier = { type: 'Identifier', names: [stmt.target.name], ...stmt.target.loc };
           throw reworded(err, stmt.op, target, current, stmt.value, operand);
         }
-        this.assign(stmt.target, value, env, undefined, true);
+        this.assign(stmt.target, value, env);
         if (env.frame) env.frame.last = value;
         return;
       }
@@ -290,7 +289,6 @@ export class Evaluator {
         const module = this.options.importModule?.(stmt.path, env.file);
         if (!module) throw kclError('CannotFindModule', `pkgpath ${stmt.path} not found in the program`);
         env.scope.vars.set(importedName(stmt), module);
-        env.module.declaredAt.set(importedName(stmt), { file: env.file, line: stmt.line, column: stmt.column });
         return;
       }
       case 'TypeAlias': {
@@ -369,11 +367,8 @@ export class Evaluator {
 
   /** Assigns to a name or a path under it; module globals are immutable unless `_private`. */
 
-  assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode, augmented = false): void {
+  assign(t: A.Target, value: Value, env: Env, annotation?: A.TypeNode): void {
     let v = value;
-    // a path under an imported module changes the module, which is as immutable as any global
-    if (t.path.length > 0 && env.scope.kind === 'module' && isModule(env.scope.vars.get(t.name)))
-      this.refuseChange(t, env, augmented);
     if (t.path.length > 0) {
       const current = this.lookupTarget({ ...t, path: [] }, env);
       v =
@@ -398,35 +393,9 @@ export class Evaluator {
       return;
     }
     if (scope.kind === 'module') {
-      const exists = scope.vars.has(t.name);
-      if (exists && !t.name.startsWith('_')) this.refuseChange(t, env, augmented);
-      if (!exists) env.module.declaredAt.set(t.name, { file: env.file, line: t.loc.line, column: t.loc.column });
       v = this.keepType(t.name, v, annotation, env);
     }
     scope.vars.set(t.name, v);
-  }
-
-  private refuseChange(t: A.Target, env: Env, augmented: boolean): never {
-    const first = env.module.declaredAt.get(t.name);
-    // kcl words it differently for `a += 1` and for `a = 2`
-    const [message, declared] = augmented
-      ? [
-          `Immutable variable '${t.name}' is modified during compiling`,
-          `The variable '${t.name}' is declared here firstly`,
-        ]
-      : [
-          `Can not change the value of '${t.name}', because it was declared immutable`,
-          `The variable '${t.name}' is declared here`,
-        ];
-    throw kclError(
-      'ImmutableError',
-      message,
-      { file: env.file, line: t.loc.line, column: t.loc.column },
-      {
-        related: first ? [{ position: first, message: declared }] : [],
-        note: `change the variable name to '_${t.name}' to make it mutable`,
-      },
-    );
   }
 
   private setPath(base: Value, path: A.Target['path'], value: Value, env: Env): Value {

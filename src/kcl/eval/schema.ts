@@ -289,7 +289,8 @@ class SchemaFrame implements AttributeSource {
 
   /** Builds the instance; errors without a place get the schema expression's from the caller. */
   build(call: CallArgs): DictValue {
-    checkDecorators(this.ev, this.def.node.decorators, this.def.name, this.site);
+    // a parent's `@deprecated` applies to what derives from it, as the parent's body runs first
+    for (const owner of chainOf(this.def)) checkDecorators(this.ev, owner.node.decorators, owner.name, this.site);
     for (const key of this.config.entries.keys()) {
       const decl = this.attrs.get(key);
       if (decl?.decorators.length) checkDecorators(this.ev, decl.decorators, key, this.site);

@@ -49,6 +49,11 @@ const BASIC = new Set([
   'units.NumberMultiplier',
 ]);
 
+/** Whether a type name is one of kcl's own, which no scope binds. */
+export function isBasicTypeName(name: string): boolean {
+  return BASIC.has(name);
+}
+
 export function typeText(t: TypeNode): string {
   switch (t.type) {
     case 'AnyType':

@@ -30,7 +30,7 @@ import {
   rehearsalSettings,
   rehearseRecovery,
   type RehearsalSettings,
-} from '../app/rehearsal.js';
+} from '../app/rehearsal/rehearsal.js';
 import type { RecoveryPlan } from '../recovery/plan.js';
 import { rehearsalText } from '../recovery/rehearsal-text.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';

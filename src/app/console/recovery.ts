@@ -21,7 +21,7 @@ import type { RunActor } from '../../workflows/recovery/run-machine.js';
 import { RunStore, runStanding, type RunRecord } from '../../workflows/recovery/run-store.js';
 import type { LiveRun } from '../../workflows/recovery/runner.js';
 import type { ConsoleState, EventLevel, Store } from './state.js';
-import { freezeRecovery, launchRehearsedRun, rehearseRecovery, type Rehearsal } from '../rehearsal.js';
+import { freezeRecovery, launchRehearsedRun, rehearseRecovery, type Rehearsal } from '../rehearsal/rehearsal.js';
 import type { RunPlan } from '../../workflows/recovery/model.js';
 import { secondsText } from '../../recovery/rehearsal-text.js';
 

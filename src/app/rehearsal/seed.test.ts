@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../model/kube-object.js';
-import { seedState, selects, topWorkload, type ClusterShape } from './rehearsal-seed.js';
+import type { KubeObject } from '../../model/kube-object.js';
+import { seedState, selects, topWorkload, type ClusterShape } from './seed.js';
 
 const template = {
   metadata: { labels: { app: 'web' }, annotations: { 'checksum/config': 'abc' } },

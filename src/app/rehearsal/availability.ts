@@ -7,10 +7,10 @@ import { conditionMet } from '../../health/rules.js';
 import type { KubeObject } from '../../model/kube-object.js';
 import { asObject } from '../../model/resource.js';
 import type { ReadinessEstimate } from '../../recovery/rehearsal-readiness.js';
-import { topWorkload, uidOf, type ClusterShape } from '../../recovery/rehearsal-seed.js';
+import { topWorkload, uidOf, type ClusterShape } from './seed.js';
 import type { WorkloadForecast } from '../../recovery/rehearsal.js';
 import type { Sandbox } from '../../sandbox/index.js';
-import { desired } from './cluster-steps.js';
+import { desired } from '../../workflows/recovery/cluster-steps.js';
 
 const nameOf = (o: KubeObject) => String(o.metadata?.name ?? '');
 const deleting = (p: KubeObject) => asObject(p.metadata).deletionTimestamp !== undefined;

@@ -16,7 +16,7 @@ import type { ObjectClient } from '../../cluster/objects.js';
 import { apiVersionOf, type KubeObject } from '../../model/kube-object.js';
 import { asObject } from '../../model/resource.js';
 import { estimateReadiness, type ReadinessEstimate } from '../../recovery/rehearsal-readiness.js';
-import { seedState, selects, topWorkload, type ClusterShape } from '../../recovery/rehearsal-seed.js';
+import { seedState, selects, topWorkload, type ClusterShape } from './seed.js';
 import {
   lowerBound,
   REHEARSAL_LIMITS,
@@ -28,14 +28,14 @@ import {
   type Rehearsal,
 } from '../../recovery/rehearsal.js';
 import { RealClock, startSandbox, type Sandbox } from '../../sandbox/index.js';
-import type { ClusterActor } from './cluster-machine.js';
-import type { ClusterAccess } from './cluster-steps.js';
-import { openRun } from './launch.js';
-import { AvailabilityWatch } from './rehearsal-availability.js';
-import type { RunPlan, RunTarget } from './model.js';
-import { clusterActorId, clustersOf } from './run-machine.js';
-import { newRunId, RunStore } from './run-store.js';
-import type { RunUpdate } from './runner.js';
+import type { ClusterActor } from '../../workflows/recovery/cluster-machine.js';
+import type { ClusterAccess } from '../../workflows/recovery/cluster-steps.js';
+import { openRun } from '../../workflows/recovery/launch.js';
+import { AvailabilityWatch } from './availability.js';
+import type { RunPlan, RunTarget } from '../../workflows/recovery/model.js';
+import { clusterActorId, clustersOf } from '../../workflows/recovery/run-machine.js';
+import { newRunId, RunStore } from '../../workflows/recovery/run-store.js';
+import type { RunUpdate } from '../../workflows/recovery/runner.js';
 
 export interface RehearseOptions {
   /** The readiness of a workload none of whose pods tells it, in ms. */
@@ -51,6 +51,16 @@ const targetKey = (cluster: string, t: RunTarget) => `${cluster}/${t.namespace}/
 
 async function listIn(client: ObjectClient, kind: string, namespace: string): Promise<KubeObject[]> {
   return (await client.list({ apiVersion: apiVersionOf(kind), kind, namespace })).items;
+}
+
+/** The workload at the top of a target's owner chain among `objects`, as `cluster/namespace/Kind/name`. */
+function workloadOfTarget(cluster: string, t: RunTarget, objects: readonly KubeObject[]): string {
+  const live = objects.find(
+    (o) => o.kind === t.kind && nameOf(o) === t.name && (o.metadata?.namespace ?? t.namespace) === t.namespace,
+  );
+  if (live) return topWorkload(cluster, live, objects);
+  // a pod gone since the plan was made still names its workload
+  return t.owner ? `${cluster}/${t.namespace}/${t.owner.kind}/${t.owner.name}` : targetKey(cluster, t);
 }
 
 /**
@@ -69,14 +79,7 @@ export async function captureShape(client: ObjectClient, cluster: string, plan: 
     ]);
     const objects = [...workloads.flat(), ...pods!];
     const tops = new Set(
-      targets
-        .filter((t) => t.namespace === namespace)
-        .map((t) => {
-          const live = objects.find((o) => o.kind === t.kind && nameOf(o) === t.name);
-          if (live) return topWorkload(cluster, live, objects);
-          // a pod gone since the plan was made still names its workload
-          return t.owner ? `${cluster}/${namespace}/${t.owner.kind}/${t.owner.name}` : targetKey(cluster, t);
-        }),
+      targets.filter((t) => t.namespace === namespace).map((t) => workloadOfTarget(cluster, t, objects)),
     );
     const members = objects.filter((o) => tops.has(topWorkload(cluster, o, objects)));
     shape.workloads.push(...members.filter((o) => o.kind !== 'Pod'));
@@ -261,14 +264,12 @@ export async function rehearse(plan: RunPlan, clusters: ClusterAccess, options: 
     await sandbox.stop();
     fs.rmSync(root, { recursive: true, force: true });
   }
+  // each target's workload as the readiness was measured for it: the top of its owner chain
+  const objectsOf = new Map(shapes.map((s) => [s.cluster, [...s.workloads, ...s.pods]]));
   const bound = lowerBound(
     plan.batches.map((b) => ({
       cluster: b.cluster,
-      workloads: b.targets.map((t) =>
-        t.kind === 'Pod' && t.owner
-          ? `${b.cluster}/${t.namespace}/${t.owner.kind}/${t.owner.name}`
-          : targetKey(b.cluster, t),
-      ),
+      workloads: b.targets.map((t) => workloadOfTarget(b.cluster, t, objectsOf.get(b.cluster) ?? [])),
     })),
     readinessMs,
     plan.clusterConcurrency,

@@ -4,18 +4,18 @@
  * operator goes on, that same frozen plan run for real with the rehearsal's times in its record,
  * so its audit log sets each batch beside its forecast.
  */
-import type { ClusterSet } from '../cluster/cluster-set.js';
-import { UserError } from '../diagnostics/user-error.js';
-import { parseDuration } from '../model/duration.js';
-import type { RecoveryPlan } from '../recovery/plan.js';
-import type { Rehearsal } from '../recovery/rehearsal.js';
-import { launchFrozenRun, type OpenOptions } from '../workflows/recovery/launch.js';
-import type { PredictedBatch, RunPlan } from '../workflows/recovery/model.js';
-import { rehearse } from '../workflows/recovery/rehearse.js';
-import { freezePlan } from '../workflows/recovery/run-plan.js';
-import type { LiveRun } from '../workflows/recovery/runner.js';
+import type { ClusterSet } from '../../cluster/cluster-set.js';
+import { UserError } from '../../diagnostics/user-error.js';
+import { parseDuration } from '../../model/duration.js';
+import type { RecoveryPlan } from '../../recovery/plan.js';
+import type { Rehearsal } from '../../recovery/rehearsal.js';
+import { launchFrozenRun, type OpenOptions } from '../../workflows/recovery/launch.js';
+import type { PredictedBatch, RunPlan } from '../../workflows/recovery/model.js';
+import { rehearse } from './rehearse.js';
+import { freezePlan } from '../../workflows/recovery/run-plan.js';
+import type { LiveRun } from '../../workflows/recovery/runner.js';
 
-export type { Rehearsal } from '../recovery/rehearsal.js';
+export type { Rehearsal } from '../../recovery/rehearsal.js';
 
 /** A workload's readiness when none of its pods tells it (`--readiness`). */
 export const DEFAULT_READINESS_MS = 10_000;

@@ -8,11 +8,11 @@
  * every container's readiness probe says how long that workload's pods took to turn Ready on
  * the real cluster. Pure.
  */
-import type { KubeObject } from '../model/kube-object.js';
-import { asObject } from '../model/resource.js';
-import { applyDefaults } from '../sandbox/api/defaults.js';
-import { matchesLabels, selectorFromObject } from '../sandbox/api/selectors.js';
-import type { ClusterOptions } from '../sandbox/index.js';
+import type { KubeObject } from '../../model/kube-object.js';
+import { asObject } from '../../model/resource.js';
+import { applyDefaults } from '../../sandbox/api/defaults.js';
+import { matchesLabels, selectorFromObject } from '../../sandbox/api/selectors.js';
+import type { ClusterOptions } from '../../sandbox/index.js';
 
 export interface ClusterShape {
   cluster: string;

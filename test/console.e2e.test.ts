@@ -18,7 +18,7 @@ const workspace = path.join(dir, 'konfig-sample');
 const socket = path.join(dir, 'tmux.sock');
 const exitFile = path.join(dir, 'exit-code');
 
-const { tmux, screen, keys, type, until } = terminal(socket);
+const { tmux, screen, keys, type, until, exitCode } = terminal(socket);
 
 beforeAll(() => {
   requireTmux();
@@ -74,12 +74,7 @@ describe('kdeck ui in a terminal', () => {
     expect(fs.existsSync(path.join(workspace, '.kdeck', 'state', 'nginx-example', 'dev', 'sandbox-a.json'))).toBe(true);
 
     keys('q');
-    const deadline = Date.now() + 30_000;
-    while (!fs.existsSync(exitFile)) {
-      if (Date.now() > deadline) throw new Error(`the console did not quit within 30 s; the screen was:\n${screen()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(fs.readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    expect(await exitCode(exitFile)).toBe('0');
   }, 300_000);
 });
 

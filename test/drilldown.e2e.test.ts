@@ -21,7 +21,7 @@ const socket = path.join(dir, 'tmux.sock');
 const exitFile = path.join(dir, 'exit-code');
 let sandbox: Sandbox;
 
-const { tmux, screen, keys, type, until } = terminal(socket);
+const { tmux, keys, type, until, exitCode } = terminal(socket);
 
 beforeAll(async () => {
   requireTmux();
@@ -101,11 +101,6 @@ describe('drilling down from a stack in kdeck ui', () => {
     expect(bottom).not.toContain('manager:');
 
     keys('q');
-    const deadline = Date.now() + 30_000;
-    while (!fs.existsSync(exitFile)) {
-      if (Date.now() > deadline) throw new Error(`the console did not quit within 30 s; the screen was:\n${screen()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(fs.readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    expect(await exitCode(exitFile)).toBe('0');
   }, 300_000);
 });

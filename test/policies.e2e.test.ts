@@ -5,7 +5,6 @@
  * prompt and during an interactive recovery, on a real pseudo-terminal (tmux), ends cleanly with
  * exit 130 and says what was (not) changed.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { CLI, kdeckIn, run } from './support/run.js';
 import { copySample } from './support/sample.js';
+import { requireTmux, terminal } from './support/terminal.js';
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-policies-'));
 const workspace = path.join(dir, 'konfig-sample');
@@ -29,8 +29,7 @@ const kdeck = (args: string[]) => kdeckIn(workspace, ['--kubeconfig', sandbox.ku
 const kubectl = (args: string[]) =>
   run('kubectl', ['--kubeconfig', sandbox.kubeconfigPath, ...args], workspace, 60_000);
 
-const tmux = (...args: string[]) =>
-  execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
+const { tmux } = terminal(socket);
 
 /** Runs a kdeck command in a fresh tmux window and returns helpers to read and drive it. */
 function inTerminal(name: string, args: string[]) {
@@ -38,25 +37,10 @@ function inTerminal(name: string, args: string[]) {
   const quoted = args.map((a) => `'${a}'`).join(' ');
   const command = `cd '${workspace}' && '${process.execPath}' '${CLI}' --kubeconfig '${sandbox.kubeconfigPath}' ${quoted}; echo $? > '${exitFile}'; sleep 30`;
   tmux('new-session', '-d', '-x', '120', '-y', '30', '-s', name, command);
-  const screen = () => tmux('capture-pane', '-p', '-t', name);
-  const until = async (what: string | RegExp, limitMs = 60_000): Promise<string> => {
-    const deadline = Date.now() + limitMs;
-    for (;;) {
-      const s = screen();
-      if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
-      if (Date.now() > deadline) throw new Error(`the terminal did not show ${String(what)}; it showed:\n${s}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  const exitCode = async (limitMs = 60_000): Promise<string> => {
-    const deadline = Date.now() + limitMs;
-    while (!fs.existsSync(exitFile) || fs.readFileSync(exitFile, 'utf8').trim() === '') {
-      if (Date.now() > deadline) throw new Error(`${name} did not end; the screen was:\n${screen()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return fs.readFileSync(exitFile, 'utf8').trim();
-  };
-  return { screen, until, exitCode, ctrlC: () => void tmux('send-keys', '-t', name, 'C-c') };
+  const t = terminal(socket, name);
+  const until = (what: string | RegExp, limitMs = 60_000) => t.until(what, limitMs);
+  const exitCode = (limitMs = 60_000) => t.exitCode(exitFile, limitMs);
+  return { screen: t.screen, until, exitCode, ctrlC: () => t.keys('C-c') };
 }
 
 /** The console's confirmation for a stack's plan: the console session, headless, on the same clusters and workspace. */
@@ -86,7 +70,7 @@ async function consoleConfirmation(stack: string, action: 'apply' | 'destroy') {
 }
 
 beforeAll(async () => {
-  execFileSync('tmux', ['-V'], { timeout: 5_000 });
+  requireTmux();
   copySample(workspace);
   sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 200, readinessDelayMs: 1_500 } });
 }, 60_000);

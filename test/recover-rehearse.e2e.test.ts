@@ -54,22 +54,26 @@ afterAll(async () => {
 
 const podTarget = (name: string) => `${NAMESPACE}/Pod/${name}`;
 
+/** `kdeck [global] recover runbooks/AppRecovery.k -D hosts=… -D action=evict --rehearse [extra]`. */
+const rehearse = (extra: string[], global: string[] = []) =>
+  kdeck([
+    ...global,
+    'recover',
+    'runbooks/AppRecovery.k',
+    '-D',
+    `hosts=${hosts.join(',')}`,
+    '-D',
+    'action=evict',
+    '--rehearse',
+    ...extra,
+  ]);
+
 describe('kdeck recover --rehearse against three clusters', () => {
   let rehearsal: Rehearsal;
 
   it('predicts the batches, the lowest availability per workload and the refused eviction, and writes nothing', async () => {
     const before = identities();
-    const r = await kdeck([
-      'recover',
-      'runbooks/AppRecovery.k',
-      '-D',
-      `hosts=${hosts.join(',')}`,
-      '-D',
-      'action=evict',
-      '--rehearse',
-      '-o',
-      'json',
-    ]);
+    const r = await rehearse(['-o', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     rehearsal = JSON.parse(r.stdout) as Rehearsal;
@@ -109,18 +113,7 @@ describe('kdeck recover --rehearse against three clusters', () => {
   }, 120_000);
 
   it('says it in words, and is allowed under --read-only, where it never offers the real run', async () => {
-    const r = await kdeck([
-      '--read-only',
-      'recover',
-      'runbooks/AppRecovery.k',
-      '-D',
-      `hosts=${hosts.join(',')}`,
-      '-D',
-      'action=evict',
-      '--rehearse',
-      '--time-scale',
-      '0.5',
-    ]);
+    const r = await rehearse(['--time-scale', '0.5'], ['--read-only']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/at 2\.0× speed/);
@@ -136,18 +129,7 @@ describe('kdeck recover --rehearse against three clusters', () => {
   }, 120_000);
 
   it('then runs the same plan for real, batch for batch as predicted, and audits each batch beside its forecast', async () => {
-    const r = await kdeck([
-      'recover',
-      'runbooks/AppRecovery.k',
-      '-D',
-      `hosts=${hosts.join(',')}`,
-      '-D',
-      'action=evict',
-      '--rehearse',
-      '--yes',
-      '-o',
-      'json',
-    ]);
+    const r = await rehearse(['--yes', '-o', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout

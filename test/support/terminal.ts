@@ -4,6 +4,7 @@
  * bounded; the test kills the server by its socket when it is done.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 
 export interface Terminal {
   tmux(...args: string[]): string;
@@ -13,6 +14,8 @@ export interface Terminal {
   type(text: string): void;
   /** Waits (bounded) for the screen to show `what`; fails with the last screen. */
   until(what: string | RegExp, limitMs?: number): Promise<string>;
+  /** Waits (bounded) for the session's command to write its exit code to `file`; fails with the last screen. */
+  exitCode(file: string, limitMs?: number): Promise<string>;
 }
 
 /** Fails at once, with the reason, where tmux is missing. */
@@ -24,23 +27,33 @@ export function requireTmux(): void {
   }
 }
 
-/** The terminal of session `console` on the tmux server at `socket`. */
-export function terminal(socket: string): Terminal {
+/** The terminal of tmux session `session` on the server at `socket`. */
+export function terminal(socket: string, session = 'console'): Terminal {
   const tmux = (...args: string[]) =>
     execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 10_000 });
-  const screen = () => tmux('capture-pane', '-p', '-t', 'console');
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  const written = (file: string) => fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() !== '';
   return {
     tmux,
     screen,
-    keys: (...names) => void tmux('send-keys', '-t', 'console', ...names),
-    type: (text) => void tmux('send-keys', '-t', 'console', '-l', text),
+    keys: (...names) => void tmux('send-keys', '-t', session, ...names),
+    type: (text) => void tmux('send-keys', '-t', session, '-l', text),
+    async exitCode(file, limitMs = 30_000) {
+      const deadline = Date.now() + limitMs;
+      while (!written(file)) {
+        if (Date.now() > deadline)
+          throw new Error(`${session} did not end within ${limitMs} ms; the screen was:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return fs.readFileSync(file, 'utf8').trim();
+    },
     async until(what, limitMs = 30_000) {
       const deadline = Date.now() + limitMs;
       for (;;) {
         const s = screen();
         if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
         if (Date.now() > deadline)
-          throw new Error(`the console did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
+          throw new Error(`${session} did not show ${String(what)} within ${limitMs} ms; the screen was:\n${s}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

@@ -26,45 +26,25 @@ export interface PodColumns {
  */
 export function podColumns(width: number, rows: readonly PodRow[]): PodColumns {
   // a header has room for its sort arrow
-  const widest = (header: string, values: string[]) => Math.max(cells(header) + 1, ...values.map(cells)) + 1;
+  const widest = (header: string, value: (r: PodRow) => string) =>
+    Math.max(cells(header) + 1, ...rows.map((r) => cells(value(r)))) + 1;
   const fixed = {
-    ready: widest(
-      'READY',
-      rows.map((r) => r.ready),
-    ),
-    status: widest(
-      'STATUS',
-      rows.map((r) => r.status),
-    ),
-    restarts: widest(
-      'RESTARTS',
-      rows.map((r) => r.restartsText),
-    ),
-    age: widest(
-      'AGE',
-      rows.map((r) => r.age),
-    ),
+    ready: widest('READY', (r) => r.ready),
+    status: widest('STATUS', (r) => r.status),
+    restarts: widest('RESTARTS', (r) => r.restartsText),
+    age: widest('AGE', (r) => r.age),
   };
   let rest = width - 2 - fixed.ready - fixed.status - fixed.restarts - fixed.age;
   const keep = Math.min(
-    widest(
-      'NAME',
-      rows.map((r) => r.name),
-    ),
+    widest('NAME', (r) => r.name),
     24,
   );
-  const ipWidth = widest(
-    'IP',
-    rows.map((r) => r.ip),
-  );
+  const ipWidth = widest('IP', (r) => r.ip);
   const ip = rest - ipWidth >= keep ? ipWidth : 0;
   rest -= ip;
   const nodeWidth = Math.min(
     20,
-    widest(
-      'NODE',
-      rows.map((r) => r.node),
-    ),
+    widest('NODE', (r) => r.node),
   );
   const node = rest - nodeWidth >= keep ? nodeWidth : 0;
   rest -= node;

@@ -13,7 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planRecovery } from '../src/app/recovery.js';
-import { DEFAULT_TIME_SCALE, freezeRecovery, launchRehearsedRun, rehearseRecovery } from '../src/app/rehearsal/rehearsal.js';
+import {
+  DEFAULT_TIME_SCALE,
+  freezeRecovery,
+  launchRehearsedRun,
+  rehearseRecovery,
+} from '../src/app/rehearsal/rehearsal.js';
 import { ClusterSet } from '../src/cluster/cluster-set.js';
 import { loadKubeconfig } from '../src/cluster/kubeconfig.js';
 import type { Rehearsal } from '../src/recovery/rehearsal.js';

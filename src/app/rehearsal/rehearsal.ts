@@ -1,6 +1,6 @@
 /**
  * Rehearsing a recovery, as both faces do: the plan frozen once against the real clusters (the
- * pods' uids), rehearsed on an embedded copy of them (workflows/recovery/rehearse.ts), and, if the
+ * pods' uids), rehearsed on an embedded copy of them (rehearse.ts), and, if the
  * operator goes on, that same frozen plan run for real with the rehearsal's times in its record,
  * so its audit log sets each batch beside its forecast.
  */

@@ -1,7 +1,7 @@
 /**
  * A rehearsal: the frozen plan of a run carried out by the same run machine and steps against a
  * private, in-process sandbox that stands in for its clusters. The clusters are only read (the
- * shape of what the plan touches); the sandbox is seeded with that shape (rehearsal-seed.ts),
+ * shape of what the plan touches); the sandbox is seeded with that shape (seed.ts),
  * runs on an accelerated clock, is reached over loopback under the real context names, keeps
  * its run record in a temporary folder, and is gone when the rehearsal returns. What happened is
  * read as it happens (the machines' states, the audit, the health notes, the sandbox's pod

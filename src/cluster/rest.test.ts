@@ -36,6 +36,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-kubeconfig-'));
 const sleeps: number[] = [];
 const policy: RetryPolicy = {
   attempts: 4,
+  unreachableAttempts: 3,
   baseMs: 100,
   maxMs: 1_000,
   sleep: async (ms) => void sleeps.push(ms),
@@ -184,12 +185,15 @@ describe('REST client', () => {
       url: '/api/v1/namespaces/team/configmaps/cm?fieldManager=kdeck&dryRun=All',
       contentType: 'application/apply-patch+yaml',
     });
+    sleeps.length = 0;
     const down = await set
       .client('down')
       .get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'x' })
       .catch((x: unknown) => x);
     expect(down).toBeInstanceOf(ClusterUnreachableError);
     expect((down as Error).message).toMatch(/^cluster down \(http:\/\/127.0.0.1:1\) is unreachable: .*ECONNREFUSED/);
+    // no answer at all is tried fewer times than an answer asking for a retry
+    expect(sleeps).toHaveLength(policy.unreachableAttempts - 1);
   });
 
   it('backs off with full jitter, capped', () => {

@@ -58,7 +58,10 @@ export class ClusterUnreachableError extends UserError {
 }
 
 export interface RetryPolicy {
+  /** Tries of a request the server answers with 429 or 5xx: it is up and asks to be tried again. */
   attempts: number;
+  /** Tries of a request that gets no answer: a cluster that is down is reported without a long wait. */
+  unreachableAttempts: number;
   baseMs: number;
   maxMs: number;
   /** Waits; tests pass a simulated clock. */
@@ -66,8 +69,10 @@ export interface RetryPolicy {
   random: () => number;
 }
 
+/** client-go tries a request the server asks to retry up to 10 times (rest.Request maxRetries). */
 export const DEFAULT_RETRY: RetryPolicy = {
-  attempts: 5,
+  attempts: 10,
+  unreachableAttempts: 5,
   baseMs: 200,
   maxMs: 5_000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -241,7 +246,7 @@ export class RestClient {
         result = await this.once(req);
       } catch (e) {
         const code = e instanceof NetworkError ? e.code : 'ERROR';
-        if (!last && RETRIED_NETWORK.has(code)) {
+        if (attempt < this.retry.unreachableAttempts - 1 && RETRIED_NETWORK.has(code)) {
           await this.retry.sleep(retryDelay(attempt, undefined, this.retry));
           continue;
         }

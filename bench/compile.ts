@@ -18,9 +18,10 @@ const SNAPSHOTS_SCRIPT = path.join(DIST, 'scripts', 'snapshots.js');
 const REPO = path.resolve(DIST, '..');
 const SAMPLE = path.join(REPO, 'konfig-sample');
 const STACK = 'appops/guestbook/prod';
-const TARGET_ONE_MS = 1500;
+/** Issue 17's bars: one stack cold, and a warm recompile. */
+const TARGET_ONE_MS = 350;
 const TARGET_ALL_MS = 3000;
-const TARGET_WARM_MS = 100;
+const TARGET_WARM_MS = 30;
 const RUNS = 5;
 /** Recompiles measured after the first RUNS: watch mode lives long, and the first recompiles
  * after a cold compile still pay for compiling the evaluator's code paths the main files take. */

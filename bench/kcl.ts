@@ -20,7 +20,8 @@ import { tokenize } from '../src/kcl/lexer.js';
 import { parseModule } from '../src/kcl/parser.js';
 import { median, printTargets, runBench, type Target } from './report.js';
 
-const TARGET_LINES_PER_SECOND = 100_000;
+/** Issue 17's bar for the parser on this file. */
+const TARGET_LINES_PER_SECOND = 250_000;
 const TARGET_PEAK_MB = 300;
 const RUNS = 5;
 const CLI_RUNS = 3;

@@ -146,6 +146,29 @@ describe('ownership after ordinary writes', () => {
     expect(byManager.alice).toContain('f:spec.f:template.f:spec.f:containers.k:{"name":"app"}.f:image');
   });
 
+  it("keeps a writer's fields when it writes them again, and adds the ones it writes anew", () => {
+    const before = withFields(apply(undefined, config(2, 'app:1'), 'alice'));
+    const write = (from: JsonMap, replicas: number, extra: JsonMap, time: string) => {
+      const to = { ...from, spec: { ...(from.spec as JsonMap), replicas, ...extra } };
+      const entries = (from.metadata as JsonMap).managedFields as ManagedFieldsEntry[];
+      const managedFields = recordUpdate(entries, from, to, 'Deployment', {
+        manager: 'hpa',
+        apiVersion: 'apps/v1',
+        time,
+        scope: 'main',
+      });
+      return { ...to, metadata: { ...(to.metadata as JsonMap), managedFields } };
+    };
+    const hpaOf = (o: JsonMap) =>
+      ((o.metadata as JsonMap).managedFields as ManagedFieldsEntry[]).find((f) => f.manager === 'hpa')!;
+    const first = write(before, 4, {}, T);
+    const again = write(first, 5, {}, '2026-01-01T00:00:09Z');
+    expect(hpaOf(again).time).toBe('2026-01-01T00:00:09Z');
+    expect(hpaOf(again).fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    const more = write(again, 6, { paused: true }, '2026-01-01T00:00:10Z');
+    expect(hpaOf(more).fieldsV1).toEqual({ 'f:spec': { 'f:paused': {}, 'f:replicas': {} } });
+  });
+
   it('encodes and decodes FieldsV1 without loss', () => {
     const paths = fieldPaths(config(2, 'app:1', { selector: { matchLabels: { app: 'web' } } }), 'Deployment', 'main');
     expect(fromFieldsV1(toFieldsV1(paths))).toEqual(paths);

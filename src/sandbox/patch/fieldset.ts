@@ -147,18 +147,16 @@ export function removeAt(obj: JsonMap, p: FieldPath): void {
 export function toFieldsV1(set: FieldSet): JsonMap {
   const root: JsonMap = {};
   const sorted = [...set].sort();
-  const childrenOf = new Set<string>();
-  for (const p of sorted) {
-    const ts = tokensOf(p);
-    for (let i = 1; i < ts.length; i++) childrenOf.add(ts.slice(0, i).join(SEP));
-  }
-  for (const p of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const p = sorted[i]!;
     let node = root;
     for (const t of tokensOf(p)) {
       const next = node[t];
       node = isMap(next) ? next : (node[t] = {});
     }
-    if (childrenOf.has(p) || !isLeaf(p)) node['.'] = {};
+    // the paths below p follow it at once, SEP sorting before every other character
+    const hasChildren = sorted[i + 1]?.startsWith(p + SEP) === true;
+    if (hasChildren || !isLeaf(p)) node['.'] = {};
   }
   return root;
 }

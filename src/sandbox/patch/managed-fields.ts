@@ -95,8 +95,15 @@ export function recordUpdate(
     if (kept.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(kept) });
   });
   const mine = new Set(mineAt >= 0 ? fromFieldsV1(list[mineAt]!.fieldsV1) : []);
-  for (const p of removed) mine.delete(p);
-  for (const p of touched) mine.add(p);
+  // a manager that writes the fields it already owns (a kubelet's status, again and again)
+  // keeps its entry's fields as they were: only their encoding would cost anything
+  let changed = mineAt < 0;
+  for (const p of removed) changed = mine.delete(p) || changed;
+  for (const p of touched)
+    if (!mine.has(p)) {
+      mine.add(p);
+      changed = true;
+    }
   if (mine.size > 0) {
     const e: ManagedFieldsEntry = {
       manager: rec.manager,
@@ -104,7 +111,7 @@ export function recordUpdate(
       apiVersion: rec.apiVersion,
       time: rec.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(mine),
+      fieldsV1: changed ? toFieldsV1(mine) : list[mineAt]!.fieldsV1,
     };
     if (rec.subresource) e.subresource = rec.subresource;
     if (mineAt >= 0) out.splice(Math.min(mineAt, out.length), 0, e);

@@ -148,8 +148,8 @@ describe('ownership after ordinary writes', () => {
 
   it("keeps a writer's fields when it writes them again, and adds the ones it writes anew", () => {
     const before = withFields(apply(undefined, config(2, 'app:1'), 'alice'));
-    const write = (from: JsonMap, replicas: number, extra: JsonMap, time: string) => {
-      const to = { ...from, spec: { ...(from.spec as JsonMap), replicas, ...extra } };
+    const write = (from: JsonMap, replicas: number, extra: JsonMap, time: string): JsonMap => {
+      const to: JsonMap = { ...from, spec: { ...(from.spec as JsonMap), replicas, ...extra } };
       const entries = (from.metadata as JsonMap).managedFields as ManagedFieldsEntry[];
       const managedFields = recordUpdate(entries, from, to, 'Deployment', {
         manager: 'hpa',

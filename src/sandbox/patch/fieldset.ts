@@ -161,6 +161,18 @@ export function toFieldsV1(set: FieldSet): JsonMap {
   return root;
 }
 
+/** Whether a set in FieldsV1 encoding holds a path, read from the trie without decoding the set. */
+export function holdsPath(v: unknown, p: FieldPath): boolean {
+  let node = v;
+  for (const t of tokensOf(p)) {
+    if (!isMap(node) || !Object.hasOwn(node, t)) return false;
+    node = node[t];
+  }
+  // as fromFieldsV1 reads it: a node is in the set when it is a leaf or marked with "."
+  if (!isMap(node)) return true;
+  return Object.keys(node).length === 0 || Object.hasOwn(node, '.');
+}
+
 export function fromFieldsV1(v: unknown): FieldSet {
   const out: FieldSet = new Set();
   const visit = (node: JsonMap, prefix: string) => {

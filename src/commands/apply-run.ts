@@ -214,14 +214,17 @@ async function follow(
   let seen = 0;
   if (!view) {
     op.actor.subscribe((s) => {
-      // the log keeps the last events only: what is new is counted, not found at an index
+      // the log keeps the last events only: what is new is counted, not found at an index; the
+      // lines of one update go out in one write (a write per line cost a system call each)
+      let lines = '';
       for (const e of s.context.log.slice(
         s.context.log.length - Math.min(s.context.logCount - seen, s.context.log.length),
       )) {
         const line = eventLine(e, operation);
-        if (line) out(`${line}\n`);
+        if (line) lines += `${line}\n`;
       }
       seen = s.context.logCount;
+      if (lines) out(lines);
     });
   }
   op.approve();

@@ -47,9 +47,14 @@ const nameOf = (o: KubeObject) => String(o.metadata?.name ?? '');
 /** The objects of one kind in one namespace, kept by one resilient watch, told to whoever follows them. */
 class Feed {
   readonly objects = new Map<string, KubeObject>();
-  /** Subscribers that follow one name, and those that want every object (pod selectors). */
+  /** Subscribers that follow one name. */
   private readonly byName = new Map<string, Set<Subscriber>>();
-  private readonly everyone = new Set<Subscriber>();
+  /**
+   * Subscribers that follow the objects carrying a label (a workload's pod selector), by one
+   * `key\u0000value` of their selector: a pod's event reaches the workloads that may select it,
+   * not every workload of the namespace.
+   */
+  private readonly byLabel = new Map<string, Set<Subscriber>>();
   private listing = true;
 
   constructor(clusters: ClusterSet, cluster: string, target: WatchTarget, signal: AbortSignal) {
@@ -63,7 +68,8 @@ class Feed {
         // a list's objects come in one burst: subscribers resync once, after it
         if (this.listing) return;
         for (const s of this.byName.get(name) ?? []) s.event(e.type, e.object);
-        for (const s of this.everyone) s.event(e.type, e.object);
+        for (const [k, v] of Object.entries(e.object.metadata?.labels ?? {}))
+          for (const s of this.byLabel.get(labelKey(k, v)) ?? []) s.event(e.type, e.object);
       },
       {
         signal,
@@ -73,28 +79,35 @@ class Feed {
           // the listed objects follow within this turn
           queueMicrotask(() => {
             this.listing = false;
-            for (const set of this.byName.values()) for (const s of set) s.resync();
-            for (const s of this.everyone) s.resync();
+            for (const set of [...this.byName.values(), ...this.byLabel.values()]) for (const s of set) s.resync();
           });
         },
       },
     ).catch(() => undefined);
   }
 
-  /** Subscribes to one object by name, or to every object; returns the way to stop. */
-  subscribe(s: Subscriber, name?: string): () => void {
-    if (name === undefined) {
-      this.everyone.add(s);
-      return () => this.everyone.delete(s);
-    }
-    const set = this.byName.get(name) ?? new Set<Subscriber>();
-    this.byName.set(name, set);
-    set.add(s);
-    return () => {
-      set.delete(s);
-      if (set.size === 0) this.byName.delete(name);
-    };
+  /** Subscribes to one object by name; returns the way to stop. */
+  subscribe(s: Subscriber, name: string): () => void {
+    return joined(this.byName, name, s);
   }
+
+  /** Subscribes to the objects labelled `key: value` (the subscriber filters by the rest of its selector). */
+  subscribeLabel(s: Subscriber, key: string, value: string): () => void {
+    return joined(this.byLabel, labelKey(key, value), s);
+  }
+}
+
+const labelKey = (key: string, value: string) => `${key}\u0000${value}`;
+
+/** Adds `s` to the set of `at`; returns the way to take it out again. */
+function joined(sets: Map<string, Set<Subscriber>>, at: string, s: Subscriber): () => void {
+  const set = sets.get(at) ?? new Set<Subscriber>();
+  sets.set(at, set);
+  set.add(s);
+  return () => {
+    set.delete(s);
+    if (set.size === 0) sets.delete(at);
+  };
 }
 
 const same = (a: Health | undefined, b: Health) =>
@@ -256,19 +269,22 @@ export function watchedHealth(
         };
         podsFromFeed();
         stops.push(
-          podFeed.subscribe({
-            event: (type, p) => {
-              if (!matches(p, labels)) return;
-              sawPod(p);
-              if (type === 'DELETED') pods.delete(nameOf(p));
-              else pods.set(nameOf(p), p);
-              evaluate();
+          podFeed.subscribeLabel(
+            {
+              event: (type, p) => {
+                if (!matches(p, labels)) return;
+                sawPod(p);
+                if (type === 'DELETED') pods.delete(nameOf(p));
+                else pods.set(nameOf(p), p);
+                evaluate();
+              },
+              resync: () => {
+                podsFromFeed();
+                evaluate();
+              },
             },
-            resync: () => {
-              podsFromFeed();
-              evaluate();
-            },
-          }),
+            ...Object.entries(labels)[0]!,
+          ),
         );
       }
       fromFeed();

@@ -3,8 +3,17 @@
  * kubectl prints them.
  */
 
+/** The last second written and its text: the controllers stamp many objects within one second. */
+let lastSecond = NaN;
+let lastText = '';
+
 export function rfc3339(ms: number): string {
-  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** Milliseconds of an RFC3339 time, or undefined when it does not parse. */

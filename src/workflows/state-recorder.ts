@@ -23,6 +23,8 @@ const MAX_GATHER_MS = 100;
 
 interface PendingChange {
   change: (s: State) => State;
+  /** Written without waiting for others to join: nothing else is coming (an operation's start or end). */
+  alone: boolean;
   resolve: (s: State) => void;
   reject: (e: unknown) => void;
 }
@@ -49,10 +51,10 @@ export class StateRecorder {
   }
 
   /** Changes the state of `cluster` and writes it; resolves once it is on disk. */
-  update(cluster: string, change: (s: State) => State): Promise<State> {
+  update(cluster: string, change: (s: State) => State, alone = false): Promise<State> {
     return new Promise<State>((resolve, reject) => {
       const queue = this.pending.get(cluster) ?? [];
-      queue.push({ change, resolve, reject });
+      queue.push({ change, alone, resolve, reject });
       this.pending.set(cluster, queue);
       if (!this.writing.has(cluster)) void this.drain(cluster);
     });
@@ -67,10 +69,14 @@ export class StateRecorder {
         // write; when writes are slow (a large state, a slow disk) wait three times as long as the
         // last one took, so writing (which blocks the event loop) takes a quarter of the time at most
         await new Promise((r) => setImmediate(r));
-        if (this.lastWriteMs > 1)
+        const waiting = this.pending.get(cluster) ?? [];
+        // nothing came during the last write: no timer waits for changes that may never come
+        // (it held the end of a run, and the process's exit, for up to MAX_GATHER_MS)
+        if (waiting.length === 0) return;
+        // an operation's record waits for nobody: the run's end waits for it
+        if (this.lastWriteMs > 1 && !waiting.some((p) => p.alone))
           await new Promise((r) => setTimeout(r, Math.min(3 * this.lastWriteMs, MAX_GATHER_MS)));
         const batch = this.pending.get(cluster) ?? [];
-        if (batch.length === 0) return;
         this.pending.set(cluster, []);
         try {
           const before = this.current(cluster);
@@ -102,6 +108,6 @@ export class StateRecorder {
   }
 
   operation(cluster: string, op: OperationRecord): Promise<State> {
-    return this.update(cluster, (s) => withOperation(s, op));
+    return this.update(cluster, (s) => withOperation(s, op), true);
   }
 }

@@ -147,20 +147,30 @@ export function removeAt(obj: JsonMap, p: FieldPath): void {
 export function toFieldsV1(set: FieldSet): JsonMap {
   const root: JsonMap = {};
   const sorted = [...set].sort();
-  const childrenOf = new Set<string>();
-  for (const p of sorted) {
-    const ts = tokensOf(p);
-    for (let i = 1; i < ts.length; i++) childrenOf.add(ts.slice(0, i).join(SEP));
-  }
-  for (const p of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const p = sorted[i]!;
     let node = root;
     for (const t of tokensOf(p)) {
       const next = node[t];
       node = isMap(next) ? next : (node[t] = {});
     }
-    if (childrenOf.has(p) || !isLeaf(p)) node['.'] = {};
+    // the paths below p follow it at once, SEP sorting before every other character
+    const hasChildren = sorted[i + 1]?.startsWith(p + SEP) === true;
+    if (hasChildren || !isLeaf(p)) node['.'] = {};
   }
   return root;
+}
+
+/** Whether a set in FieldsV1 encoding holds a path, read from the trie without decoding the set. */
+export function holdsPath(v: unknown, p: FieldPath): boolean {
+  let node = v;
+  for (const t of tokensOf(p)) {
+    if (!isMap(node) || !Object.hasOwn(node, t)) return false;
+    node = node[t];
+  }
+  // as fromFieldsV1 reads it: a node is in the set when it is a leaf or marked with "."
+  if (!isMap(node)) return true;
+  return Object.keys(node).length === 0 || Object.hasOwn(node, '.');
 }
 
 export function fromFieldsV1(v: unknown): FieldSet {

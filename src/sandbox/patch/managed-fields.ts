@@ -6,7 +6,7 @@
 import type { JsonMap } from '../json.js';
 import type { ManagedFieldsEntry } from '../api/object.js';
 import { diffFields } from './field-diff.js';
-import { fromFieldsV1, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
+import { fromFieldsV1, holdsPath, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
 
 export interface Ownership {
   manager: string;
@@ -84,19 +84,28 @@ export function recordUpdate(
     (e) => e.manager === rec.manager && e.operation === 'Update' && (e.subresource ?? '') === (rec.subresource ?? ''),
   );
   const out: ManagedFieldsEntry[] = [];
+  const changed = [...touched, ...removed];
   list.forEach((e, i) => {
     if (i === mineAt) return;
-    const owned = fromFieldsV1(e.fieldsV1);
-    const lost = [...touched, ...removed].filter((p) => owned.has(p));
+    // looked up in the entry's trie: a status write rarely touches what another manager owns,
+    // and decoding every entry on every write was most of the cost of ownership
+    const lost = changed.filter((p) => holdsPath(e.fieldsV1, p));
     if (lost.length === 0) return void out.push(e);
     // another manager loses what this write changed or removed; the entry goes once empty
-    const kept = new Set(owned);
+    const kept = fromFieldsV1(e.fieldsV1);
     for (const p of lost) kept.delete(p);
     if (kept.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(kept) });
   });
   const mine = new Set(mineAt >= 0 ? fromFieldsV1(list[mineAt]!.fieldsV1) : []);
-  for (const p of removed) mine.delete(p);
-  for (const p of touched) mine.add(p);
+  // a manager that writes the fields it already owns (a kubelet's status, again and again)
+  // keeps its entry's fields as they were: only their encoding would cost anything
+  let differs = mineAt < 0;
+  for (const p of removed) differs = mine.delete(p) || differs;
+  for (const p of touched)
+    if (!mine.has(p)) {
+      mine.add(p);
+      differs = true;
+    }
   if (mine.size > 0) {
     const e: ManagedFieldsEntry = {
       manager: rec.manager,
@@ -104,7 +113,7 @@ export function recordUpdate(
       apiVersion: rec.apiVersion,
       time: rec.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(mine),
+      fieldsV1: differs ? toFieldsV1(mine) : list[mineAt]!.fieldsV1,
     };
     if (rec.subresource) e.subresource = rec.subresource;
     if (mineAt >= 0) out.splice(Math.min(mineAt, out.length), 0, e);

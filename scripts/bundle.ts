@@ -32,7 +32,8 @@ const ENTRY_POINTS = {
 /**
  * Left to Node's resolver at run time. client-node is imported only for a kubeconfig user with an
  * exec or auth-provider plugin, and bundled it would bring its generated API models whole (13 MB);
- * Ink imports react-devtools-core only under DEV=true, and it is not installed.
+ * Ink imports react-devtools-core only in its DevTools mode (DEV=true), which kdeck turns off
+ * (src/terminal-env.ts), and it is not installed.
  */
 const EXTERNAL = ['@kubernetes/client-node', 'react-devtools-core'];
 

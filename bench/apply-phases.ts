@@ -6,7 +6,7 @@
  * median of the runs. With several `--cli` builds (this one and, say, main's) the runs alternate
  * between them, so a busy machine slows them alike.
  *
- * Usage: node dist/bench/apply-phases.js [--sizes 20,100] [--runs 3] [--cli dist/src/cli.js,/work/main/dist/src/cli.js]
+ * Usage: node dist/bench/apply-phases.js [--sizes 20,100] [--runs 3] [--cli dist/bin/kdeck.js,/work/main/dist/bin/kdeck.js]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,7 +65,7 @@ function applyOnce(cli: string, kubeconfig: string, root: string): Promise<Phase
 async function main(): Promise<void> {
   const sizes = argument('sizes', '20,100').split(',').map(Number);
   const runs = Number(argument('runs', '3'));
-  const clis = argument('cli', path.join(HERE, '..', 'src', 'cli.js'))
+  const clis = argument('cli', path.join(HERE, '..', 'bin', 'kdeck.js'))
     .split(',')
     .map((c) => path.resolve(c));
   const sandbox = await startSandbox({

@@ -13,7 +13,7 @@ import { median, printTargets, type Target } from './report.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(HERE, '..');
-const CLI = path.join(DIST, 'src', 'cli.js');
+const CLI = path.join(DIST, 'bin', 'kdeck.js');
 const SNAPSHOTS_SCRIPT = path.join(DIST, 'scripts', 'snapshots.js');
 const REPO = path.resolve(DIST, '..');
 const SAMPLE = path.join(REPO, 'konfig-sample');
@@ -54,7 +54,7 @@ const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 function benchCompile(): Target[] {
   const stackDir = path.join(SAMPLE, STACK);
   if (!fs.existsSync(stackDir) || !fs.existsSync(CLI)) {
-    console.log('  compile        skipped: konfig-sample or dist/src/cli.js not found');
+    console.log('  compile        skipped: konfig-sample or dist/bin/kdeck.js not found');
     return [{ name: 'kdeck compile', ok: undefined, detail: 'skipped' }];
   }
   const one = timeProcess([CLI, 'compile'], stackDir, RUNS);

@@ -39,7 +39,7 @@ const TARGET_SAVE_P50_MS = 100;
 const TARGET_FRAME_P95_MS = 16;
 const TARGET_MEMORY_MB = 250;
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'bin', 'kdeck.js');
 const SAMPLE_STACK = 'appops/nginx-example/dev';
 /** The bound on each wait for the console: planning 1,000 resources takes seconds. */
 const WAIT_MS = 120_000;

@@ -26,7 +26,7 @@ const TARGET_PEAK_MB = 300;
 const RUNS = 5;
 const CLI_RUNS = 3;
 const CLI_TIMEOUT_MS = 120_000;
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'kdeck.js');
 
 // ------------------------------------------------------------------ generation
 
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
 
   if (!existsSync(CLI)) {
     console.log(`  kcl run        skipped: ${CLI} not found (npm run build)`);
-    results.push({ name: 'kcl run exits 0', ok: undefined, detail: 'skipped, no dist/src/cli.js' });
+    results.push({ name: 'kcl run exits 0', ok: undefined, detail: 'skipped, no dist/bin/kdeck.js' });
   } else {
     const reportFile = path.join(dir, 'child-maxrss');
     const cliRuns: CliRun[] = [];

@@ -26,7 +26,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
 import { median, printTargets, runBench } from './report.js';
 import { generatedWorkspace } from './workspace.js';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'kdeck.js');
 const STACK = 'apps/load/pace';
 /** The bars of issue 18. */
 const PACE_BAR = 1.2;

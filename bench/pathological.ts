@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { PATHOLOGICAL_INPUTS, type PathologicalRun } from '../src/kcl/pathological.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '..', 'src', 'cli.js');
+const CLI = path.join(HERE, '..', 'bin', 'kdeck.js');
 const HOOK = path.join(HERE, 'rss-hook.js');
 const MAX_SECONDS = 10;
 const MAX_MB = 500;

@@ -33,7 +33,7 @@ function rssMb(pid: number): number {
 }
 
 async function startServer(kubeconfig: string): Promise<ChildProcess> {
-  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
+  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'kdeck.js');
   const child = spawn(process.execPath, [cli, 'sandbox', '--kubeconfig', kubeconfig], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

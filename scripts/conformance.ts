@@ -1,5 +1,5 @@
 /**
- * Runs the upstream KCL grammar suite (tests/grammar) against `dist/src/cli.js kcl run` and judges
+ * Runs the upstream KCL grammar suite (tests/grammar) against `dist/bin/kdeck.js kcl run` and judges
  * every case the way upstream's test_grammar.py does, so the pass rate printed here is the one
  * upstream's harness would report.
  *
@@ -23,7 +23,7 @@ const PARALLEL = 2;
 /** A runaway case could print without end; past this the rest of its output cannot change the verdict. */
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js');
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'kdeck.js');
 
 type Expectation = 'stdout' | 'stderr' | 'none';
 

@@ -7,7 +7,7 @@ set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="$(mktemp -d /tmp/kdeck-scenario-XXXXXX)"
 export KUBECONFIG="$WORK/kubeconfig"
-node "$ROOT/dist/src/cli.js" sandbox --kubeconfig "$KUBECONFIG" >"$WORK/sandbox.log" 2>&1 &
+node "$ROOT/dist/bin/kdeck.js" sandbox --kubeconfig "$KUBECONFIG" >"$WORK/sandbox.log" 2>&1 &
 SANDBOX=$!
 cleanup() {
   kill "$SANDBOX" 2>/dev/null

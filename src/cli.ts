@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { collect } from './commands/command-flags.js';
 import { compileCommand } from './commands/compile.js';
-import { kclRunCommand } from './commands/kcl-run.js';
+import { kclRunCommand } from './commands/kcl.js';
 import { lsCommand } from './commands/ls.js';
 import { operationCommand } from './commands/apply.js';
 import { previewCommand } from './commands/preview.js';

@@ -5,10 +5,16 @@
  * runner's interactive job, a devcontainer) would then stay blank until it quits. kdeck renders
  * with Ink only when stdin and stdout are terminals, so there the terminal decides, not the
  * variable; without a terminal nothing changes.
+ *
+ * DEV=true is Ink's React DevTools mode: it connects to react-devtools-core, which kdeck does not
+ * ship (Ink warns and goes on), and reads Ink's package.json beside Ink's code, which the bundle
+ * (dist/bin) does not have, so the console would end at its start. A shell that exports DEV for
+ * other tools does not ask kdeck for DevTools.
  */
 if (process.stdin.isTTY === true && process.stdout.isTTY === true) {
   delete process.env['CI'];
   delete process.env['CONTINUOUS_INTEGRATION'];
+  delete process.env['DEV'];
 }
 
 export {};

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copySample } from './support/sample.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CLI = path.join(HERE, '..', 'dist', 'src', 'cli.js');
+const CLI = path.join(HERE, '..', 'dist', 'bin', 'kdeck.js');
 const copy = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-compile-'));
 const prod = path.join(copy, 'appops', 'guestbook', 'prod');
 

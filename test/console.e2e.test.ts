@@ -23,7 +23,8 @@ const { tmux, screen, keys, type, until, exitCode } = terminal(socket);
 beforeAll(() => {
   requireTmux();
   copySample(workspace);
-  const command = `'${process.execPath}' '${CLI}' ui '${workspace}' --sandbox; echo $? > '${exitFile}'`;
+  // from a shell that exports DEV=true for other tools, which to Ink means React DevTools
+  const command = `DEV=true '${process.execPath}' '${CLI}' ui '${workspace}' --sandbox; echo $? > '${exitFile}'`;
   tmux('new-session', '-d', '-x', '100', '-y', '30', '-s', 'console', command);
 });
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILT = path.join(ROOT, 'dist', 'src', 'cli.js');
+/** The build's last output: the bundle that the tests run. */
+const BUILT = path.join(ROOT, 'dist', 'bin', 'kdeck.js');
 const SOURCES = ['src', 'bench', 'scripts', 'grammar', 'tsconfig.json', 'package-lock.json'];
 
 function newestChange(entry: string): number {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin', 'kdeck.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'kdeck-e2e-'));
 
 function kdeck(args: string[]) {

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { eventually } from './support/kube-target.js';
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'cli.js');
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin', 'kdeck.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-sandbox-cli-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

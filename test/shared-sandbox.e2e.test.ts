@@ -218,14 +218,17 @@ describe('one daemon per workspace', () => {
 
   it('stops by itself once no kdeck holds it; a holder killed with SIGKILL holds no more', async () => {
     const ws = workspace('idle');
-    const attach = pathToFileURL(path.join(path.dirname(CLI), 'app', 'workspace-sandbox.js')).href;
+    // a holder through the module's API, from tsc's output (the bundle exports nothing), with the
+    // daemon that ships beside the bundled CLI
+    const attach = pathToFileURL(path.join(path.dirname(CLI), '..', 'src', 'app', 'workspace-sandbox.js')).href;
+    const daemonScript = path.join(path.dirname(CLI), 'daemon-main.js');
     const holder = spawn(
       process.execPath,
       [
         '--input-type=module',
         '-e',
         `const { attachWorkspaceSandbox } = await import(${JSON.stringify(attach)});
-         const s = await attachWorkspaceSandbox(${JSON.stringify(ws)});
+         const s = await attachWorkspaceSandbox(${JSON.stringify(ws)}, { daemonScript: ${JSON.stringify(daemonScript)} });
          process.stdout.write('attached ' + s.pid + '\\n');
          setInterval(() => {}, 1000);`,
       ],

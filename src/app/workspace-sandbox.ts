@@ -54,10 +54,11 @@ function sandboxDir(root: string): SandboxPaths {
 }
 
 function defaultDaemonScript(): string {
-  // dist/src/app/workspace-sandbox.js → dist/src/sandbox/daemon-main.js; from the sources (vitest), the build
+  // in the bundle (dist/bin) the daemon's entry point is beside this module's chunk; in tsc's output,
+  // dist/src/app/workspace-sandbox.js → dist/src/sandbox/daemon-main.js; from the sources (vitest), the bundle
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const beside = path.join(here, '..', 'sandbox', DAEMON_ENTRY);
-  return fs.existsSync(beside) ? beside : path.join(here, '..', '..', 'dist', 'src', 'sandbox', DAEMON_ENTRY);
+  const built = [path.join(here, DAEMON_ENTRY), path.join(here, '..', 'sandbox', DAEMON_ENTRY)];
+  return built.find((script) => fs.existsSync(script)) ?? path.join(here, '..', '..', 'dist', 'bin', DAEMON_ENTRY);
 }
 
 function idleFromEnv(): number | undefined {

@@ -1,17 +1,15 @@
 /**
- * `kdeck kcl run`: the KCL compiler as `kcl run` offers it, same YAML on stdout, diagnostics on
- * stderr.
+ * What `kdeck kcl run` does: the KCL compiler as `kcl run` offers it, same YAML on stdout,
+ * diagnostics on stderr.
  */
 import fs from 'node:fs';
-import { Command, Option } from 'commander';
 import { isRuntimeKind, KclError, kclError } from '../diagnostics/diagnostics.js';
 import { parseOptionArg, runKcl, type RunOptions } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { runGuardsFrom } from '../kcl/run-guards.js';
-import { collect, globalFlags } from './command-flags.js';
 
 /** Commander keeps kcl's snake_case flag names as they are. */
-interface KclRunFlags {
+export interface KclRunFlags {
   argument: string[];
   path_selector: string[];
   overrides: string[];
@@ -67,41 +65,13 @@ export function withBacktrace<T>(run: () => T): T {
   }
 }
 
-export function kclRunCommand(): Command {
-  return new Command('run')
-    .description('compile KCL files and print the result as YAML, like `kcl run`')
-    .argument('[files...]', 'KCL files, compiled together as one package')
-    .option('-D, --argument <key=value>', 'a top-level argument, read with option("key")', collect, [])
-    .option('-S, --path_selector <path>', 'print only the value at this path', collect, [])
-    .option(
-      '-O, --overrides <spec>',
-      'change a value before running: path.to.key=value, or path.to.key- to delete',
-      collect,
-      [],
-    )
-    .option(
-      '-Y, --setting <files...>',
-      'settings files (kcl_cli_configs, kcl_options)',
-      (v: string, p: string[]) => [...p, v],
-      [],
-    )
-    .option('-n, --disable_none', 'leave None values out of the output')
-    .option('--sort_keys', 'sort the keys of the output')
-    .option('--show_hidden', 'show private (`_`) attributes')
-    .option('-o, --output <file>', 'write the YAML to a file instead of stdout')
-    .option('-d, --debug', 'add the backtrace note to a failure while running, as kcl does')
-    .addOption(new Option('-r, --strict_range_check').hideHelp())
-    .addOption(new Option('-l, --list_options').hideHelp())
-    .addOption(new Option('-E, --external <pkg=path>').argParser(collect).default([]).hideHelp())
-    .option('--timeout <duration>', 'stop evaluating after this long: 500ms, 10s, 2m (off by default, as in kcl)')
-    .action((files: string[], flags: KclRunFlags, cmd: Command) => {
-      const opts = runOptionsFrom(files, flags, process.cwd());
-      opts.guards = runGuardsFrom(flags.timeout, '--timeout', globalFlags(cmd).readOnly);
-      const result = flags.debug ? withBacktrace(() => runKcl(opts)) : runKcl(opts);
-      if (flags.output) {
-        fs.writeFileSync(flags.output, result.printed + result.yaml);
-        return;
-      }
-      process.stdout.write(result.printed + result.yaml);
-    });
+export function runKclFiles(files: string[], flags: KclRunFlags, readOnly: boolean | undefined): void {
+  const opts = runOptionsFrom(files, flags, process.cwd());
+  opts.guards = runGuardsFrom(flags.timeout, '--timeout', readOnly);
+  const result = flags.debug ? withBacktrace(() => runKcl(opts)) : runKcl(opts);
+  if (flags.output) {
+    fs.writeFileSync(flags.output, result.printed + result.yaml);
+    return;
+  }
+  process.stdout.write(result.printed + result.yaml);
 }

@@ -1,11 +1,11 @@
 /**
  * `kdeck sandbox stop` and `kdeck sandbox status`: the workspace's shared sandbox, the one that
  * `--sandbox` attaches to (started by the first kdeck that needs it, stopping by itself once no
- * kdeck has held it for a while). The work is the application layer's, loaded when it runs.
+ * kdeck has held it for a while). The work is the application layer's, loaded when it runs, as
+ * is the workspace reader (it brings the compiler's loader and parser).
  */
 import path from 'node:path';
 import { Command } from 'commander';
-import { findWorkspaceRoot } from '../konfig/workspace.js';
 
 const WORKSPACE_ARG = 'a Konfig repository, or a folder in one (default: the current folder)';
 
@@ -14,6 +14,7 @@ export function sandboxStopCommand(): Command {
     .description("stop the workspace's shared sandbox (the one --sandbox attaches to); its objects are kept")
     .argument('[workspace]', WORKSPACE_ARG)
     .action(async (workspace: string | undefined) => {
+      const { findWorkspaceRoot } = await import('../konfig/workspace.js');
       const root = findWorkspaceRoot(workspace ?? '.');
       const { stopWorkspaceSandbox, WORKSPACE_SANDBOX_DIR } = await import('../app/workspace-sandbox.js');
       const state = path.join(root, WORKSPACE_SANDBOX_DIR, 'state.json');
@@ -40,6 +41,7 @@ export function sandboxStatusCommand(): Command {
     .description("whether the workspace's shared sandbox runs, where, and for how long it waits without a holder")
     .argument('[workspace]', WORKSPACE_ARG)
     .action(async (workspace: string | undefined) => {
+      const { findWorkspaceRoot } = await import('../konfig/workspace.js');
       const root = findWorkspaceRoot(workspace ?? '.');
       const { workspaceSandbox } = await import('../app/workspace-sandbox.js');
       const running = await workspaceSandbox(root);

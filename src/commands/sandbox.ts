@@ -4,7 +4,7 @@
  * in sandbox-run.ts, loaded when it runs.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { MAX_CLUSTERS } from '../sandbox/kubeconfig.js';
+import { MAX_CLUSTERS } from '../sandbox/cluster-names.js';
 import { sandboxStatusCommand, sandboxStopCommand } from './sandbox-daemon.js';
 
 export interface SandboxFlags {

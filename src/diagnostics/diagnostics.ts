@@ -3,7 +3,7 @@
  * the one place that turns them into text. The format follows kcl's rustc-style output so that
  * the upstream golden messages match.
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
 
 export interface Position {
   file: string;
@@ -133,11 +133,26 @@ export function throwAll(diagnostics: readonly Diagnostic[]): void {
 /** Looks a source line up for the snippet under a diagnostic; undefined when the file is unknown. */
 export type SourceLookup = (file: string) => string | undefined;
 
+type StringWidth = typeof import('string-width').default;
+
+/**
+ * string-width builds an Intl.Segmenter and Unicode-property expressions as it is imported: about
+ * 0.1 s that every kdeck process paid at its start, when only a caret under a line with a character
+ * beyond ASCII needs it. `require` because rendering is synchronous; Node (20.19 and later)
+ * requires an ES module such as string-width.
+ */
+let stringWidth: StringWidth | undefined;
+function terminalWidth(ch: string): number {
+  if (ch >= ' ' && ch <= '~') return 1;
+  stringWidth ??= (createRequire(import.meta.url)('string-width') as { default: StringWidth }).default;
+  return stringWidth(ch);
+}
+
 /** How far the caret stands under a column (counted in characters): a wide character such as
  * 张 takes two places on the terminal, as kcl's renderer counts it. */
 function caretOffset(text: string, column: number): number {
   let offset = 0;
-  for (const ch of [...text].slice(0, Math.max(0, column - 1))) offset += stringWidth(ch) === 2 ? 2 : 1;
+  for (const ch of [...text].slice(0, Math.max(0, column - 1))) offset += terminalWidth(ch) === 2 ? 2 : 1;
   return offset + Math.max(0, column - 1 - [...text].length);
 }
 

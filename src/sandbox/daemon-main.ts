@@ -1,7 +1,7 @@
 /**
  * The entry point of a workspace's sandbox daemon, which kdeck spawns detached (its output goes
  * to `.kdeck/sandbox/daemon.log`):
- *   node dist/src/sandbox/daemon-main.js --dir WORKSPACE/.kdeck/sandbox [--idle-timeout-ms N] [--started-by ID]
+ *   node dist/bin/daemon-main.js --dir WORKSPACE/.kdeck/sandbox [--idle-timeout-ms N] [--started-by ID]
  * It runs until it has been idle for the timeout, is asked to stop, or gets SIGTERM/SIGINT.
  */
 import path from 'node:path';

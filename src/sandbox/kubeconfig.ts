@@ -14,14 +14,6 @@ export interface KubeconfigEntry {
   token: string;
 }
 
-export const MAX_CLUSTERS = 26;
-
-export function clusterNames(n: number): string[] {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CLUSTERS)
-    throw new RangeError(`the number of clusters must be between 1 and ${MAX_CLUSTERS}, not ${n}`);
-  return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
-}
-
 export function contextName(cluster: string): string {
   return `sandbox-${cluster}`;
 }

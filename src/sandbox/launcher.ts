@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { KubeObject } from './api/object.js';
 import type { StoreSnapshot } from './api/store.js';
 import { SandboxCluster, type ClusterOptions } from './cluster.js';
-import { clusterNames, writeKubeconfig } from './kubeconfig.js';
+import { clusterNames } from './cluster-names.js';
+import { writeKubeconfig } from './kubeconfig.js';
 
 export type SharedClusterOptions = Omit<ClusterOptions, 'name' | 'port' | 'token' | 'snapshot' | 'objects'>;
 

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'cli.js');
+/** The command line as it ships: the bundle (package.json `bin`). */
+export const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bin', 'kdeck.js');
 
 export interface Run {
   code: number | null;

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerCompiler } from './compiler.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** The built worker: the tests run after `npm run build`, as the end-to-end tests do. */
-const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'src', 'app', 'console', 'compile-worker.js'));
+/** The shipped worker, in the bundle: the tests run after `npm run build`, as the end-to-end tests do. */
+const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'bin', 'compile-worker.js'));
 
 let compiler: WorkerCompiler | undefined;
 afterEach(async () => {

@@ -21,7 +21,10 @@ export class InlineCompiler implements StackCompiler {
   async close(): Promise<void> {}
 }
 
-/** The worker script beside this module once built (dist/src/app/console/compile-worker.js). */
+/**
+ * The worker script beside this module once built: dist/bin/compile-worker.js in the bundle
+ * (scripts/bundle.ts makes it an entry point beside the chunks), dist/src/app/console/ in tsc's output.
+ */
 const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
 
 /**

@@ -3,8 +3,17 @@
  * kubectl prints them.
  */
 
+/** The last second formatted: every write stamps a time, and most fall in the same second. */
+let lastSecond = NaN;
+let lastText = '';
+
 export function rfc3339(ms: number): string {
-  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  return lastText;
 }
 
 /** Milliseconds of an RFC3339 time, or undefined when it does not parse. */

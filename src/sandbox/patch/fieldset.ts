@@ -143,22 +143,22 @@ export function removeAt(obj: JsonMap, p: FieldPath): void {
   if (at >= 0) cur.splice(at, 1);
 }
 
-/** A field set in FieldsV1 encoding. */
+/**
+ * A field set in FieldsV1 encoding. Sorted, a path's descendants follow it at once (NUL sorts
+ * before every other character), so whether it has any is a look at the next path, and every
+ * map gets its keys in order with `"."` first, as the API server writes them.
+ */
 export function toFieldsV1(set: FieldSet): JsonMap {
   const root: JsonMap = {};
   const sorted = [...set].sort();
-  const childrenOf = new Set<string>();
-  for (const p of sorted) {
-    const ts = tokensOf(p);
-    for (let i = 1; i < ts.length; i++) childrenOf.add(ts.slice(0, i).join(SEP));
-  }
-  for (const p of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const p = sorted[i]!;
     let node = root;
     for (const t of tokensOf(p)) {
       const next = node[t];
       node = isMap(next) ? next : (node[t] = {});
     }
-    if (childrenOf.has(p) || !isLeaf(p)) node['.'] = {};
+    if (!isLeaf(p) || sorted[i + 1]?.startsWith(p + SEP)) node['.'] = {};
   }
   return root;
 }

@@ -6,7 +6,7 @@
 import { isMap, type JsonMap } from '../json.js';
 import type { ManagedFieldsEntry } from '../api/object.js';
 import { diffFields } from './field-diff.js';
-import { fromFieldsV1, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
+import { fromFieldsV1, SEP, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
 
 export interface Ownership {
   manager: string;
@@ -75,11 +75,26 @@ function fieldsOf(v: unknown): FieldSet {
   return set;
 }
 
+/**
+ * The encodings of the sets met last, by their paths in the order a write listed them: objects
+ * of one shape (a component's Events, one template's pods) own the same fields, and a stored
+ * value may stand for any number of objects since none of them is ever changed.
+ */
+const recent = new Map<string, JsonMap>();
+const RECENT = 512;
+
 /** `set` encoded; the caller must not change it afterwards. */
 function encode(set: FieldSet): JsonMap {
-  const v = toFieldsV1(set);
-  known.set(v, set);
-  encoded.add(v);
+  // no path holds two NULs in a row, or starts or ends with one: the key names one list of paths
+  const key = [...set].join(`${SEP}${SEP}`);
+  let v = recent.get(key);
+  if (v === undefined) {
+    v = toFieldsV1(set);
+    known.set(v, set);
+    encoded.add(v);
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+    recent.set(key, v);
+  }
   return v;
 }
 

@@ -3,15 +3,15 @@
  * kubectl prints them.
  */
 
-/** The last second written and its text: the controllers stamp many objects within one second. */
+/** The last second formatted: every write stamps a time, and most fall in the same second. */
 let lastSecond = NaN;
 let lastText = '';
 
 export function rfc3339(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
-    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
     lastSecond = second;
+    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
   }
   return lastText;
 }

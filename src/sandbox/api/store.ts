@@ -20,7 +20,7 @@ export interface StoreEvent {
   object: KubeObject;
   /** The state before the write, for MODIFIED and DELETED. */
   old?: KubeObject;
-  /** The object's JSON, made once and shared by every watcher. */
+  /** The object's JSON, made once and shared by every watcher of the write. */
   json?: string;
 }
 
@@ -144,6 +144,9 @@ export class Store {
     if (old) e.old = old;
     this.remember(e);
     for (const l of this.listeners) l(e);
+    // the watchers of this moment shared the text; kept in the history it would outlive them for
+    // thousands of writes (a watch resuming later makes it again)
+    delete e.json;
     return obj;
   }
 

@@ -32,7 +32,10 @@ export interface UpdateOptions extends CreateOptions {
   scope?: Scope;
   /** The subresource written through (`status`, `scale`), recorded in managedFields. */
   subresource?: string;
-  /** The scheduler binding a pod to a node: the one spec change a pod allows. */
+  /**
+   * The scheduler binding a pod to a node: the one spec change a pod allows, written with the
+   * status the binding gives it (PodScheduled), in one write, as the API server's binding does.
+   */
   binding?: boolean;
   /** A DELETE that must wait (grace period, finalizers): the server's deletion stamp. */
   deletion?: { timestamp: string; graceSeconds: number };
@@ -48,6 +51,8 @@ function givenManagedFields(
   stored: ManagedFieldsEntry[] | undefined,
 ): ManagedFieldsEntry[] | undefined {
   if (!Array.isArray(given) || given.length === 0) return stored;
+  // a writer that copied the object sends them back as they were: the stored ones are the same
+  if (stored && deepEqual(given, stored)) return stored;
   if (given.length === 1 && isMap(given[0]) && Object.keys(given[0]).length === 0) return [];
   const ok = given.every(
     (e) =>
@@ -205,7 +210,7 @@ export function commitUpdate(
     else o.status = next.status;
   } else {
     o = next;
-    if (hasStatus(r)) {
+    if (hasStatus(r) && !opts.binding) {
       if (old.status === undefined) delete o.status;
       else o.status = clone(old.status);
     }
@@ -251,15 +256,17 @@ export function commitUpdate(
   }
   if (r.generation) meta.generation = (oldMeta.generation ?? 1) + (specChanged(o, old) ? 1 : 0);
   const now = rfc3339(ctx.clock.now());
-  const fields =
+  const record = { manager: opts.manager, apiVersion: o.apiVersion, time: now };
+  let fields =
     opts.managedFields ??
     recordUpdate(baseFields, old, o, r.kind, {
-      manager: opts.manager,
-      apiVersion: o.apiVersion,
-      time: now,
+      ...record,
       scope,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
     });
+  // the status a binding writes is owned as if written through the status subresource
+  if (opts.binding && !opts.managedFields)
+    fields = recordUpdate(fields, old, o, r.kind, { ...record, scope: 'status', subresource: 'status' });
   if (fields.length > 0) meta.managedFields = fields;
   else delete meta.managedFields;
   meta.resourceVersion = oldMeta.resourceVersion;

@@ -148,25 +148,19 @@ export function schedulerController(ctx: ControllerContext): Controller {
         return;
       }
       const nodeName = best.node.metadata.name ?? '';
-      const next = clone(pod);
-      next.spec.nodeName = nodeName;
-      const bound = commitUpdate(ctx.api, pods, pod, next, { manager: SCHEDULER, binding: true }) as Pod;
       const scheduled: Condition = {
         type: 'PodScheduled',
         status: 'True',
         lastProbeTime: null,
         lastTransitionTime: now,
       };
-      writeStatus(
-        ctx,
-        pods,
-        bound,
-        {
-          ...bound.status,
-          conditions: [...(bound.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), scheduled],
-        },
-        SCHEDULER,
-      );
+      const next = clone(pod);
+      next.spec.nodeName = nodeName;
+      next.status = {
+        ...next.status,
+        conditions: [...(next.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), scheduled],
+      };
+      commitUpdate(ctx.api, pods, pod, next, { manager: SCHEDULER, binding: true });
       ctx.events.record(
         pod,
         'Normal',

@@ -31,8 +31,20 @@ function withoutHash(t: PodTemplate): PodTemplate {
   return copy;
 }
 
+/**
+ * Each template's text, made once: a Deployment's controller compares its template with its
+ * ReplicaSets' on every change of any of them, and stored templates never change.
+ */
+const templateTexts = new WeakMap<PodTemplate, string>();
+
+function templateText(t: PodTemplate): string {
+  let text = templateTexts.get(t);
+  if (text === undefined) templateTexts.set(t, (text = canonicalJson(withoutHash(t))));
+  return text;
+}
+
 export function sameTemplate(a: PodTemplate, b: PodTemplate): boolean {
-  return canonicalJson(withoutHash(a)) === canonicalJson(withoutHash(b));
+  return a === b || templateText(a) === templateText(b);
 }
 
 /** The hash of a template (and a collision count), as pod-template-hash and revision names carry it. */

@@ -143,7 +143,11 @@ export function removeAt(obj: JsonMap, p: FieldPath): void {
   if (at >= 0) cur.splice(at, 1);
 }
 
-/** A field set in FieldsV1 encoding. */
+/**
+ * A field set in FieldsV1 encoding. Sorted, a path's descendants follow it at once (NUL sorts
+ * before every other character), so whether it has any is a look at the next path, and every
+ * map gets its keys in order with `"."` first, as the API server writes them.
+ */
 export function toFieldsV1(set: FieldSet): JsonMap {
   const root: JsonMap = {};
   const sorted = [...set].sort();
@@ -154,23 +158,9 @@ export function toFieldsV1(set: FieldSet): JsonMap {
       const next = node[t];
       node = isMap(next) ? next : (node[t] = {});
     }
-    // the paths below p follow it at once, SEP sorting before every other character
-    const hasChildren = sorted[i + 1]?.startsWith(p + SEP) === true;
-    if (hasChildren || !isLeaf(p)) node['.'] = {};
+    if (!isLeaf(p) || sorted[i + 1]?.startsWith(p + SEP)) node['.'] = {};
   }
   return root;
-}
-
-/** Whether a set in FieldsV1 encoding holds a path, read from the trie without decoding the set. */
-export function holdsPath(v: unknown, p: FieldPath): boolean {
-  let node = v;
-  for (const t of tokensOf(p)) {
-    if (!isMap(node) || !Object.hasOwn(node, t)) return false;
-    node = node[t];
-  }
-  // as fromFieldsV1 reads it: a node is in the set when it is a leaf or marked with "."
-  if (!isMap(node)) return true;
-  return Object.keys(node).length === 0 || Object.hasOwn(node, '.');
 }
 
 export function fromFieldsV1(v: unknown): FieldSet {

@@ -3,10 +3,10 @@
  * gives its manager the fields it changed and takes them from everyone else; server-side apply
  * (`./apply.ts`) gives its manager exactly the fields of its configuration.
  */
-import type { JsonMap } from '../json.js';
+import { isMap, type JsonMap } from '../json.js';
 import type { ManagedFieldsEntry } from '../api/object.js';
 import { diffFields } from './field-diff.js';
-import { fromFieldsV1, holdsPath, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
+import { fromFieldsV1, SEP, toFieldsV1, type FieldSet, type Scope } from './fieldset.js';
 
 export interface Ownership {
   manager: string;
@@ -58,6 +58,46 @@ export function sameOwner(
   return o.manager === manager && o.operation === operation && (o.subresource ?? '') === (subresource ?? '');
 }
 
+/**
+ * The field sets of FieldsV1 values decoded or encoded here before. Stored objects are never
+ * changed, so neither are their managedFields: an object's every write reads its owners' sets
+ * again, and most writes (a status flipping) leave the writer's set as it was.
+ */
+const known = new WeakMap<JsonMap, FieldSet>();
+/** The values encoded here: in the server's own form, so one can stand for its set again. */
+const encoded = new WeakSet<JsonMap>();
+
+/** The set a FieldsV1 value holds; the caller must not change it. */
+function fieldsOf(v: unknown): FieldSet {
+  if (!isMap(v)) return fromFieldsV1(v);
+  let set = known.get(v);
+  if (!set) known.set(v, (set = fromFieldsV1(v)));
+  return set;
+}
+
+/**
+ * The encodings of the sets met last, by their paths in the order a write listed them: objects
+ * of one shape (a component's Events, one template's pods) own the same fields, and a stored
+ * value may stand for any number of objects since none of them is ever changed.
+ */
+const recent = new Map<string, JsonMap>();
+const RECENT = 512;
+
+/** `set` encoded; the caller must not change it afterwards. */
+function encode(set: FieldSet): JsonMap {
+  // no path holds two NULs in a row, or starts or ends with one: the key names one list of paths
+  const key = [...set].join(`${SEP}${SEP}`);
+  let v = recent.get(key);
+  if (v === undefined) {
+    v = toFieldsV1(set);
+    known.set(v, set);
+    encoded.add(v);
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+    recent.set(key, v);
+  }
+  return v;
+}
+
 export interface UpdateRecord {
   manager: string;
   apiVersion: string;
@@ -87,25 +127,26 @@ export function recordUpdate(
   const changed = [...touched, ...removed];
   list.forEach((e, i) => {
     if (i === mineAt) return;
-    // looked up in the entry's trie: a status write rarely touches what another manager owns,
-    // and decoding every entry on every write was most of the cost of ownership
-    const lost = changed.filter((p) => holdsPath(e.fieldsV1, p));
+    const owned = fieldsOf(e.fieldsV1);
+    const lost = changed.filter((p) => owned.has(p));
     if (lost.length === 0) return void out.push(e);
     // another manager loses what this write changed or removed; the entry goes once empty
-    const kept = fromFieldsV1(e.fieldsV1);
+    const kept = new Set(owned);
     for (const p of lost) kept.delete(p);
-    if (kept.size > 0) out.push({ ...e, fieldsV1: toFieldsV1(kept) });
+    if (kept.size > 0) out.push({ ...e, fieldsV1: encode(kept) });
   });
-  const mine = new Set(mineAt >= 0 ? fromFieldsV1(list[mineAt]!.fieldsV1) : []);
-  // a manager that writes the fields it already owns (a kubelet's status, again and again)
-  // keeps its entry's fields as they were: only their encoding would cost anything
-  let differs = mineAt < 0;
-  for (const p of removed) differs = mine.delete(p) || differs;
-  for (const p of touched)
-    if (!mine.has(p)) {
-      mine.add(p);
-      differs = true;
-    }
+  const prior = mineAt >= 0 ? list[mineAt]!.fieldsV1 : undefined;
+  const had = prior === undefined ? new Set<string>() : fieldsOf(prior);
+  // the writer's own set is encoded again only if the write added a field to it or took one away
+  const kept =
+    isMap(prior) && encoded.has(prior) && [...touched].every((p) => had.has(p)) && ![...removed].some((p) => had.has(p))
+      ? prior
+      : undefined;
+  const mine = kept ? had : new Set(had);
+  if (!kept) {
+    for (const p of removed) mine.delete(p);
+    for (const p of touched) mine.add(p);
+  }
   if (mine.size > 0) {
     const e: ManagedFieldsEntry = {
       manager: rec.manager,
@@ -113,7 +154,7 @@ export function recordUpdate(
       apiVersion: rec.apiVersion,
       time: rec.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: differs ? toFieldsV1(mine) : list[mineAt]!.fieldsV1,
+      fieldsV1: kept ?? encode(mine),
     };
     if (rec.subresource) e.subresource = rec.subresource;
     if (mineAt >= 0) out.splice(Math.min(mineAt, out.length), 0, e);

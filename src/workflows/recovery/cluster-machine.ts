@@ -66,6 +66,9 @@ export type ClusterSettled = { type: 'CLUSTER_SETTLED'; cluster: string; result:
 
 type StepKind = 'gate' | 'act' | 'verify';
 
+/** How often a step's health readings reach the machine (the first at once, then the latest). */
+const NOTE_INTERVAL_MS = 100;
+
 function failureOf(e: unknown): StepFailure {
   return e instanceof StepError
     ? { reason: e.reason, message: e.message }
@@ -83,7 +86,29 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
   const step = (kind: StepKind) =>
     fromCallback<ClusterEvent, StepInput>(({ input, sendBack }) => {
       const controller = new AbortController();
-      const report = (note: HealthNote) => sendBack({ type: 'NOTE', note });
+      // the context keeps only the latest reading, for the screen, and a batch's workloads change
+      // their readings dozens of times a second: the machine hears the first at once and then
+      // the latest once per interval, not every one (each event is a macrostep of the machine)
+      let held: HealthNote | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const release = () => {
+        timer = undefined;
+        const note = held;
+        held = undefined;
+        if (note && !controller.signal.aborted) sendBack({ type: 'NOTE', note });
+      };
+      const report = (note: HealthNote) => {
+        held = note;
+        if (timer === undefined) {
+          release();
+          timer = setTimeout(release, NOTE_INTERVAL_MS);
+        }
+      };
+      const settle = (event: ClusterEvent) => {
+        clearTimeout(timer);
+        release();
+        if (!controller.signal.aborted) sendBack(event);
+      };
       const work =
         kind === 'gate'
           ? steps.gate(input, report, controller.signal).then(() => undefined)
@@ -91,14 +116,13 @@ export function clusterMachine(steps: RecoverySteps, plan: RunPlan) {
             ? steps.act(input, controller.signal)
             : steps.verify(input, report, controller.signal).then(() => undefined);
       work.then(
-        (outcomes) => {
-          if (!controller.signal.aborted) sendBack({ type: 'STEP_DONE', ...(outcomes ? { outcomes } : {}) });
-        },
-        (e: unknown) => {
-          if (!controller.signal.aborted) sendBack({ type: 'STEP_FAILED', failure: failureOf(e) });
-        },
+        (outcomes) => settle({ type: 'STEP_DONE', ...(outcomes ? { outcomes } : {}) }),
+        (e: unknown) => settle({ type: 'STEP_FAILED', failure: failureOf(e) }),
       );
-      return () => controller.abort();
+      return () => {
+        clearTimeout(timer);
+        controller.abort();
+      };
     });
 
   const stepInput = ({ context }: { context: ClusterContext }): StepInput => ({

@@ -302,7 +302,7 @@ export function clusterSteps(
       const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
       if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
       const reported = new Set<string>();
-      const seen = new Map<string, FirstSight>();
+      const seen: Sightings = { byUid: new Map(), at: new Map() };
       // a workload none of whose objects changed since the last look is judged as it was then;
       // time alone changes a verdict too (a grace running out), so not for longer than a recheck
       const judged = new Map<string, Reading & { at: number; health: Health }>();
@@ -406,6 +406,15 @@ interface FirstSight {
 }
 
 /**
+ * The pods a verification has seen, and when it first saw each (kept beside them, for the health
+ * clock, rather than made from them again on every look).
+ */
+interface Sightings {
+  byUid: Map<string, FirstSight>;
+  at: Map<string, number>;
+}
+
+/**
  * Whether a workload is back: the batch's old pods going, enough Ready pods, and the owner
  * Healthy. A replacement stuck past its grace fails the batch (the shared rule, health/pods.ts).
  * One crash-looping already when this verification first sees it (a resumed run looking again
@@ -417,21 +426,23 @@ function verdict(
   w: Workload,
   object: KubeObject,
   pods: KubeObject[],
-  seen: Map<string, FirstSight>,
+  seen: Sightings,
   at: { now: number; graceMs: number },
 ): Health {
   const old = new Set(w.targets.map((t) => t.uid));
   const fresh = pods.filter((p) => !old.has(uidOf(p)) && !deleting(p));
   for (const p of fresh) {
-    if (!seen.has(uidOf(p)))
-      seen.set(uidOf(p), {
+    if (!seen.byUid.has(uidOf(p))) {
+      seen.byUid.set(uidOf(p), {
         at: at.now,
         ...(stuckReason(p)?.reason === 'CrashLoopBackOff' ? { heldUntilRestartsAbove: restarts(p) } : {}),
       });
+      seen.at.set(uidOf(p), at.now);
+    }
   }
-  const clock: HealthClock = { ...at, firstSeen: new Map([...seen].map(([uid, s]) => [uid, s.at])) };
+  const clock: HealthClock = { ...at, firstSeen: seen.at };
   const judged = fresh.map((p) => {
-    const held = seen.get(uidOf(p))!.heldUntilRestartsAbove;
+    const held = seen.byUid.get(uidOf(p))!.heldUntilRestartsAbove;
     const { failed, stuck } = podVerdict(p, clock);
     return { failed, stuck, held: held !== undefined && restarts(p) <= held };
   });

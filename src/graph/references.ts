@@ -53,16 +53,34 @@ export function referencesInString(s: string, at: string): Reference[] {
   return found;
 }
 
+/** Whether a string can hold a reference at all: the test every string of a stack goes through. */
+function mayHoldReference(s: string): boolean {
+  return s.startsWith(KUSION_PATH) || s.includes('${ref:');
+}
+
 /** Every reference in a resource's attributes, in document order. */
 export function referencesIn(attributes: unknown): Reference[] {
   const found: Reference[] = [];
-  const walk = (x: unknown, at: string) => {
-    if (typeof x === 'string') found.push(...referencesInString(x, at));
-    else if (Array.isArray(x)) x.forEach((item, i) => walk(item, `${at}/${i}`));
-    else if (typeof x === 'object' && x !== null) {
-      for (const [k, v] of Object.entries(x)) walk(v, `${at}/${escapePointerToken(k)}`);
+  // the keys down to the value being walked; a pointer is written only for a string holding a reference
+  const keys: string[] = [];
+  const walk = (x: unknown) => {
+    if (typeof x === 'string') {
+      if (mayHoldReference(x))
+        found.push(...referencesInString(x, keys.map((k) => `/${escapePointerToken(k)}`).join('')));
+    } else if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        keys.push(String(i));
+        walk(x[i]);
+        keys.pop();
+      }
+    } else if (typeof x === 'object' && x !== null) {
+      for (const [k, v] of Object.entries(x)) {
+        keys.push(k);
+        walk(v);
+        keys.pop();
+      }
     }
   };
-  walk(attributes, '');
+  walk(attributes);
   return found;
 }

@@ -13,9 +13,20 @@ export const MAX_TOKENS = 400_000;
 
 /** The text of a source file, refusing what is not a regular file or is too large to compile. */
 export function readSource(file: string): string {
-  let stat: fs.Stats;
+  sourceStat(file);
+  const source = fs.readFileSync(file, 'utf8');
+  // the file may have grown between stat and read
+  if (source.length > MAX_SOURCE_BYTES) {
+    throw kclError('CompileError', `${file} is larger than the ${megabytes(MAX_SOURCE_BYTES)} a kcl file may be`);
+  }
+  return source;
+}
+
+/** What the file system says of a source file, refusing what readSource would refuse before reading. */
+export function sourceStat(file: string): fs.BigIntStats {
+  let stat: fs.BigIntStats;
   try {
-    stat = fs.statSync(file);
+    stat = fs.statSync(file, { bigint: true });
   } catch {
     throw kclError('CannotFindModule', `Cannot find the kcl file, please check the file path ${file}`);
   }
@@ -31,15 +42,10 @@ export function readSource(file: string): string {
   if (stat.size > MAX_SOURCE_BYTES) {
     throw kclError(
       'CompileError',
-      `${file} is ${megabytes(stat.size)}, larger than the ${megabytes(MAX_SOURCE_BYTES)} a kcl file may be`,
+      `${file} is ${megabytes(Number(stat.size))}, larger than the ${megabytes(MAX_SOURCE_BYTES)} a kcl file may be`,
     );
   }
-  const source = fs.readFileSync(file, 'utf8');
-  // the file may have grown between stat and read
-  if (source.length > MAX_SOURCE_BYTES) {
-    throw kclError('CompileError', `${file} is larger than the ${megabytes(MAX_SOURCE_BYTES)} a kcl file may be`);
-  }
-  return source;
+  return stat;
 }
 
 function megabytes(bytes: number): string {

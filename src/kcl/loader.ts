@@ -7,12 +7,14 @@
  * Parsed files are cached by path and text, so a watch-mode recompile re-parses only what
  * changed: the same AST object comes back exactly while a file's text is unchanged, which the
  * package cache relies on to know that a package's files are the ones it was evaluated from.
+ * A file is not even read again while the file system shows it untouched since it was read (see
+ * untouched below).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as A from './ast.js';
 import { KclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
-import { readSource } from './input-limits.js';
+import { readSource, sourceStat } from './input-limits.js';
 import { parseModule } from './parser.js';
 
 export interface PackageFiles {
@@ -26,17 +28,46 @@ export interface PackageFiles {
 interface CachedParse {
   source: string;
   module: A.Module;
+  /** The file's stat just before it was read (see stampOf). */
+  stamp: string;
+  /** When it was read, in ms since the epoch. */
+  readAt: number;
 }
 
 const parseCache = new Map<string, CachedParse>();
 
+/** How long before a read a file's last change must be for its stat to vouch for its text: more
+ * than the coarsest timestamp clock of the file systems in use (FAT's 2 s), so that a change made
+ * after the read gets a later change time than the one recorded. */
+const SETTLED_MS = 3000;
+
+/** What a change to the file's content changes: its identity, size, and modification and change
+ * times (the change time cannot be set back by hand as the modification time can). */
+function stampOf(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/** Whether the file is still the text read into `cached`: the stat is the one recorded then, and
+ * the file had last changed well before that read (git's answer to "racily clean" files), so any
+ * change since would show in the stat. */
+function untouched(cached: CachedParse, stat: fs.BigIntStats): boolean {
+  return stampOf(stat) === cached.stamp && Number(stat.ctimeNs / 1_000_000n) < cached.readAt - SETTLED_MS;
+}
+
 /** Parses a file, reusing the last AST when its text has not changed. */
 export function parseFile(file: string): A.Module {
-  const source = readSource(file);
+  const stat = sourceStat(file);
   const cached = parseCache.get(file);
-  if (cached && cached.source === source) return cached.module;
+  if (cached && untouched(cached, stat)) return cached.module;
+  const readAt = Date.now();
+  const source = readSource(file);
+  const stamp = stampOf(stat);
+  if (cached && cached.source === source) {
+    parseCache.set(file, { ...cached, stamp, readAt });
+    return cached.module;
+  }
   const module = parseModule(source, file);
-  parseCache.set(file, { source, module });
+  parseCache.set(file, { source, module, stamp, readAt });
   return module;
 }
 

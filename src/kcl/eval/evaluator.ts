@@ -24,7 +24,7 @@ import {
   literalCastProblem,
   schemaWritten,
 } from './config-check.js';
-import { completeProvisional, defineSchema, instantiate } from './schema.js';
+import { completeProvisional, defineSchema, instantiate, type UnfinishedInstance } from './schema.js';
 import type { SchemaDef } from './schema-def.js';
 import { importedName, LazyStatements } from './lazy.js';
 import { Scope, type SchemaParts } from './scope.js';
@@ -106,6 +106,9 @@ export class Evaluator {
   private depth = 0;
   /** How many schema bodies are running: instances made inside them are provisional. */
   provisionalDepth = 0;
+  /** The provisional instances of this run not yet finished, with the frames that built them:
+   * a run's frames serve that run only. */
+  readonly unfinished = new WeakMap<DictValue, UnfinishedInstance>();
   /** Above 0 while instances are made that kcl before v0.5 did not check for required
    * attributes (see `requiredAttributesCheckedOnlyWhereWritten`). */
   uncheckedDepth = 0;
@@ -550,6 +553,26 @@ export class Evaluator {
       return out;
     } catch (err) {
       // a failure found when a provisional instance is checked belongs where it was written
+      throw inst.writtenAt ? locate(err, inst.writtenAt.file, inst.writtenAt.node) : err;
+    }
+  }
+
+  /** A provisional instance among the values of the outermost instance being built, checked
+   * and counted among its schema's instances: finished by the frame that built it when it is that
+   * very instance (nothing merged into it since; the outermost instance's statement is still
+   * running, so what its bodies read is as it was), else rebuilt from its config. Each frame
+   * finishes once, as each rebuild makes a new instance. */
+  finishProvisional(inst: DictValue, env: Env): DictValue {
+    const frame = this.provisionalDepth === 0 ? this.unfinished.get(inst) : undefined;
+    if (!frame) return this.reinstantiate(inst, configOf(inst), env);
+    this.unfinished.delete(inst);
+    const madeIn = inst.madeIn ?? env.module.pkgpath;
+    try {
+      const out = frame.finish();
+      out.madeIn = madeIn;
+      this.instances.made(out, madeIn);
+      return out;
+    } catch (err) {
       throw inst.writtenAt ? locate(err, inst.writtenAt.file, inst.writtenAt.node) : err;
     }
   }

@@ -11,7 +11,7 @@
 import type * as A from '../ast.js';
 import { KclError, kclError } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
-import { configOf, union } from './config.js';
+import { union } from './config.js';
 import type { Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
@@ -176,6 +176,8 @@ class SchemaFrame implements AttributeSource {
   private readonly envs = new Map<SchemaDef, Env>();
   /** Attributes set by `name: S {...}`: the configs so far, and the value held before them. */
   private readonly unified = new Map<string, { parts: SchemaParts; base: Value | undefined }>();
+  /** The arguments and the attribute order of the instance, once the bodies have run. */
+  private built?: { call: CallArgs; order: string[] };
 
   hasAttribute(name: string): boolean {
     return this.attrs.has(name) || this.values.has(name);
@@ -328,13 +330,30 @@ class SchemaFrame implements AttributeSource {
     } finally {
       this.ev.provisionalDepth--;
     }
+    this.built = { call, order };
     if (strict) this.validate();
+    const inst = this.instance(!strict);
+    if (!strict) this.ev.unfinished.set(inst, this);
+    return inst;
+  }
 
+  /** Checks and finishes the provisional instance this frame built. Its bodies ran already, and
+   * nothing the bodies read has changed since (the evaluator hands back only an instance no union
+   * or path assignment has replaced), so running them again, as a rebuild does, would make the
+   * same values: only the checks remain, and the provisional instances among the values are
+   * finished in turn. */
+  finish(): DictValue {
+    this.validate();
+    return this.instance(false);
+  }
+
+  private instance(provisional: boolean): DictValue {
+    const { call, order } = this.built!;
     const inst = new DictValue();
     inst.schema = this.def;
     inst.schemaArgs = call;
     inst.schemaConfig = this.config;
-    inst.provisional = !strict;
+    inst.provisional = provisional;
     // private attributes stay in the instance (`inst._x |= {...}` reads them); output hides them
     for (const name of order) {
       const v = this.values.get(name);
@@ -348,7 +367,7 @@ class SchemaFrame implements AttributeSource {
    * the check blocks. */
   private validate(): void {
     const onlyWhereWritten = this.ev.options.requiredAttributesCheckedOnlyWhereWritten === true;
-    const rebuild = (inst: DictValue) => this.ev.reinstantiate(inst, configOf(inst), this.site);
+    const rebuild = (inst: DictValue) => this.ev.finishProvisional(inst, this.site);
     for (const [name, v] of this.values) {
       // before v0.5 an instance held in a list or dict was never checked for required attributes
       const done =
@@ -476,6 +495,11 @@ export function completeProvisional(v: Value, rebuild: (inst: DictValue) => Dict
     }
   }
   return out ?? v;
+}
+
+/** A provisional instance whose frame can still finish it (see SchemaFrame.finish). */
+export interface UnfinishedInstance {
+  finish(): DictValue;
 }
 
 export function instantiate(

@@ -2,9 +2,9 @@
  * The pages about one object, kept in step with the console's object control: the top page's
  * object is followed while it shows (and no longer once esc closes it), its data read with
  * useSyncExternalStore, and a `/` search on a page of text brings the first matching line
- * into view as it is typed.
+ * into view as it is typed, or as soon as one arrives (a describe's events come after its text).
  */
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { ObjectControl, ObjectView } from '../../app/console/objects.js';
 import { viewOf, type DrillPage } from '../drill.js';
 import type { NavAction, NavState } from '../navigation.js';
@@ -33,15 +33,17 @@ export function useDrill(
   const all = useSyncExternalStore(objects.view.subscribe, objects.view.get, objects.view.get);
   const view = viewOf(page, all);
   const search = nav.filters.main;
+  const first =
+    page && page.kind !== 'pods' && search
+      ? matchingLines(objectLines(page, view, { showSecrets: objects.showSecrets, now: objects.now() }), search)[0]
+      : undefined;
+  // the search whose match the page was moved to: later scrolling is the user's
+  const shownFor = useRef('');
   useEffect(() => {
-    if (!page || page.kind === 'pods' || !search) return;
-    const first = matchingLines(
-      objectLines(page, view, { showSecrets: objects.showSecrets, now: objects.now() }),
-      search,
-    )[0];
-    if (first !== undefined)
-      dispatch({ type: 'drillPage', page: { ...page, scroll: Math.max(0, first - ABOVE_MATCH) } });
-    // only a new search moves the page
-  }, [search]);
+    if (!search) shownFor.current = '';
+    if (!page || page.kind === 'pods' || first === undefined || shownFor.current === search) return;
+    shownFor.current = search;
+    dispatch({ type: 'drillPage', page: { ...page, scroll: Math.max(0, first - ABOVE_MATCH) } });
+  }, [search, first]);
   return { ...(page ? { page } : {}), ...(view ? { view } : {}) };
 }

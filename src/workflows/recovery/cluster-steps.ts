@@ -302,7 +302,7 @@ export function clusterSteps(
       const orphans = input.batch.targets.filter((t) => t.kind === 'Pod' && !t.owner);
       if (orphans.length) throw new StepError('NoOwner', `${targetName(orphans[0]!)} has no owner to replace it`);
       const reported = new Set<string>();
-      const seen: Sightings = { byUid: new Map(), at: new Map() };
+      const seen: Sightings = { firstSeen: new Map(), heldUntilRestartsAbove: new Map() };
       // a workload none of whose objects changed since the last look is judged as it was then;
       // time alone changes a verdict too (a grace running out), so not for longer than a recheck
       const judged = new Map<string, Reading & { at: number; health: Health }>();
@@ -398,20 +398,12 @@ const restarts = (p: KubeObject) =>
     : []
   ).reduce<number>((n, c) => n + Number(asObject(c).restartCount ?? 0), 0);
 
-/** A replacement as this verification first saw it. */
-interface FirstSight {
-  at: number;
-  /** Its restarts then, if it was crash-looping already: judged again only after its next restart. */
-  heldUntilRestartsAbove?: number;
-}
-
-/**
- * The pods a verification has seen, and when it first saw each (kept beside them, for the health
- * clock, rather than made from them again on every look).
- */
+/** The replacements a verification has seen, by uid. */
 interface Sightings {
-  byUid: Map<string, FirstSight>;
-  at: Map<string, number>;
+  /** When it first saw each: the health clock reads this map as it is. */
+  firstSeen: Map<string, number>;
+  /** The restarts of one that was crash-looping already when first seen: judged again only after its next restart. */
+  heldUntilRestartsAbove: Map<string, number>;
 }
 
 /**
@@ -432,17 +424,14 @@ function verdict(
   const old = new Set(w.targets.map((t) => t.uid));
   const fresh = pods.filter((p) => !old.has(uidOf(p)) && !deleting(p));
   for (const p of fresh) {
-    if (!seen.byUid.has(uidOf(p))) {
-      seen.byUid.set(uidOf(p), {
-        at: at.now,
-        ...(stuckReason(p)?.reason === 'CrashLoopBackOff' ? { heldUntilRestartsAbove: restarts(p) } : {}),
-      });
-      seen.at.set(uidOf(p), at.now);
+    if (!seen.firstSeen.has(uidOf(p))) {
+      seen.firstSeen.set(uidOf(p), at.now);
+      if (stuckReason(p)?.reason === 'CrashLoopBackOff') seen.heldUntilRestartsAbove.set(uidOf(p), restarts(p));
     }
   }
-  const clock: HealthClock = { ...at, firstSeen: seen.at };
+  const clock: HealthClock = { ...at, firstSeen: seen.firstSeen };
   const judged = fresh.map((p) => {
-    const held = seen.byUid.get(uidOf(p))!.heldUntilRestartsAbove;
+    const held = seen.heldUntilRestartsAbove.get(uidOf(p));
     const { failed, stuck } = podVerdict(p, clock);
     return { failed, stuck, held: held !== undefined && restarts(p) <= held };
   });

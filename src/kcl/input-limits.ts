@@ -11,9 +11,12 @@ import { kclError } from '../diagnostics/diagnostics.js';
 export const MAX_SOURCE_BYTES = 32 * 1024 * 1024;
 export const MAX_TOKENS = 400_000;
 
-/** The text of a source file, refusing what is not a regular file or is too large to compile. */
-export function readSource(file: string): string {
-  sourceStat(file);
+/**
+ * The text of a source file, refusing what is not a regular file or is too large to compile.
+ * `checked`: the file's sourceStat, when the caller took it already (it is not taken twice).
+ */
+export function readSource(file: string, checked?: fs.BigIntStats): string {
+  if (!checked) sourceStat(file);
   const source = fs.readFileSync(file, 'utf8');
   // the file may have grown between stat and read
   if (source.length > MAX_SOURCE_BYTES) {

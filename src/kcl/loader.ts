@@ -60,7 +60,7 @@ export function parseFile(file: string): A.Module {
   const cached = parseCache.get(file);
   if (cached && untouched(cached, stat)) return cached.module;
   const readAt = Date.now();
-  const source = readSource(file);
+  const source = readSource(file, stat);
   const stamp = stampOf(stat);
   if (cached && cached.source === source) {
     parseCache.set(file, { ...cached, stamp, readAt });

@@ -23,6 +23,7 @@ import { ControllerManager } from './controllers/manager.js';
 import { nodeObject } from './controllers/nodes.js';
 import { defaultStorageClass } from './controllers/volumes.js';
 import { PodIndex } from './controllers/pod-index.js';
+import { closeLabelIndexes, labelIndexes, type LabelIndexes } from './controllers/pair-index.js';
 import { DEFAULT_TIMINGS, type ControllerContext, type Timings } from './controllers/runtime.js';
 import { allControllers } from './controllers/all.js';
 
@@ -70,6 +71,7 @@ export class SandboxCluster {
   readonly controllers: ControllerManager;
   private readonly server: ApiHttpServer;
   private readonly podIndex: PodIndex;
+  private readonly labelIndexes: LabelIndexes;
   private readonly stopCrds: () => void;
   private listening = 0;
 
@@ -90,6 +92,7 @@ export class SandboxCluster {
     if (opts.snapshot) this.restore(opts.snapshot);
     this.stopCrds = followCrds(this.api);
     this.podIndex = new PodIndex(this.store);
+    this.labelIndexes = labelIndexes(this.store);
     this.controllers = new ControllerManager(this.store, this.clock);
     const cctx: ControllerContext = {
       api: this.api,
@@ -98,6 +101,7 @@ export class SandboxCluster {
       manager: this.controllers,
       events: new EventRecorder(this.api),
       pods: this.podIndex,
+      labels: this.labelIndexes,
       cluster: this.name,
     };
     for (const c of allControllers(cctx)) this.controllers.add(c);
@@ -151,6 +155,7 @@ export class SandboxCluster {
     this.controllers.stop();
     this.stopCrds();
     this.podIndex.close();
+    closeLabelIndexes(this.labelIndexes);
     await this.server.close();
   }
 

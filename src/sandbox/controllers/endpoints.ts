@@ -5,7 +5,6 @@
  */
 import { clone } from '../json.js';
 import type { KubeObject } from '../api/object.js';
-import { matchesLabels, selectorFromMap } from '../api/selectors.js';
 import { isPodReady, isPodTerminal, type Pod, type Service, type ServicePort } from './kinds.js';
 import type { Controller } from './manager.js';
 import { create, get, keyOf, ownerRef, remove, typeOf, update, type ControllerContext } from './runtime.js';
@@ -69,15 +68,9 @@ export function endpointsController(ctx: ControllerContext): Controller {
       '/services': (e) => [keyOf(e.object)],
       '/pods': (e) => {
         const ns = e.object.metadata.namespace ?? '';
-        const labels = [e.object.metadata.labels, e.old?.metadata.labels];
-        return (ctx.api.store.list('/services', ns) as Service[])
-          .filter(
-            (s) =>
-              s.spec.selector &&
-              Object.keys(s.spec.selector).length > 0 &&
-              labels.some((l) => l !== undefined && matchesLabels(selectorFromMap(s.spec.selector!), l)),
-          )
-          .map(keyOf);
+        const names = new Set(ctx.labels.services.within(ns, e.object.metadata.labels));
+        for (const n of ctx.labels.services.within(ns, e.old?.metadata.labels)) names.add(n);
+        return [...names].map((n) => `${ns}/${n}`);
       },
     },
     initialKeys: () => ctx.api.store.list('/services').map(keyOf),
@@ -90,10 +83,10 @@ export function endpointsController(ctx: ControllerContext): Controller {
         if (!svc && existingEp) remove(ctx, endpoints, existingEp);
         return;
       }
-      const sel = selectorFromMap(svc.spec.selector);
-      const pods = (ctx.api.store.list('/pods', ns) as Pod[]).filter(
-        (p) => matchesLabels(sel, p.metadata.labels) && p.status?.podIP && !isPodTerminal(p),
-      );
+      const pods = ctx.labels.pods
+        .including(ns, svc.spec.selector)
+        .map((n) => ctx.api.store.get('/pods', ns, n) as Pod)
+        .filter((p) => p.status?.podIP && !isPodTerminal(p));
       const live = pods.filter((p) => !p.metadata.deletionTimestamp);
       const ready = live.filter(isPodReady);
       const notReady = live.filter((p) => !isPodReady(p));
@@ -133,11 +126,12 @@ export function endpointsController(ctx: ControllerContext): Controller {
         }),
         ports: portsFor(svc, pods[0], true),
       };
-      const existingSlice = ctx.api.store
-        .list('discovery.k8s.io/endpointslices', ns)
-        .find(
-          (s) => s.metadata.labels?.[SERVICE_NAME] === name && s.metadata.labels?.[MANAGED_BY] === SLICE_CONTROLLER,
-        );
+      const [sliceName] = ctx.labels.endpointSlices.including(ns, {
+        [SERVICE_NAME]: name,
+        [MANAGED_BY]: SLICE_CONTROLLER,
+      });
+      const existingSlice =
+        sliceName === undefined ? undefined : ctx.api.store.get('discovery.k8s.io/endpointslices', ns, sliceName);
       upsert(slices, existingSlice, slice, SLICE_CONTROLLER);
     },
   };

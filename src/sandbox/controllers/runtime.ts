@@ -14,6 +14,7 @@ import type { Pod } from './kinds.js';
 import type { Controller, ControllerManager } from './manager.js';
 import type { EventRecorder } from './events.js';
 import type { PodIndex } from './pod-index.js';
+import type { LabelIndexes } from './pair-index.js';
 
 /** How long the simulated pod lifecycle takes, in cluster milliseconds. */
 export interface Timings {
@@ -47,6 +48,7 @@ export interface ControllerContext {
   manager: ControllerManager;
   events: EventRecorder;
   pods: PodIndex;
+  labels: LabelIndexes;
   /** The cluster's name, which its nodes' hostnames carry. */
   cluster: string;
 }

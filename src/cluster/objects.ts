@@ -22,7 +22,7 @@ export interface ApplyOptions {
 }
 
 export class ObjectClient {
-  private readonly discovery = new Map<string, ApiResource[]>();
+  private readonly discovery = new Map<string, Promise<ApiResource[]>>();
 
   constructor(
     readonly rest: RestClient,
@@ -34,15 +34,22 @@ export class ObjectClient {
     return this.rest.cluster;
   }
 
-  private async resources(apiVersion: string, refresh: boolean): Promise<ApiResource[]> {
+  /** An API version's resources; one read at a time however many calls ask for it at once. */
+  private resources(apiVersion: string, refresh: boolean): Promise<ApiResource[]> {
     const cached = this.discovery.get(apiVersion);
     if (cached && !refresh) return cached;
+    const read = this.readResources(apiVersion);
+    this.discovery.set(apiVersion, read);
+    // a failed read is not kept: the next call asks again
+    read.catch(() => this.discovery.get(apiVersion) === read && this.discovery.delete(apiVersion));
+    return read;
+  }
+
+  private async readResources(apiVersion: string): Promise<ApiResource[]> {
     const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
     try {
       const body = (await this.rest.request({ method: 'GET', path })).body as { resources?: ApiResource[] };
-      const list = (body?.resources ?? []).filter((r) => !r.name.includes('/'));
-      this.discovery.set(apiVersion, list);
-      return list;
+      return (body?.resources ?? []).filter((r) => !r.name.includes('/'));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return [];
       throw e;

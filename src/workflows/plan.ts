@@ -16,6 +16,7 @@ import { decide } from '../diff/actions.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';
 import { changeKey, type ChangeSet, type ResourceChange } from '../diff/change-set.js';
+import { Slots } from './slots.js';
 import { walkGraph } from './walk.js';
 
 /** What the engine needs of a cluster: ObjectClient, or a scripted double in tests. */
@@ -76,28 +77,33 @@ const LIST_FROM = 3;
  * several of them, a GET for the others, and a GET when a LIST is refused (RBAC may allow one and
  * not the other). A stack of hundreds of objects in a few namespaces is read in a few calls.
  */
-function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[]) {
+function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[], slots: Slots) {
   const groupOf = (cluster: string, r: ObjectRef) => [cluster, r.apiVersion, r.kind, r.namespace ?? ''].join('\u0000');
   const sizes = new Map<string, number>();
   for (const { cluster, ref } of resources)
     sizes.set(groupOf(cluster, ref), (sizes.get(groupOf(cluster, ref)) ?? 0) + 1);
   const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
-  return async (cluster: string, ref: ObjectRef): Promise<KubeObject | undefined> => {
-    const client = clusters.client(cluster);
-    const group = groupOf(cluster, ref);
-    if (!client.list || (sizes.get(group) ?? 0) < LIST_FROM) return client.get(ref);
-    let listed = lists.get(group);
-    if (!listed) {
-      listed = client.list({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }).then(
+  const list = (read: NonNullable<ClusterPort['list']>, ref: ObjectRef) =>
+    slots
+      .run(() => read({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }))
+      .then(
         ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
         (e: unknown) =>
           // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say
           e instanceof ApiError && e.status === 404 ? new Map<string, KubeObject>() : undefined,
       );
-      lists.set(group, listed);
-    }
+  // every list is asked for at once (within the limit): what the cluster holds does not depend on
+  // the order the plan compares in, so the kinds a stack's dependencies put last are not read last
+  for (const { cluster, ref } of resources) {
+    const client = clusters.client(cluster);
+    const group = groupOf(cluster, ref);
+    if (client.list && sizes.get(group)! >= LIST_FROM && !lists.has(group))
+      lists.set(group, list(client.list.bind(client), ref));
+  }
+  return async (cluster: string, ref: ObjectRef): Promise<KubeObject | undefined> => {
+    const listed = lists.get(groupOf(cluster, ref));
     const byName = await listed;
-    return byName ? structuredClone(byName.get(ref.name)) : client.get(ref);
+    return byName ? structuredClone(byName.get(ref.name)) : slots.run(() => clusters.client(cluster).get(ref));
   };
 }
 
@@ -127,9 +133,11 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       (state?.resources ?? []).map((r) => [changeKey({ cluster, id: r.id }), r] as const),
     ),
   );
+  const slots = new Slots(limit);
   const readLive = liveReader(
     clusters,
     resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
+    slots,
   );
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
@@ -145,12 +153,14 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     // a create is not dry-run: its namespace (or CRD) may itself be about to be created
     if (live && unresolved.length === 0) {
       try {
-        dryRun = await client.apply(resolved as KubeObject, { dryRun: true });
+        dryRun = await slots.run(() => client.apply(resolved as KubeObject, { dryRun: true }));
       } catch (e) {
         if (e instanceof ApiError && e.status === 409) {
           // another manager (kubectl scale, an operator) took fields over: show what taking them back does
           conflict = e.detail;
-          dryRun = await client.apply(resolved as KubeObject, { dryRun: true, force: true }).catch(() => undefined);
+          dryRun = await slots
+            .run(() => client.apply(resolved as KubeObject, { dryRun: true, force: true }))
+            .catch(() => undefined);
         } else dryRunError = errorMessage(e);
       }
       if (dryRun) known.set(id, dryRun);
@@ -198,7 +208,8 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
         return 'failed';
       }
     },
-    { concurrency: limit, failFast: true },
+    // the calls are bounded by the slots, not the comparisons waiting for them
+    { concurrency: Infinity, failFast: true },
   );
   if (failure) throw failure.error;
   const changes: ResourceChange[] = graph.order().map((id) => planned.get(id)!);

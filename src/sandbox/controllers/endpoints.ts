@@ -3,7 +3,7 @@
  * not-ready addresses; terminating pods left out) and one EndpointSlice (every pod with an IP,
  * with ready/serving/terminating conditions), both following the pods as they come and go.
  */
-import { clone } from '../json.js';
+import { clone, deepEqual } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { isPodReady, isPodTerminal, type Pod, type Service, type ServicePort } from './kinds.js';
 import type { Controller } from './manager.js';
@@ -55,6 +55,14 @@ export function endpointsController(ctx: ControllerContext): Controller {
 
   const upsert = (r: typeof endpoints, existing: KubeObject | undefined, desired: KubeObject, manager: string) => {
     if (!existing) return void create(ctx, r, desired, manager);
+    // unchanged endpoints are not written again, as the endpoints controllers compare first
+    const same = (k: string) => k === 'metadata' || deepEqual(existing[k], desired[k]);
+    if (
+      Object.keys(desired).every(same) &&
+      Object.keys(existing).every(same) &&
+      deepEqual(existing.metadata.labels, desired.metadata.labels)
+    )
+      return;
     const next = clone(existing);
     for (const k of Object.keys(desired)) if (k !== 'metadata') next[k] = desired[k];
     for (const k of Object.keys(next)) if (!(k in desired) && k !== 'metadata') delete next[k];

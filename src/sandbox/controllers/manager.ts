@@ -20,6 +20,8 @@ export interface Controller {
   initialKeys?(): string[];
 }
 
+type Follower = readonly [Controller, (e: StoreEvent) => readonly string[]];
+
 interface Item {
   controller: Controller;
   key: string;
@@ -31,6 +33,7 @@ const RETRY_MS = 1000;
 export class ControllerManager {
   private readonly controllers: Controller[] = [];
   private readonly queue = new Map<string, Item>();
+  private readonly followers = new Map<string, readonly Follower[]>();
   private running = false;
   private scheduled = false;
   private stopped = false;
@@ -48,6 +51,7 @@ export class ControllerManager {
 
   add(c: Controller): void {
     this.controllers.push(c);
+    this.followers.clear();
   }
 
   start(): void {
@@ -65,12 +69,19 @@ export class ControllerManager {
   }
 
   private onEvent(e: StoreEvent): void {
-    for (const c of this.controllers) {
-      const keysOf = c.follows[e.resource];
-      if (keysOf) for (const k of keysOf(e)) this.enqueue(c, k);
-      const any = c.follows['*'];
-      if (any) for (const k of any(e)) this.enqueue(c, k);
+    for (const [c, keysOf] of this.followersOf(e.resource)) for (const k of keysOf(e)) this.enqueue(c, k);
+  }
+
+  /** Who follows a resource, in the order the controllers were added (a store event has many to ask). */
+  private followersOf(resource: string): readonly Follower[] {
+    let list = this.followers.get(resource);
+    if (!list) {
+      list = this.controllers.flatMap((c) =>
+        [c.follows[resource], c.follows['*']].filter((f) => f !== undefined).map((f): Follower => [c, f]),
+      );
+      this.followers.set(resource, list);
     }
+    return list;
   }
 
   enqueue(c: Controller, key: string): void {

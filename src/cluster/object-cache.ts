@@ -5,7 +5,7 @@
  */
 import type { ObjectClient } from './objects.js';
 import type { KubeObject } from '../model/kube-object.js';
-import { watchObjects, type WatchTarget } from './watch.js';
+import { watchObjects, type Listed, type WatchTarget } from './watch.js';
 
 export class ObjectCache {
   private readonly objects = new Map<string, KubeObject>();
@@ -14,7 +14,8 @@ export class ObjectCache {
   private listing = true;
   private readonly first: Promise<void>;
 
-  constructor(client: ObjectClient, target: WatchTarget) {
+  /** `from`: a list of the target just made, which the cache starts from instead of listing again. */
+  constructor(client: ObjectClient, target: WatchTarget, from?: Listed) {
     let resolveFirst: () => void = () => undefined;
     this.first = new Promise((r) => (resolveFirst = r));
     const keyOf = (o: KubeObject) => String(o.metadata?.uid ?? `${o.metadata?.namespace}/${o.metadata?.name}`);
@@ -29,6 +30,7 @@ export class ObjectCache {
       },
       {
         signal: this.controller.signal,
+        ...(from ? { from } : {}),
         onList: () => {
           // a (re)list's objects follow at once, within this turn: what was seen before may be gone
           this.objects.clear();

@@ -1,3 +1,5 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/launcher.js';
 import { ClusterSet } from './cluster-set.js';
@@ -66,6 +68,44 @@ describe('a watch of a kind', () => {
       controller.abort();
     }
     // an aborted watch returns, leaving no request behind
+    await watching;
+  });
+
+  it('goes on from a list made before, without listing again, and misses nothing made since', async () => {
+    const target = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'listed' } as const;
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'listed' } });
+    await client.apply({ ...configMap('early'), metadata: { name: 'early', namespace: 'listed' } });
+    const from = await client.list(target);
+    // made after the list and before the watch: the watch resumes from the list's version
+    await client.apply({ ...configMap('between'), metadata: { name: 'between', namespace: 'listed' } });
+    const lists: string[] = [];
+    const names = new Set<string>();
+    const requests: string[] = [];
+    const onRequest = (m: unknown) => {
+      const { request } = m as { request: ClientRequest };
+      if (request.path.includes('/namespaces/listed/configmaps')) requests.push(request.path);
+    };
+    diagnostics.subscribe('http.client.request.start', onRequest);
+    const controller = new AbortController();
+    const watching = watchObjects(client, target, (e) => names.add(String(e.object.metadata?.name)), {
+      signal: controller.signal,
+      from,
+      onList: () => lists.push('list'),
+    });
+    try {
+      await until('the object made between the list and the watch', () => names.has('between'));
+      // (and the namespace's root CA, which the cluster puts in every namespace)
+      expect([...names].sort()).toEqual(['between', 'early', 'kube-root-ca.crt']);
+      // its onList heard once, for the list it was given
+      expect(lists).toEqual(['list']);
+      // and asked the server for a watch only, from the list's version
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toContain(`watch=true`);
+      expect(requests[0]).toContain(`resourceVersion=${from.resourceVersion}`);
+    } finally {
+      controller.abort();
+      diagnostics.unsubscribe('http.client.request.start', onRequest);
+    }
     await watching;
   });
 });

@@ -28,6 +28,14 @@ export interface WatchOptions {
   onReconnect?: (why: string) => void;
   /** Told before the objects of a (re)list arrive: what was seen before may be gone. */
   onList?: () => void;
+  /** A list of the target made just before: the watch goes on from it instead of listing again. */
+  from?: Listed;
+}
+
+/** The objects of a list and the resourceVersion it was read at. */
+export interface Listed {
+  items: KubeObject[];
+  resourceVersion: string;
 }
 
 const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.resourceVersion ?? '');
@@ -44,6 +52,11 @@ export async function watchObjects(
   const selectors = { labelSelector: target.labelSelector, fieldSelector: target.fieldSelector };
   let resourceVersion = '';
   let failures = 0;
+  if (options.from?.resourceVersion) {
+    options.onList?.();
+    for (const object of options.from.items) onEvent({ type: 'ADDED', object });
+    resourceVersion = options.from.resourceVersion;
+  }
   while (!options.signal.aborted) {
     if (!resourceVersion) {
       try {

@@ -11,6 +11,7 @@
  * without listing the namespace in a loop or reading a pod before deleting it.
  */
 import { ObjectCache } from '../../cluster/object-cache.js';
+import { podsKey, type TargetPods } from './run-plan.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
 import { apiVersionOf, type KubeObject } from '../../model/kube-object.js';
@@ -47,6 +48,8 @@ export interface StepOptions {
    * they take the same time on the clusters' clock as they would against the real ones.
    */
   timeScale?: number;
+  /** The pods the plan was frozen from, just listed: the caches of their namespaces start from them. */
+  pods?: TargetPods;
 }
 
 /** What the steps need of the clusters: a client per context (a ClusterSet). */
@@ -115,17 +118,17 @@ interface Reading {
 class Caches {
   private readonly caches = new Map<string, ObjectCache>();
 
-  constructor(private readonly clusters: ClusterAccess) {}
+  constructor(
+    private readonly clusters: ClusterAccess,
+    private readonly pods: TargetPods = new Map(),
+  ) {}
 
   of(cluster: string, namespace: string, kind: string): ObjectCache {
     const key = `${cluster}/${namespace}/${kind}`;
     let c = this.caches.get(key);
     if (!c) {
-      c = new ObjectCache(this.clusters.client(cluster), {
-        apiVersion: apiVersionOf(kind),
-        kind,
-        namespace,
-      });
+      const listed = kind === 'Pod' ? this.pods.get(podsKey(cluster, namespace)) : undefined;
+      c = new ObjectCache(this.clusters.client(cluster), { apiVersion: apiVersionOf(kind), kind, namespace }, listed);
       this.caches.set(key, c);
     }
     return c;
@@ -213,7 +216,7 @@ export function clusterSteps(
   const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const caches = new Caches(clusters);
+  const caches = new Caches(clusters, options.pods);
   for (const batch of options.batches ?? [])
     for (const w of workloadsOf(batch)) {
       caches.of(batch.cluster, w.namespace, w.kind);

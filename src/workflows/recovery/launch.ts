@@ -7,7 +7,7 @@ import type { RecoveryPlan } from '../../recovery/plan.js';
 import { operatorName } from '../../state/holder.js';
 import { clusterSteps, type ClusterAccess, type StepOptions } from './cluster-steps.js';
 import type { RunPlan } from './model.js';
-import { freezePlan } from './run-plan.js';
+import { freezeWith, listTargetPods, type TargetPods } from './run-plan.js';
 import { newRunId, RunStore, type RunRecord } from './run-store.js';
 import type { RunSnapshot } from './run-machine.js';
 import { startRun, type LiveRun, type RunUpdate } from './runner.js';
@@ -20,6 +20,8 @@ export interface OpenOptions {
   adjust?: (plan: RunPlan) => RunPlan;
   /** The clusters' clock, for a rehearsal's sandbox that runs faster than the wall clock. */
   clock?: Pick<StepOptions, 'now' | 'timeScale'>;
+  /** The pods the plan was frozen from, just listed: the run's caches start from them. */
+  pods?: TargetPods;
 }
 
 /** A run from its record: fresh, or resumed from its snapshot. */
@@ -33,7 +35,12 @@ export function openRun(
   return startRun({
     store,
     who: operatorName(),
-    steps: (audit) => clusterSteps(clusters, audit, { batches: plan.batches, ...options.clock }),
+    steps: (audit) =>
+      clusterSteps(clusters, audit, {
+        batches: plan.batches,
+        ...options.clock,
+        ...(options.pods ? { pods: options.pods } : {}),
+      }),
     input: { runId: store.id },
     plan,
     ...(options.snapshot !== undefined ? { snapshot: options.snapshot } : {}),
@@ -51,8 +58,10 @@ export async function launchRun(
   clusters: ClusterAccess,
   open: OpenOptions = {},
 ): Promise<LiveRun> {
-  const runPlan = await freezePlan(plan, (c) => clusters.client(c), new Date());
-  return launchFrozenRun(root, runbook, options, runPlan, clusters, open);
+  // the pods the plan is frozen from are where the run's caches start: the run reads them once,
+  // before its approval, and its first batch starts the moment it is approved
+  const pods = await listTargetPods(plan, (c) => clusters.client(c));
+  return launchFrozenRun(root, runbook, options, freezeWith(plan, pods, new Date()), clusters, { ...open, pods });
 }
 
 /**

@@ -3,27 +3,47 @@
  * the steps tell the pod they were asked to restart from its replacement, however often they run.
  */
 import type { ObjectClient } from '../../cluster/objects.js';
+import type { Listed } from '../../cluster/watch.js';
 import { durationOf, type RecoveryPlan } from '../../recovery/plan.js';
 import type { RunPlan } from './model.js';
+
+/** The pods of each namespace a plan's pod targets are in, by `cluster\0namespace`. */
+export type TargetPods = ReadonlyMap<string, Listed>;
+
+export const podsKey = (cluster: string, namespace: string) => `${cluster}\0${namespace}`;
+
+/** Lists the namespaces of a plan's pod targets, each once. */
+export async function listTargetPods(
+  plan: RecoveryPlan,
+  client: (cluster: string) => ObjectClient,
+): Promise<TargetPods> {
+  const keys = new Set(
+    plan.runbook.targets.filter((t) => t.kind === 'Pod').map((t) => podsKey(t.cluster, t.namespace)),
+  );
+  return new Map(
+    await Promise.all(
+      [...keys].map(async (key) => {
+        const [cluster, namespace] = key.split('\0') as [string, string];
+        return [key, await client(cluster).list({ apiVersion: 'v1', kind: 'Pod', namespace })] as const;
+      }),
+    ),
+  );
+}
 
 export async function freezePlan(
   plan: RecoveryPlan,
   client: (cluster: string) => ObjectClient,
   at: Date,
 ): Promise<RunPlan> {
+  return freezeWith(plan, await listTargetPods(plan, client), at);
+}
+
+/** The run's plan from the pods listed for it. */
+export function freezeWith(plan: RecoveryPlan, pods: TargetPods, at: Date): RunPlan {
   const { runbook } = plan;
   const uids = new Map<string, string>();
-  const namespaces = new Set(
-    runbook.targets.filter((t) => t.kind === 'Pod').map((t) => `${t.cluster}\0${t.namespace}`),
-  );
-  await Promise.all(
-    [...namespaces].map(async (key) => {
-      const [cluster, namespace] = key.split('\0') as [string, string];
-      for (const p of (await client(cluster).list({ apiVersion: 'v1', kind: 'Pod', namespace })).items) {
-        uids.set(`${cluster}\0${namespace}\0${String(p.metadata?.name)}`, String(p.metadata?.uid));
-      }
-    }),
-  );
+  for (const [key, { items }] of pods)
+    for (const p of items) uids.set(`${key}\0${String(p.metadata?.name)}`, String(p.metadata?.uid));
   return {
     runbook: runbook.name,
     action: runbook.action,
@@ -35,7 +55,7 @@ export async function freezePlan(
     batches: plan.batches.map((b) => ({
       ...b,
       targets: b.targets.map((t) => {
-        const uid = t.kind === 'Pod' ? uids.get(`${t.cluster}\0${t.namespace}\0${t.name}`) : undefined;
+        const uid = t.kind === 'Pod' ? uids.get(`${podsKey(t.cluster, t.namespace)}\0${t.name}`) : undefined;
         return uid ? { ...t, uid } : t;
       }),
     })),

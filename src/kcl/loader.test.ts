@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { parseFile } from './loader.js';
+import { packageAt, parseFile } from './loader.js';
 
 let dir: string;
 let file: string;
@@ -53,4 +53,25 @@ it('sees a change of the same size made right after a read', () => {
   fs.writeFileSync(file, 'a = 2\n');
   const changed = parseFile(file);
   expect(changed.body[0]).toMatchObject({ type: 'Assign', value: { value: 2n } });
+});
+
+it('finds a package in a folder of .k files (tests aside) or in a single .k file, and none elsewhere', () => {
+  const at = (rel: string) => path.join(dir, rel);
+  fs.mkdirSync(at('models'));
+  fs.writeFileSync(at('models/b.k'), 'b = 1\n');
+  fs.writeFileSync(at('models/a.k'), 'a = 1\n');
+  fs.writeFileSync(at('models/a_test.k'), 't = 1\n');
+  fs.mkdirSync(at('empty'));
+  fs.writeFileSync(at('util.k'), 'u = 1\n');
+  fs.writeFileSync(at('notes'), 'not kcl\n');
+  expect(packageAt(at('models'), dir)).toEqual({
+    pkgpath: 'models',
+    target: at('models'),
+    files: [at('models/a.k'), at('models/b.k')],
+  });
+  expect(packageAt(at('util'), dir)).toEqual({ pkgpath: 'util', target: at('util'), files: [at('util.k')] });
+  expect(packageAt(at('empty'), dir)).toBeUndefined();
+  expect(packageAt(at('missing'), dir)).toBeUndefined();
+  expect(packageAt(at('notes'), dir)).toBeUndefined();
+  expect(packageAt(at('util.k/inner'), dir)).toBeUndefined();
 });

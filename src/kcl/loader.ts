@@ -106,9 +106,19 @@ export function folderAbove(start: string, name: string): string | undefined {
   }
 }
 
-function kclFilesIn(dir: string): string[] {
-  return fs
-    .readdirSync(dir)
+/** The `.k` files of a folder (tests aside), or undefined when `dir` is not a folder. One readdir
+ * answers both, where an exists and a stat before it cost two more system calls for every
+ * imported package on every recompile. */
+function kclFilesIn(dir: string): string[] | undefined {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (e) {
+    // a folder that cannot be read is an error, as it was when it was read after a stat
+    if (fs.existsSync(dir) && fs.statSync(dir).isDirectory()) throw e;
+    return undefined;
+  }
+  return names
     .filter((f) => f.endsWith('.k') && !f.endsWith('_test.k'))
     .sort()
     .map((f) => path.join(dir, f));
@@ -129,10 +139,8 @@ export function packageTarget(spec: string, fromFile: string, root: string): str
 /** The package a folder (or, with `.k` added, a file) holds, or undefined when nothing is there. */
 export function packageAt(target: string, root: string): PackageFiles | undefined {
   const pkgpath = path.relative(root, target).split(path.sep).join('.');
-  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
-    const files = kclFilesIn(target);
-    return files.length > 0 ? { pkgpath, target, files } : undefined;
-  }
+  const files = kclFilesIn(target);
+  if (files) return files.length > 0 ? { pkgpath, target, files } : undefined;
   if (fs.existsSync(`${target}.k`)) return { pkgpath, target, files: [`${target}.k`] };
   return undefined;
 }

@@ -26,9 +26,15 @@ export function positionOf(file: string, text: string, node: Node | null | undef
   return { file, line: before.length, column: before[before.length - 1].length + 1 };
 }
 
+/** The last parse of each YAML file, by path: a watch-mode recompile reads a stack's stack.yaml,
+ * project.yaml and kcl.yaml again, and parsing them (a cold `yaml` library in the first
+ * recompiles) cost more than reading them. Reused only for the same text, so it is exact. */
+const yamlCache = new Map<string, { text: string; doc: YAML.Document }>();
+
 /**
  * Reads a YAML file whose syntax errors become diagnostics at their line; `what` names the file's
- * role in the message ("settings file", "stack.yaml").
+ * role in the message ("settings file", "stack.yaml"). The document may be one an earlier call
+ * returned for the same text: callers read it and never change it.
  */
 export function parseYamlFile(file: string, what: string): { doc: YAML.Document; text: string } {
   let text: string;
@@ -37,8 +43,10 @@ export function parseYamlFile(file: string, what: string): { doc: YAML.Document;
   } catch {
     throw kclError('CannotFindModule', `cannot read the ${what} ${file}`);
   }
-  const doc = YAML.parseDocument(text);
+  const cached = yamlCache.get(file);
+  const doc = cached?.text === text ? cached.doc : YAML.parseDocument(text);
   if (doc.errors[0]) throw yamlSyntaxError(file, doc.errors[0], `the ${what}`, 'EvaluationError');
+  yamlCache.set(file, { text, doc });
   return { doc, text };
 }
 

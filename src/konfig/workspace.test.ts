@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnosticOf } from '../kcl/testing.js';
@@ -113,5 +114,25 @@ describe('stack compile inputs', () => {
     expect(d.message).toContain('each kcl_options entry needs a string key');
     // kcl's heading names no place; the place follows as a note, with its line and caret
     expect(d.related?.[0]?.position).toMatchObject({ line: 4, column: 5 });
+  });
+
+  it('reads a stack again after its stack.yaml and kcl.yaml change, in the same process', () => {
+    const root = tempWorkspace({
+      'kcl.mod': '[package]\nname = "t"\n',
+      'apps/shop/project.yaml': 'name: shop\n',
+      'apps/shop/dev/stack.yaml': 'name: dev\ncluster: a\n',
+      'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - main.k\nkcl_options:\n  - key: n\n    value: 1\n',
+      'apps/shop/dev/main.k':
+        '_n = option("n")\n_ns = "n${_n}"\nresources = [{id = "v1:Namespace:${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}]\n',
+    });
+    const dir = path.join(root, 'apps/shop/dev');
+    const compiled = () => {
+      const { stack, spec } = compileStack(dir);
+      return { cluster: stack.cluster, ids: spec.resources.map((r) => r.id) };
+    };
+    expect(compiled()).toEqual({ cluster: 'a', ids: ['v1:Namespace:n1'] });
+    fs.writeFileSync(path.join(dir, 'stack.yaml'), 'name: dev\ncluster: b\n');
+    fs.writeFileSync(path.join(dir, 'kcl.yaml'), fs.readFileSync(path.join(dir, 'kcl.yaml'), 'utf8').replace('1', '2'));
+    expect(compiled()).toEqual({ cluster: 'b', ids: ['v1:Namespace:n2'] });
   });
 });

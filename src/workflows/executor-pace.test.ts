@@ -116,6 +116,27 @@ describe('the executor at the cluster pace', () => {
     expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-2')!.decision.fields).toEqual([]);
   });
 
+  it('stops asking a cluster that fails once a comparison failed: the calls still waiting for a slot are not made', async () => {
+    // twelve independent objects, each read alone, against a cluster that answers nothing
+    const resources = Array.from({ length: 12 }, (_, i): Resource => ({
+      id: `v1:ConfigMap:ns-${i}:cm`,
+      type: 'Kubernetes',
+      attributes: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: `ns-${i}` } },
+    }));
+    const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+    const clusters = new FakeClusters(['a']);
+    let asked = 0;
+    clusters.client('a').latency = () => {
+      asked++;
+      return new Promise((_, reject) => setImmediate(() => reject(new Error('connect ECONNREFUSED'))));
+    };
+    await expect(planChanges({ stack, spec: { resources }, clusters, backend, concurrency: 2 })).rejects.toThrow(
+      'ECONNREFUSED',
+    );
+    // the two in flight, and at most the one given the first one's slot as it failed (not all twelve)
+    expect(asked).toBeLessThanOrEqual(3);
+  });
+
   it('gives a free slot to a dependent whose dependencies are healthy before the next apps', async () => {
     const resources = [ns, ...apps(3)];
     const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));

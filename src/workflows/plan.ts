@@ -69,6 +69,9 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
+/** A call to a cluster, made when the plan's limit lets it. */
+type Call = <T>(task: () => Promise<T>) => Promise<T>;
+
 /** Resources of one kind in one namespace from which the plan lists them instead of reading each. */
 const LIST_FROM = 3;
 
@@ -77,21 +80,19 @@ const LIST_FROM = 3;
  * several of them, a GET for the others, and a GET when a LIST is refused (RBAC may allow one and
  * not the other). A stack of hundreds of objects in a few namespaces is read in a few calls.
  */
-function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[], slots: Slots) {
+function liveReader(clusters: Clusters, resources: { cluster: string; ref: ObjectRef }[], call: Call) {
   const groupOf = (cluster: string, r: ObjectRef) => [cluster, r.apiVersion, r.kind, r.namespace ?? ''].join('\u0000');
   const sizes = new Map<string, number>();
   for (const { cluster, ref } of resources)
     sizes.set(groupOf(cluster, ref), (sizes.get(groupOf(cluster, ref)) ?? 0) + 1);
   const lists = new Map<string, Promise<Map<string, KubeObject> | undefined>>();
   const list = (read: NonNullable<ClusterPort['list']>, ref: ObjectRef) =>
-    slots
-      .run(() => read({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace }))
-      .then(
-        ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
-        (e: unknown) =>
-          // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say
-          e instanceof ApiError && e.status === 404 ? new Map<string, KubeObject>() : undefined,
-      );
+    call(() => read({ apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace })).then(
+      ({ items }) => new Map(items.map((o) => [String(o.metadata?.name), o])),
+      (e: unknown) =>
+        // a kind the cluster does not serve yet (its CRD is in this stack) has no objects, as a GET would say
+        e instanceof ApiError && e.status === 404 ? new Map<string, KubeObject>() : undefined,
+    );
   // every list is asked for at once (within the limit): what the cluster holds does not depend on
   // the order the plan compares in, so the kinds a stack's dependencies put last are not read last
   for (const { cluster, ref } of resources) {
@@ -103,7 +104,7 @@ function liveReader(clusters: Clusters, resources: { cluster: string; ref: Objec
   return async (cluster: string, ref: ObjectRef): Promise<KubeObject | undefined> => {
     const listed = lists.get(groupOf(cluster, ref));
     const byName = await listed;
-    return byName ? structuredClone(byName.get(ref.name)) : slots.run(() => clusters.client(cluster).get(ref));
+    return byName ? structuredClone(byName.get(ref.name)) : call(() => clusters.client(cluster).get(ref));
   };
 }
 
@@ -133,11 +134,16 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       (state?.resources ?? []).map((r) => [changeKey({ cluster, id: r.id }), r] as const),
     ),
   );
+  // the plan's calls share one limit; once one comparison fails, the calls still waiting for a
+  // slot are not made: a cluster that is down is reported after the calls in flight, not after all
   const slots = new Slots(limit);
+  const stopped = new AbortController();
+  const call: Call = (task) =>
+    slots.run(() => (stopped.signal.aborted ? Promise.reject(new Error('the plan stopped')) : task()));
   const readLive = liveReader(
     clusters,
     resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
-    slots,
+    call,
   );
   const planOne = async (id: string): Promise<ResourceChange> => {
     const resource = byId.get(id)!;
@@ -153,14 +159,14 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     // a create is not dry-run: its namespace (or CRD) may itself be about to be created
     if (live && unresolved.length === 0) {
       try {
-        dryRun = await slots.run(() => client.apply(resolved as KubeObject, { dryRun: true }));
+        dryRun = await call(() => client.apply(resolved as KubeObject, { dryRun: true }));
       } catch (e) {
         if (e instanceof ApiError && e.status === 409) {
           // another manager (kubectl scale, an operator) took fields over: show what taking them back does
           conflict = e.detail;
-          dryRun = await slots
-            .run(() => client.apply(resolved as KubeObject, { dryRun: true, force: true }))
-            .catch(() => undefined);
+          dryRun = await call(() => client.apply(resolved as KubeObject, { dryRun: true, force: true })).catch(
+            () => undefined,
+          );
         } else dryRunError = errorMessage(e);
       }
       if (dryRun) known.set(id, dryRun);
@@ -205,6 +211,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
         return 'succeeded';
       } catch (error) {
         failure ??= { error };
+        stopped.abort();
         return 'failed';
       }
     },

@@ -255,6 +255,10 @@ export function commitUpdate(
     throwIfInvalid(r, o, old, opts.binding, opts.requestBytes);
   }
   if (r.generation) meta.generation = (oldMeta.generation ?? 1) + (specChanged(o, old) ? 1 : 0);
+  meta.resourceVersion = oldMeta.resourceVersion;
+  // a write that changes nothing changes no ownership either: it is known before the managed
+  // fields are worked out, whoever sends it (a controller with nothing new, a client's replace)
+  if (!opts.managedFields && baseFields === oldMeta.managedFields && deepEqual(o, old)) return old;
   const now = rfc3339(ctx.clock.now());
   const record = { manager: opts.manager, apiVersion: o.apiVersion, time: now };
   let fields =
@@ -269,7 +273,6 @@ export function commitUpdate(
     fields = recordUpdate(fields, old, o, r.kind, { ...record, scope: 'status', subresource: 'status' });
   if (fields.length > 0) meta.managedFields = fields;
   else delete meta.managedFields;
-  meta.resourceVersion = oldMeta.resourceVersion;
   if (deepEqual(o, old)) return old;
   if (opts.dryRun) return o;
   const key = resourceKey(r);

@@ -9,7 +9,6 @@ import { ApiError } from '../api/errors.js';
 import type { KubeObject, OwnerReference } from '../api/object.js';
 import { resourceKey, type ResourceType } from '../api/resources.js';
 import { commitCreate, commitUpdate } from '../api/write.js';
-import { deepEqual } from '../json.js';
 import type { Faults } from '../faults.js';
 import type { Pod } from './kinds.js';
 import type { Controller, ControllerManager } from './manager.js';
@@ -166,8 +165,6 @@ export function writeStatus<T extends KubeObject>(
   status: unknown,
   manager = CONTROLLER_MANAGER,
 ): T {
-  // a controller that finds nothing new sends nothing, as the real ones compare before they update
-  if (deepEqual(status, old.status)) return old;
   return commitUpdate(ctx.api, r, old, { ...old, status }, { manager, scope: 'status', subresource: 'status' }) as T;
 }
 

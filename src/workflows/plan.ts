@@ -46,28 +46,14 @@ export interface PlanInput {
   /** Plan a destroy: every resource in the state goes. */
   destroy?: boolean;
   /**
-   * Resources compared at once (each makes one call at a time: a read, then its dry run); an
-   * apply passes its own limit, so the plan goes at the pace the apply will.
+   * Calls in flight at once (lists, reads, dry runs); an apply passes its own limit, so the plan
+   * goes at the pace the apply will.
    */
   concurrency?: number;
 }
 
-/** Resources compared at once when the caller gives no limit: the calls are independent reads and dry runs. */
+/** Calls in flight at once when the caller gives no limit: the calls are independent reads and dry runs. */
 const PLAN_CONCURRENCY = 16;
-
-/** `fn` over `items` with at most `limit` calls at once, results in the order of `items`. */
-async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** A call to a cluster, made when the plan's limit lets it. */
 type Call = <T>(task: () => Promise<T>) => Promise<T>;
@@ -245,7 +231,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const planDelete = async (key: string): Promise<ResourceChange> => {
     const { resource: prior, cluster } = leaving.get(key)!;
     const id = prior.id;
-    const live = await clusters.client(cluster).get(refOf(prior.attributes as KubeObject));
+    const live = await call(() => clusters.client(cluster).get(refOf(prior.attributes as KubeObject)));
     const decision = decide({ prior: prior.attributes, live });
     const sharedWith = others.get(changeKey({ cluster, id }));
     if (sharedWith)
@@ -261,7 +247,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       ...(sharedWith ? { sharedWith } : {}),
     };
   };
-  changes.push(...(await mapBounded(deletions.reversed().order(), limit, planDelete)));
+  changes.push(...(await Promise.all(deletions.reversed().order().map(planDelete))));
   return { project: stack.project.name, stack: stack.name, changes, graph, deletions, states };
 }
 

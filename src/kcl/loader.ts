@@ -114,9 +114,10 @@ function kclFilesIn(dir: string): string[] | undefined {
   try {
     names = fs.readdirSync(dir);
   } catch (e) {
-    // a folder that cannot be read is an error, as it was when it was read after a stat
-    if (fs.existsSync(dir) && fs.statSync(dir).isDirectory()) throw e;
-    return undefined;
+    // nothing there, or not a folder; a folder that cannot be read is an error
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw e;
   }
   return names
     .filter((f) => f.endsWith('.k') && !f.endsWith('_test.k'))

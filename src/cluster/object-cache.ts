@@ -3,9 +3,9 @@
  * events; a relist replaces everything): what a loop that waits for pods to turn Ready reads
  * instead of listing the namespace again and again, and what wakes it when something changed.
  */
-import type { ObjectClient } from './objects.js';
+import type { Listed, ObjectClient } from './objects.js';
 import type { KubeObject } from '../model/kube-object.js';
-import { watchObjects, type Listed, type WatchTarget } from './watch.js';
+import { watchObjects, type WatchTarget } from './watch.js';
 
 export class ObjectCache {
   private readonly objects = new Map<string, KubeObject>();

@@ -21,6 +21,12 @@ export interface ApplyOptions {
   force?: boolean;
 }
 
+/** The objects of a list and the resourceVersion it was read at. */
+export interface Listed {
+  items: KubeObject[];
+  resourceVersion: string;
+}
+
 export class ObjectClient {
   private readonly discovery = new Map<string, Promise<ApiResource[]>>();
 
@@ -97,7 +103,7 @@ export class ObjectClient {
   async list(
     ref: Omit<ObjectRef, 'name'>,
     selectors: { labelSelector?: string; fieldSelector?: string } = {},
-  ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+  ): Promise<Listed> {
     const body = (await this.rest.request({ method: 'GET', path: await this.pathOf(ref, true), query: selectors }))
       .body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
     const items = (body?.items ?? []).map((o) => ({ apiVersion: ref.apiVersion, kind: ref.kind, ...o }));

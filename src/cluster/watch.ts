@@ -4,7 +4,7 @@
  * the server answers 410 Gone because that version is too old. Events arrive as raw JSON, on the
  * cluster's own REST client.
  */
-import type { ObjectClient } from './objects.js';
+import type { Listed, ObjectClient } from './objects.js';
 import type { KubeObject, ObjectRef } from '../model/kube-object.js';
 import { errorMessage } from '../diagnostics/user-error.js';
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from './rest.js';
@@ -30,12 +30,6 @@ export interface WatchOptions {
   onList?: () => void;
   /** A list of the target made just before: the watch goes on from it instead of listing again. */
   from?: Listed;
-}
-
-/** The objects of a list and the resourceVersion it was read at. */
-export interface Listed {
-  items: KubeObject[];
-  resourceVersion: string;
 }
 
 const rvOf = (o: unknown) => String((o as KubeObject | undefined)?.metadata?.resourceVersion ?? '');

@@ -2,8 +2,8 @@
  * A runbook's plan made into a run's: every pod target gets the uid it has now, which is how
  * the steps tell the pod they were asked to restart from its replacement, however often they run.
  */
-import type { ObjectClient } from '../../cluster/objects.js';
-import type { Listed } from '../../cluster/watch.js';
+import type { Listed, ObjectClient } from '../../cluster/objects.js';
+
 import { durationOf, type RecoveryPlan } from '../../recovery/plan.js';
 import type { RunPlan } from './model.js';
 

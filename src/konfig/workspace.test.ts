@@ -117,22 +117,18 @@ describe('stack compile inputs', () => {
   });
 
   it('reads a stack again after its stack.yaml and kcl.yaml change, in the same process', () => {
-    const root = tempWorkspace({
-      'kcl.mod': '[package]\nname = "t"\n',
-      'apps/shop/project.yaml': 'name: shop\n',
-      'apps/shop/dev/stack.yaml': 'name: dev\ncluster: a\n',
-      'apps/shop/dev/kcl.yaml': 'kcl_cli_configs:\n  file:\n    - main.k\nkcl_options:\n  - key: n\n    value: 1\n',
-      'apps/shop/dev/main.k':
-        '_n = option("n")\n_ns = "n${_n}"\nresources = [{id = "v1:Namespace:${_ns}", type = "Kubernetes", attributes = {apiVersion = "v1", kind = "Namespace", metadata.name = _ns}}]\n',
-    });
+    const root = tempWorkspace({ ...MINIMAL_STACK, 'apps/shop/dev/stack.yaml': 'name: dev\ncluster: a\n' });
     const dir = path.join(root, 'apps/shop/dev');
     const compiled = () => {
       const { stack, spec } = compileStack(dir);
       return { cluster: stack.cluster, ids: spec.resources.map((r) => r.id) };
     };
-    expect(compiled()).toEqual({ cluster: 'a', ids: ['v1:Namespace:n1'] });
+    expect(compiled()).toEqual({ cluster: 'a', ids: ['v1:ConfigMap:shop-dev:settings', 'v1:Namespace:shop-dev'] });
     fs.writeFileSync(path.join(dir, 'stack.yaml'), 'name: dev\ncluster: b\n');
-    fs.writeFileSync(path.join(dir, 'kcl.yaml'), fs.readFileSync(path.join(dir, 'kcl.yaml'), 'utf8').replace('1', '2'));
-    expect(compiled()).toEqual({ cluster: 'b', ids: ['v1:Namespace:n2'] });
+    fs.writeFileSync(
+      path.join(dir, 'kcl.yaml'),
+      fs.readFileSync(path.join(dir, 'kcl.yaml'), 'utf8').replace('dev', 'prod'),
+    );
+    expect(compiled()).toEqual({ cluster: 'b', ids: ['v1:ConfigMap:shop-prod:settings', 'v1:Namespace:shop-prod'] });
   });
 });

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { selfSignedCertificate } from '../sandbox/http/self-signed.js';
 import { UserError } from '../diagnostics/user-error.js';
 import { ClusterSet } from './cluster-set.js';
 import { loadKubeconfig } from './kubeconfig.js';
@@ -194,6 +197,56 @@ describe('REST client', () => {
     expect((down as Error).message).toMatch(/^cluster down \(http:\/\/127.0.0.1:1\) is unreachable: .*ECONNREFUSED/);
     // no answer at all is tried fewer times than an answer asking for a retry
     expect(sleeps).toHaveLength(policy.unreachableAttempts - 1);
+  });
+
+  it('checks the server against the kubeconfig CA, with one TLS context for all its connections', async () => {
+    const identity = selfSignedCertificate('rest-test');
+    // answers wait until every request has come, so each request needs a connection of its own
+    const held: http.ServerResponse[] = [];
+    const tlsServer = https.createServer({ cert: identity.cert, key: identity.key }, (_req, res) => {
+      held.push(res);
+      if (held.length < 4) return;
+      for (const r of held.splice(0)) r.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
+    });
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const server = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+    const withCa = (name: string, ca: string) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(
+        file,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'current-context: t',
+          'clusters:',
+          `- name: t\n  cluster:\n    server: ${server}\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
+          'users:',
+          '- name: t\n  user:\n    token: tok',
+          'contexts:',
+          '- name: t\n  context:\n    cluster: t\n    user: t',
+        ].join('\n'),
+      );
+      return new ClusterSet(loadKubeconfig(file), policy);
+    };
+    const contexts = vi.spyOn(tls, 'createSecureContext');
+    try {
+      const trusted = withCa('tls.yaml', identity.cert).client('t');
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => trusted.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' })),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(contexts).toHaveBeenCalledTimes(1);
+      // a server whose certificate the CA did not sign is refused, shared context or not
+      const stranger = withCa('stranger.yaml', selfSignedCertificate('someone-else').cert).client('t');
+      const refused = await stranger.rest
+        .request({ method: 'GET', path: '/api/v1/namespaces/x' })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ClusterUnreachableError);
+      expect((refused as Error).message).toMatch(/certificate/i);
+    } finally {
+      contexts.mockRestore();
+      await new Promise((r) => tlsServer.close(r));
+    }
   });
 
   it('backs off with full jitter, capped', () => {

@@ -11,10 +11,9 @@
  * - exit: the process exiting.
  * It also counts the requests by what they are, to show where the API calls go.
  */
-import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
-import type { ClientRequest } from 'node:http';
 import path from 'node:path';
+import { onRequest } from './request-hook.js';
 
 const target = process.env.KDECK_PHASES_FILE;
 if (target) {
@@ -33,18 +32,17 @@ if (target) {
     };
   }
 
-  diagnostics.subscribe('http.client.request.start', (message) => {
-    const { request } = message as { request: ClientRequest };
+  onRequest((method, requestPath) => {
     first('compiled');
-    const url = new URL(request.path, 'http://x');
+    const url = new URL(requestPath, 'http://x');
     const kind =
-      request.method === 'PATCH'
+      method === 'PATCH'
         ? url.searchParams.get('dryRun')
           ? 'dry-run apply'
           : 'apply'
-        : request.method === 'GET' && url.searchParams.get('watch')
+        : method === 'GET' && url.searchParams.get('watch')
           ? 'watch'
-          : request.method;
+          : method;
     requests[kind] = (requests[kind] ?? 0) + 1;
     if (kind === 'apply') {
       first('firstApply');

@@ -8,15 +8,14 @@
  *
  * Usage: node dist/bench/recovery-batches.js [--runs 3]
  */
-import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
-import type { ClientRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { watchObjects } from '../src/cluster/watch.js';
 import { launchRun } from '../src/workflows/recovery/launch.js';
 import { median, runBench } from './report.js';
 import { READINESS_MS, podReady, startFleet, type Fleet } from './recovery-fleet.js';
+import { onRequest } from './request-hook.js';
 
 interface Batch {
   firstDelete: number;
@@ -36,6 +35,9 @@ function argument(name: string, fallback: string): string {
   return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
 }
 
+/** Where each run hears of the requests sent: the hook goes in before the first connection opens. */
+let requestSeen: ((method: string, host: string) => void) | undefined;
+
 async function once(fleet: Fleet, f: Figures): Promise<void> {
   const { clusters, contexts, plan } = fleet;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-batches-'));
@@ -43,16 +45,14 @@ async function once(fleet: Fleet, f: Figures): Promise<void> {
   const batches = new Map<string, Batch[]>(contexts.map((c) => [c, []]));
   let t0 = 0;
   const at = () => performance.now() - t0;
-  const onRequest = (message: unknown) => {
-    const { request } = message as { request: ClientRequest };
-    if (!t0 || request.method !== 'DELETE') return;
-    const cluster = byPort.get(String(request.getHeader('host') ?? '').split(':')[1] ?? '');
+  requestSeen = (method, host) => {
+    if (!t0 || method !== 'DELETE') return;
+    const cluster = byPort.get(host.split(':')[1] ?? '');
     const list = cluster ? batches.get(cluster) : undefined;
     const last = list?.at(-1);
     // a batch's deletes go together; the next DELETE after its replacements were Ready opens the next
     if (list && (!last || last.lastReady !== undefined)) list.push({ firstDelete: at() });
   };
-  diagnostics.subscribe('http.client.request.start', onRequest);
   const watching = new AbortController();
   try {
     for (const c of contexts) {
@@ -88,7 +88,7 @@ async function once(fleet: Fleet, f: Figures): Promise<void> {
     await run.close();
   } finally {
     watching.abort();
-    diagnostics.unsubscribe('http.client.request.start', onRequest);
+    requestSeen = undefined;
     fs.rmSync(root, { recursive: true, force: true });
   }
   for (const list of batches.values()) {
@@ -105,6 +105,7 @@ async function once(fleet: Fleet, f: Figures): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  onRequest((method, _path, host) => requestSeen?.(method, host));
   const runs = Number(argument('runs', '3'));
   const f: Figures = { start: [], replaced: [], status: [], kdeck: [] };
   // a run replaces every pod its plan names, so each run gets a fleet of its own

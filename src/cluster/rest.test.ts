@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -45,6 +46,26 @@ const policy: RetryPolicy = {
   sleep: async (ms) => void sleeps.push(ms),
   random: () => 0.5,
 };
+
+/** A client of one TLS server, trusting `ca` (PEM) as the kubeconfig's certificate authority. */
+function tlsClient(name: string, server: string, ca: string) {
+  const file = path.join(dir, name);
+  fs.writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: t',
+      'clusters:',
+      `- name: t\n  cluster:\n    server: ${server}\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
+      'users:',
+      '- name: t\n  user:\n    token: tok',
+      'contexts:',
+      '- name: t\n  context:\n    cluster: t\n    user: t',
+    ].join('\n'),
+  );
+  return new ClusterSet(loadKubeconfig(file), policy).client('t');
+}
 
 function kubeconfigFile(
   name: string,
@@ -199,45 +220,30 @@ describe('REST client', () => {
     expect(sleeps).toHaveLength(policy.unreachableAttempts - 1);
   });
 
-  it('checks the server against the kubeconfig CA, with one TLS context for all its connections', async () => {
+  it('talks HTTP/1.1 to a server that offers only that, checked against the kubeconfig CA, one TLS context for all', async () => {
     const identity = selfSignedCertificate('rest-test');
     // answers wait until every request has come, so each request needs a connection of its own
     const held: http.ServerResponse[] = [];
-    const tlsServer = https.createServer({ cert: identity.cert, key: identity.key }, (_req, res) => {
+    const versions: string[] = [];
+    const tlsServer = https.createServer({ cert: identity.cert, key: identity.key }, (req, res) => {
+      versions.push(req.httpVersion);
       held.push(res);
       if (held.length < 4) return;
       for (const r of held.splice(0)) r.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
     });
     await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
     const server = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
-    const withCa = (name: string, ca: string) => {
-      const file = path.join(dir, name);
-      fs.writeFileSync(
-        file,
-        [
-          'apiVersion: v1',
-          'kind: Config',
-          'current-context: t',
-          'clusters:',
-          `- name: t\n  cluster:\n    server: ${server}\n    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
-          'users:',
-          '- name: t\n  user:\n    token: tok',
-          'contexts:',
-          '- name: t\n  context:\n    cluster: t\n    user: t',
-        ].join('\n'),
-      );
-      return new ClusterSet(loadKubeconfig(file), policy);
-    };
     const contexts = vi.spyOn(tls, 'createSecureContext');
     try {
-      const trusted = withCa('tls.yaml', identity.cert).client('t');
+      const trusted = tlsClient('tls.yaml', server, identity.cert);
       const answers = await Promise.all(
         [1, 2, 3, 4].map(() => trusted.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' })),
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(versions).toEqual(['1.1', '1.1', '1.1', '1.1']);
       expect(contexts).toHaveBeenCalledTimes(1);
       // a server whose certificate the CA did not sign is refused, shared context or not
-      const stranger = withCa('stranger.yaml', selfSignedCertificate('someone-else').cert).client('t');
+      const stranger = tlsClient('stranger.yaml', server, selfSignedCertificate('someone-else').cert);
       const refused = await stranger.rest
         .request({ method: 'GET', path: '/api/v1/namespaces/x' })
         .catch((e: unknown) => e);
@@ -246,6 +252,57 @@ describe('REST client', () => {
     } finally {
       contexts.mockRestore();
       await new Promise((r) => tlsServer.close(r));
+    }
+  });
+
+  it('sends the calls and watches of a cluster as streams of one HTTP/2 connection, opened again once closed', async () => {
+    const identity = selfSignedCertificate('rest-h2');
+    const versions: string[] = [];
+    let connections = 0;
+    const sessions: http2.ServerHttp2Session[] = [];
+    const h2Server = http2.createSecureServer(
+      { cert: identity.cert, key: identity.key, allowHTTP1: true },
+      (req, res) => {
+        versions.push(req.httpVersion);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        if (req.url.includes('watch=true')) {
+          res.write(`${JSON.stringify({ type: 'ADDED', object: { kind: 'Namespace', metadata: { name: 'w' } } })}\n`);
+          res.end(`${JSON.stringify({ type: 'MODIFIED', object: { kind: 'Namespace', metadata: { name: 'w' } } })}\n`);
+        } else {
+          res.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
+        }
+      },
+    );
+    h2Server.on('secureConnection', () => connections++);
+    h2Server.on('session', (s) => sessions.push(s));
+    await new Promise<void>((r) => h2Server.listen(0, '127.0.0.1', r));
+    try {
+      const client = tlsClient(
+        'h2.yaml',
+        `https://127.0.0.1:${(h2Server.address() as AddressInfo).port}`,
+        identity.cert,
+      );
+      const answers = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(() => client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' })),
+      );
+      expect(answers.map((a) => a.body)).toEqual(Array(6).fill({ kind: 'Namespace', metadata: { name: 'x' } }));
+      const events: string[] = [];
+      const end = await client.rest.watch(
+        '/api/v1/namespaces',
+        {},
+        (e) => events.push(e.type),
+        new AbortController().signal,
+      );
+      expect({ end, events }).toEqual({ end: 'ended', events: ['ADDED', 'MODIFIED'] });
+      expect(versions).toEqual(Array(7).fill('2.0'));
+      expect(connections).toBe(1);
+      // the server ends the connection: the next call opens another
+      await new Promise<void>((r) => sessions[0]!.close(r));
+      await client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' });
+      expect(connections).toBe(2);
+    } finally {
+      for (const s of sessions) s.destroy();
+      await new Promise((r) => h2Server.close(r));
     }
   });
 

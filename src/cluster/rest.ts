@@ -7,9 +7,12 @@
  * turn times into Dates).
  */
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import { UserError } from '../diagnostics/user-error.js';
+import { H2Connection, h2Headers, NetworkError, type Attempt, type TlsOptions } from './h2-connection.js';
 import type { ContextAccess } from './kubeconfig.js';
 
 export interface RestRequest {
@@ -83,27 +86,14 @@ export const DEFAULT_RETRY: RetryPolicy = {
 const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRIED_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'TIMEOUT']);
 const MAX_RETRY_AFTER_MS = 30_000;
+/** How long a watch waits for its connection (its stream then lasts as long as the server keeps it). */
+const WATCH_CONNECT_MS = 30_000;
 
 /** Full jitter backoff, or the server's Retry-After when it gave one. */
 export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy): number {
   const seconds = retryAfter !== undefined ? Number(retryAfter) : NaN;
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
   return Math.round(policy.random() * Math.min(policy.maxMs, policy.baseMs * 2 ** attempt));
-}
-
-interface Attempt {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
-
-class NetworkError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** How a watch stream ended: normally (resume it), with 410 Gone (list again), or broken (back off). */
@@ -118,10 +108,12 @@ export interface StreamEvent {
 export class RestClient {
   readonly server: string;
   private agent?: http.Agent;
-  /** Watches hold their connection for minutes: they get their own, so they never queue the calls. */
+  /** HTTP/1.1 watches hold their connection for minutes: they get their own, so they never queue the calls. */
   private watchAgent?: http.Agent;
   /** The TLS context of the credentials last seen, and what it was made from. */
   private secure?: { from: readonly unknown[]; context: tls.SecureContext };
+  /** Calls and watches over TLS go as streams of one HTTP/2 connection when the server offers it. */
+  private readonly h2: H2Connection | undefined;
 
   constructor(
     readonly cluster: string,
@@ -129,6 +121,8 @@ export class RestClient {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
   ) {
     this.server = access.server;
+    const url = new URL(this.server);
+    this.h2 = url.protocol === 'https:' ? new H2Connection(url) : undefined;
   }
 
   url(path: string, query: RestRequest['query'] = {}): URL {
@@ -138,9 +132,13 @@ export class RestClient {
   }
 
   /** Options for a raw request to this cluster: credentials and TLS from the kubeconfig. */
-  async requestOptions(url: URL, method: string, headers: Record<string, string>): Promise<https.RequestOptions> {
+  async requestOptions(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+  ): Promise<https.RequestOptions & TlsOptions> {
     // tls.connect takes the context https.request passes on, though RequestOptions does not name it
-    const opts: https.RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
+    const opts: https.RequestOptions & TlsOptions = {
       method,
       headers: { ...headers },
     };
@@ -153,6 +151,15 @@ export class RestClient {
     opts.agent = this.agent;
     if (url.protocol === 'https:') opts.secureContext = this.secureContext(opts);
     return opts;
+  }
+
+  /** The HTTP/2 session to send on, or undefined: plain HTTP, or a server that speaks only HTTP/1.1. */
+  private session(opts: https.RequestOptions & TlsOptions, timeoutMs: number) {
+    if (!this.h2) return Promise.resolve(undefined);
+    const tlsOptions: TlsOptions = { secureContext: opts.secureContext };
+    if (opts.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = opts.rejectUnauthorized;
+    if (opts.servername !== undefined) tlsOptions.servername = opts.servername;
+    return this.h2.open(tlsOptions, timeoutMs);
   }
 
   /**
@@ -180,14 +187,15 @@ export class RestClient {
     signal: AbortSignal,
   ): Promise<StreamEnd> {
     const url = this.url(path, { ...query, watch: true });
-    let opts: https.RequestOptions;
+    const headers = { Accept: 'application/json', 'User-Agent': 'kdeck' };
+    let opts: https.RequestOptions & TlsOptions;
+    let h2: Awaited<ReturnType<RestClient['session']>>;
     try {
-      opts = await this.requestOptions(url, 'GET', { Accept: 'application/json', 'User-Agent': 'kdeck' });
+      opts = await this.requestOptions(url, 'GET', headers);
+      h2 = await this.session(opts, WATCH_CONNECT_MS);
     } catch {
       return 'failed';
     }
-    this.watchAgent ??= url.protocol === 'https:' ? new https.Agent() : new http.Agent();
-    opts.agent = this.watchAgent;
     if (signal.aborted) return 'ended';
     return new Promise<StreamEnd>((resolve) => {
       let gone = false;
@@ -198,17 +206,16 @@ export class RestClient {
         signal.removeEventListener('abort', stop);
         resolve(signal.aborted ? 'ended' : gone ? 'gone' : how);
       };
-      const send = url.protocol === 'https:' ? https.request : http.request;
-      const r = send(url, opts, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          gone = res.statusCode === 410;
+      const follow = (status: number, body: Readable) => {
+        if (status !== 200) {
+          body.resume();
+          gone = status === 410;
           done('failed');
           return;
         }
         let partial = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
+        body.setEncoding('utf8');
+        body.on('data', (chunk: string) => {
           const lines = (partial + chunk).split('\n');
           partial = lines.pop()!;
           for (const line of lines) {
@@ -218,14 +225,33 @@ export class RestClient {
             else onEvent(e);
           }
         });
-        res.on('end', () => done('ended'));
-        res.on('error', () => done('failed'));
-        res.on('close', () => done('failed'));
-      });
-      const stop = () => r.destroy();
+        body.on('end', () => done('ended'));
+        body.on('error', () => done('failed'));
+        body.on('close', () => done('failed'));
+      };
+      let stop: () => void;
+      if (h2) {
+        let stream: ReturnType<H2Connection['stream']>;
+        try {
+          stream = this.h2!.stream(h2, h2Headers('GET', url, headersOf(opts), opts.auth), true);
+        } catch {
+          return done('failed');
+        }
+        stream.on('response', (h) => follow(Number(h[':status']), stream));
+        stream.on('error', () => done('failed'));
+        stream.on('close', () => done('failed'));
+        stop = () => stream.close(http2.constants.NGHTTP2_CANCEL);
+      } else {
+        // a watch holds its connection for minutes: it gets its own, so it never queues the calls
+        this.watchAgent ??= url.protocol === 'https:' ? new https.Agent() : new http.Agent();
+        opts.agent = this.watchAgent;
+        const send = url.protocol === 'https:' ? https.request : http.request;
+        const r = send(url, opts, (res) => follow(res.statusCode ?? 0, res));
+        r.on('error', () => done('failed'));
+        r.end();
+        stop = () => r.destroy();
+      }
       signal.addEventListener('abort', stop, { once: true });
-      r.on('error', () => done('failed'));
-      r.end();
     });
   }
 
@@ -239,6 +265,8 @@ export class RestClient {
     }
     const opts = await this.requestOptions(url, req.method, headers);
     const timeoutMs = req.timeoutMs ?? 30_000;
+    const h2 = await this.session(opts, timeoutMs);
+    if (h2) return this.h2!.request(h2, h2Headers(req.method, url, headersOf(opts), opts.auth), payload, timeoutMs);
     return new Promise<Attempt>((resolve, reject) => {
       const send = url.protocol === 'https:' ? https.request : http.request;
       const r = send(url, opts, (res) => {
@@ -296,6 +324,9 @@ export class RestClient {
     }
   }
 }
+
+/** The headers of a request's options (the credentials' among them). */
+const headersOf = (opts: https.RequestOptions) => (opts.headers ?? {}) as Record<string, string>;
 
 function parseJson(text: string): unknown {
   try {

@@ -3,9 +3,11 @@
  * a TLS handshake (0x16) from an HTTP request. kubectl needs https:// (it sends credentials to
  * no other); client-node pays a new TLS handshake per request (version 1.4 makes an agent for
  * each), so in-process clients may prefer http:// on the same port. Both ask for the token.
+ * Over TLS the port offers HTTP/2 first, as an API server does (kubectl and kdeck then send
+ * every call of a cluster over one connection), and HTTP/1.1 to clients that ask for it.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import http2 from 'node:http2';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { TlsIdentity } from './self-signed.js';
 
@@ -18,22 +20,29 @@ const TLS_HANDSHAKE = 0x16;
 export class LoopbackListener {
   private readonly tcp: net.Server;
   private readonly plain: http.Server;
-  private readonly secure: https.Server;
+  private readonly secure: http2.Http2SecureServer;
   private readonly sockets = new Set<Socket>();
 
   constructor(identity: TlsIdentity, handler: Handler, upgrade: UpgradeAnswer) {
     this.plain = http.createServer(handler);
-    this.secure = https.createServer({ cert: identity.cert, key: identity.key }, handler);
-    for (const s of [this.plain, this.secure]) {
+    // HTTP/2's compatibility API answers with the same calls as node:http's (the handler sets no
+    // connection-level header, which HTTP/2 forbids); HTTP/1.1 connections get node:http's own objects
+    this.secure = http2.createSecureServer(
+      { cert: identity.cert, key: identity.key, allowHTTP1: true, settings: { initialWindowSize: 1 << 20 } },
+      handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+    );
+    // a large apply's bodies come in without waiting for the connection's window to open again
+    this.secure.on('session', (session) => session.setLocalWindowSize(16 << 20));
+    for (const s of [this.plain, this.secure] as const) {
       s.on('upgrade', (req: IncomingMessage, socket: Socket) => socket.end(upgrade(req)));
-      s.requestTimeout = 60_000;
-      s.headersTimeout = 30_000;
-      s.keepAliveTimeout = 30_000;
-      s.on('clientError', (_err, socket) => {
+      s.on('clientError', (_err: Error, socket: Socket) => {
         if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
         else socket.destroy();
       });
     }
+    this.plain.requestTimeout = 60_000;
+    this.plain.headersTimeout = 30_000;
+    this.plain.keepAliveTimeout = 30_000;
     this.tcp = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -78,7 +87,7 @@ export class LoopbackListener {
     return new Promise((resolve) => {
       this.tcp.close(() => resolve());
       this.plain.closeAllConnections();
-      this.secure.closeAllConnections();
+      // the TLS connections, HTTP/2 sessions or not, end with their sockets
       for (const s of this.sockets) s.destroy();
     });
   }

@@ -70,7 +70,6 @@ export function followLog(
   res.writeHead(200, {
     'Content-Type': 'text/plain',
     'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
   });
   res.flushHeaders();
   let budget = opts.limitBytes ?? Infinity;

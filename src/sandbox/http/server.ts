@@ -29,6 +29,7 @@ import { resourceKey } from '../api/resources.js';
 import { routeOf, type Route } from './routes.js';
 import { asTable, includeObjectOf, tableEventLine, wantsTable } from './table.js';
 import type { TlsIdentity } from './self-signed.js';
+import { cut } from './cut.js';
 import { serveWatch, watchParams, type WatchLimits } from './watch-stream.js';
 
 export interface VersionInfo {
@@ -136,7 +137,7 @@ export class ApiHttpServer {
     );
     deps.faults.onChange(() => {
       if (deps.faults.current.unresponsive) return;
-      for (const res of this.held) res.destroy();
+      for (const res of this.held) cut(res);
       this.held.clear();
     });
   }
@@ -153,7 +154,7 @@ export class ApiHttpServer {
 
   /** Stops listening and drops every connection, watches included. */
   async close(): Promise<void> {
-    for (const res of this.held) res.destroy();
+    for (const res of this.held) cut(res);
     this.held.clear();
     await this.listener.close();
   }
@@ -169,7 +170,7 @@ export class ApiHttpServer {
     if (route.type !== 'admin' && deps.faults.current.unresponsive) {
       this.held.add(res);
       // even a silent cluster lets go of a request in the end
-      const limit = setTimeout(() => res.destroy(), MAX_HOLD_MS);
+      const limit = setTimeout(() => cut(res), MAX_HOLD_MS);
       limit.unref();
       res.on('close', () => {
         clearTimeout(limit);

@@ -9,6 +9,7 @@ import { badRequest } from '../api/errors.js';
 import type { Store } from '../api/store.js';
 import { bookmarkLine, expiredLine, initialLines, watchLine, type WatchFilter } from '../api/watch.js';
 import type { Faults } from '../faults.js';
+import { cut } from './cut.js';
 
 export interface WatchLimits {
   /** How often a watch that allows bookmarks gets one. */
@@ -68,7 +69,6 @@ export function serveWatch(
   res.writeHead(200, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
-    'Transfer-Encoding': 'chunked',
   });
   res.flushHeaders();
   // Lines wait here until the socket takes them: the socket holds at most about one batch, and
@@ -144,10 +144,10 @@ export function serveWatch(
     queuedBytes = 0;
     initialBytes = 0;
     close('end');
-    const cut = setTimeout(() => res.destroy(), OVERFLOW_GRACE_MS);
-    cut.unref();
-    res.once('finish', () => clearTimeout(cut));
-    res.once('close', () => clearTimeout(cut));
+    const timer = setTimeout(() => cut(res), OVERFLOW_GRACE_MS);
+    timer.unref();
+    res.once('finish', () => clearTimeout(timer));
+    res.once('close', () => clearTimeout(timer));
   }
 
   const unsubscribe = store.subscribe((e) => {
@@ -170,7 +170,7 @@ export function serveWatch(
     stopFaults();
     clearTimeout(endTimer);
     clearTimeout(bookmarkTimer);
-    if (how === 'reset') res.destroy();
+    if (how === 'reset') cut(res);
     else {
       // what was queued goes out before the end (an overflow has emptied the queue first)
       if (queue.length > 0 && !paused && !res.destroyed) res.write(queue.join(''));

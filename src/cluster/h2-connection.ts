@@ -1,0 +1,196 @@
+/**
+ * The HTTP/2 connection to one cluster, as client-go keeps one: every call and watch is a stream
+ * of it, so a burst of calls opens no new connections (a TLS handshake each) and none waits for
+ * another's answer. It is opened on first use when the server offers HTTP/2 (ALPN), as an API
+ * server does; a server that offers only HTTP/1.1 is asked once, and the client keeps its pool
+ * of HTTP/1.1 connections for it. A connection the server closed, or that failed, is opened
+ * again by the next call.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import http2 from 'node:http2';
+import tls from 'node:tls';
+
+/** A request that got no answer: the socket's error code (or TIMEOUT), for the caller's retries. */
+export class NetworkError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One answer of the server. */
+export interface Attempt {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** What the TLS connection takes from the kubeconfig's request options. */
+export type TlsOptions = Pick<tls.ConnectionOptions, 'secureContext' | 'rejectUnauthorized' | 'servername'>;
+
+interface Session {
+  session: http2.ClientHttp2Session;
+  /** The TLS context it was opened with: other credentials need a connection of their own. */
+  context: tls.SecureContext | undefined;
+  /** Streams open on it: the session keeps the process alive only while it has some. */
+  streams: number;
+}
+
+/** Receive windows: 4 MB per stream, 64 MB for the connection. */
+const STREAM_WINDOW = 4 << 20;
+const CONNECTION_WINDOW = 64 << 20;
+
+/** How long a connection has to answer a ping, as client-go's PingTimeout. */
+const PING_TIMEOUT_MS = 15_000;
+
+/** A stream that ended without an answer: the connection went, so the call may be tried again. */
+const RESET = 'ECONNRESET';
+
+function networkError(e: unknown): NetworkError {
+  if (e instanceof NetworkError) return e;
+  const err = e as NodeJS.ErrnoException;
+  // HTTP/2's own failures (a reset stream, a closed session) are a dropped connection to the caller
+  const code = err.code?.startsWith('ERR_HTTP2') ? RESET : (err.code ?? 'ERROR');
+  return new NetworkError(code, err.message ?? String(e));
+}
+
+export class H2Connection {
+  private current?: Promise<Session | 'http1'>;
+
+  constructor(private readonly url: URL) {}
+
+  /**
+   * The open session, or undefined once the server has shown it speaks only HTTP/1.1. Rejects
+   * with a NetworkError when the server cannot be reached within `timeoutMs`.
+   */
+  async open(options: TlsOptions, timeoutMs: number): Promise<Session | undefined> {
+    const pending = (this.current ??= this.connect(options, timeoutMs));
+    let s: Session | 'http1';
+    try {
+      s = await pending;
+    } catch (e) {
+      if (this.current === pending) this.current = undefined;
+      throw e;
+    }
+    if (s === 'http1') return undefined;
+    if (!s.session.closed && !s.session.destroyed && s.context === options.secureContext) return s;
+    if (this.current === pending) {
+      this.current = undefined;
+      // calls still on it finish there; new ones go to a new connection
+      if (!s.session.closed) s.session.close();
+    }
+    return this.open(options, timeoutMs);
+  }
+
+  private connect(options: TlsOptions, timeoutMs: number): Promise<Session | 'http1'> {
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: Number(this.url.port || 443),
+        ...options,
+        ALPNProtocols: ['h2', 'http/1.1'],
+      });
+      const fail = (e: unknown) => {
+        socket.destroy();
+        reject(networkError(e));
+      };
+      socket.setTimeout(timeoutMs, () => fail(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`)));
+      socket.once('error', fail);
+      socket.once('secureConnect', () => {
+        socket.setTimeout(0);
+        socket.off('error', fail);
+        if (socket.alpnProtocol !== 'h2') {
+          socket.destroy();
+          resolve('http1');
+          return;
+        }
+        // windows as large as client-go's: a burst of watch events or a large answer is not held up
+        // waiting for the window to open again
+        const session = http2.connect(this.url.origin, {
+          createConnection: () => socket,
+          settings: { initialWindowSize: STREAM_WINDOW },
+        });
+        session.setLocalWindowSize(CONNECTION_WINDOW);
+        // a failed session fails its streams, which report it; the next call opens another
+        session.on('error', () => undefined);
+        session.unref();
+        resolve({ session, context: options.secureContext, streams: 0 });
+      });
+    });
+  }
+
+  /** A stream of the session that keeps the process alive until it closes. */
+  stream(s: Session, headers: http2.OutgoingHttpHeaders, endStream: boolean): http2.ClientHttp2Stream {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = s.session.request(headers, { endStream });
+    } catch (e) {
+      throw networkError(e);
+    }
+    if (s.streams++ === 0) s.session.ref();
+    stream.once('close', () => {
+      if (--s.streams === 0 && !s.session.destroyed) s.session.unref();
+    });
+    return stream;
+  }
+
+  /** One call: its answer, or a NetworkError when it gets none (within `timeoutMs`). */
+  request(s: Session, headers: http2.OutgoingHttpHeaders, payload: string | undefined, timeoutMs: number) {
+    return new Promise<Attempt>((resolve, reject) => {
+      const stream = this.stream(s, headers, payload === undefined);
+      const chunks: Buffer[] = [];
+      let answer: IncomingHttpHeaders | undefined;
+      let settled = false;
+      const fail = (e: unknown) => {
+        if (settled) return;
+        settled = true;
+        reject(networkError(e));
+      };
+      stream.on('response', (h) => (answer = h));
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (!answer) return fail(new NetworkError(RESET, 'the connection closed before the answer'));
+        settled = true;
+        const { ':status': status, ...headers } = answer;
+        resolve({ status: Number(status), headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      stream.on('error', fail);
+      stream.on('close', () => fail(new NetworkError(RESET, 'the connection closed before the answer')));
+      stream.setTimeout(timeoutMs, () => {
+        fail(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`));
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        checkAlive(s.session);
+      });
+      if (payload !== undefined) stream.end(payload);
+    });
+  }
+}
+
+/**
+ * After a call got no answer: a connection that does not answer a ping either is dead (a peer
+ * gone without a word), and is dropped so the retries open a new one; one that does was only slow.
+ */
+function checkAlive(session: http2.ClientHttp2Session): void {
+  if (session.destroyed) return;
+  const dead = setTimeout(() => session.destroy(), PING_TIMEOUT_MS);
+  dead.unref();
+  session.ping((err) => {
+    clearTimeout(dead);
+    if (err) session.destroy();
+  });
+}
+
+/** The headers of an HTTP/2 call from a request's options: names in lower case, basic auth as a header. */
+export function h2Headers(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  auth: string | null | undefined,
+): http2.OutgoingHttpHeaders {
+  const out: http2.OutgoingHttpHeaders = { ':method': method, ':path': url.pathname + url.search };
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  if (auth) out.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
+  return out;
+}

@@ -9,6 +9,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo, type Socket } from 'node:net';
+import tls from 'node:tls';
 import type { TlsIdentity } from './self-signed.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -20,29 +21,35 @@ const TLS_HANDSHAKE = 0x16;
 export class LoopbackListener {
   private readonly tcp: net.Server;
   private readonly plain: http.Server;
-  private readonly secure: http2.Http2SecureServer;
+  /** TLS first, then HTTP/2 or HTTP/1.1 as the client chose (ALPN). */
+  private readonly secure: tls.Server;
+  private readonly h2: http2.Http2Server;
   private readonly sockets = new Set<Socket>();
 
   constructor(identity: TlsIdentity, handler: Handler, upgrade: UpgradeAnswer) {
+    // HTTP/1.1, plain or over TLS: the same server and limits either way
     this.plain = http.createServer(handler);
-    // HTTP/2's compatibility API answers with the same calls as node:http's (the handler sets no
-    // connection-level header, which HTTP/2 forbids); HTTP/1.1 connections get node:http's own objects
-    this.secure = http2.createSecureServer(
-      { cert: identity.cert, key: identity.key, allowHTTP1: true, settings: { initialWindowSize: 1 << 20 } },
-      handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
-    );
-    // a large apply's bodies come in without waiting for the connection's window to open again
-    this.secure.on('session', (session) => session.setLocalWindowSize(16 << 20));
-    for (const s of [this.plain, this.secure] as const) {
-      s.on('upgrade', (req: IncomingMessage, socket: Socket) => socket.end(upgrade(req)));
-      s.on('clientError', (_err: Error, socket: Socket) => {
-        if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-        else socket.destroy();
-      });
-    }
+    this.plain.on('upgrade', (req: IncomingMessage, socket: Socket) => socket.end(upgrade(req)));
+    this.plain.on('clientError', (_err: Error, socket: Socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
     this.plain.requestTimeout = 60_000;
     this.plain.headersTimeout = 30_000;
     this.plain.keepAliveTimeout = 30_000;
+    // HTTP/2's compatibility API answers with the same calls as node:http's (the handler sets no
+    // connection-level header, which HTTP/2 forbids)
+    this.h2 = http2.createServer(
+      { settings: { initialWindowSize: 1 << 20 } },
+      handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+    );
+    // a large apply's bodies come in without waiting for the connection's window to open again
+    this.h2.on('session', (session) => session.setLocalWindowSize(16 << 20));
+    this.secure = tls.createServer(
+      { cert: identity.cert, key: identity.key, ALPNProtocols: ['h2', 'http/1.1'] },
+      (socket) => (socket.alpnProtocol === 'h2' ? this.h2 : this.plain).emit('connection', socket),
+    );
+    this.secure.on('tlsClientError', (_err, socket) => socket.destroy());
     this.tcp = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

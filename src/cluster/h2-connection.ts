@@ -92,6 +92,8 @@ export class H2Connection {
         ...options,
         ALPNProtocols: ['h2', 'http/1.1'],
       });
+      // a call's frames go out at once, not held back to be joined with the next write (Nagle)
+      socket.setNoDelay(true);
       const fail = (e: unknown) => {
         socket.destroy();
         reject(networkError(e));

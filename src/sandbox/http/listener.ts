@@ -54,6 +54,8 @@ export class LoopbackListener {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => socket.destroy());
+      // answers go out at once (node:http does this for its own connections, HTTP/2 does not)
+      socket.setNoDelay(true);
       // a connection that never says anything is not kept
       socket.setTimeout(30_000, () => socket.destroy());
       this.sniff(socket);

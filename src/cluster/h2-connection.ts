@@ -8,6 +8,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
+import type https from 'node:https';
 import tls from 'node:tls';
 
 /** A request that got no answer: the socket's error code (or TIMEOUT), for the caller's retries. */
@@ -30,13 +31,8 @@ export interface Attempt {
 /** What the TLS connection takes from the kubeconfig's request options. */
 export type TlsOptions = Pick<tls.ConnectionOptions, 'secureContext' | 'rejectUnauthorized' | 'servername'>;
 
-interface Session {
-  session: http2.ClientHttp2Session;
-  /** The TLS context it was opened with: other credentials need a connection of their own. */
-  context: tls.SecureContext | undefined;
-  /** Streams open on it: the session keeps the process alive only while it has some. */
-  streams: number;
-}
+/** A call's options as the kubeconfig filled them: TLS settings, headers, basic auth. */
+type CallOptions = TlsOptions & Pick<https.RequestOptions, 'headers' | 'auth'>;
 
 /** Receive windows: 4 MB per stream, 64 MB for the connection. */
 const STREAM_WINDOW = 4 << 20;
@@ -57,7 +53,7 @@ function networkError(e: unknown): NetworkError {
 }
 
 export class H2Connection {
-  private current?: Promise<Session | 'http1'>;
+  private current?: Promise<H2Session | 'http1'>;
 
   constructor(private readonly url: URL) {}
 
@@ -65,9 +61,9 @@ export class H2Connection {
    * The open session, or undefined once the server has shown it speaks only HTTP/1.1. Rejects
    * with a NetworkError when the server cannot be reached within `timeoutMs`.
    */
-  async open(options: TlsOptions, timeoutMs: number): Promise<Session | undefined> {
+  async open(options: CallOptions, timeoutMs: number): Promise<H2Session | undefined> {
     const pending = (this.current ??= this.connect(options, timeoutMs));
-    let s: Session | 'http1';
+    let s: H2Session | 'http1';
     try {
       s = await pending;
     } catch (e) {
@@ -75,21 +71,22 @@ export class H2Connection {
       throw e;
     }
     if (s === 'http1') return undefined;
-    if (!s.session.closed && !s.session.destroyed && s.context === options.secureContext) return s;
+    if (s.open && s.context === options.secureContext) return s;
     if (this.current === pending) {
       this.current = undefined;
-      // calls still on it finish there; new ones go to a new connection
-      if (!s.session.closed) s.session.close();
+      s.close();
     }
     return this.open(options, timeoutMs);
   }
 
-  private connect(options: TlsOptions, timeoutMs: number): Promise<Session | 'http1'> {
+  private connect(options: CallOptions, timeoutMs: number): Promise<H2Session | 'http1'> {
     return new Promise((resolve, reject) => {
       const socket = tls.connect({
         host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: Number(this.url.port || 443),
-        ...options,
+        secureContext: options.secureContext,
+        rejectUnauthorized: options.rejectUnauthorized !== false,
+        ...(options.servername ? { servername: options.servername } : {}),
         ALPNProtocols: ['h2', 'http/1.1'],
       });
       // a call's frames go out at once, not held back to be joined with the next write (Nagle)
@@ -118,30 +115,52 @@ export class H2Connection {
         // a failed session fails its streams, which report it; the next call opens another
         session.on('error', () => undefined);
         session.unref();
-        resolve({ session, context: options.secureContext, streams: 0 });
+        resolve(new H2Session(session, options.secureContext));
       });
     });
   }
+}
+
+/** An open HTTP/2 connection: its calls and watches are streams of it. */
+export class H2Session {
+  /** Streams open: the connection keeps the process alive only while it has some. */
+  private streams = 0;
+
+  constructor(
+    private readonly session: http2.ClientHttp2Session,
+    /** The TLS context it was opened with: other credentials need a connection of their own. */
+    readonly context: tls.SecureContext | undefined,
+  ) {}
+
+  /** Whether calls can still be sent on it. */
+  get open(): boolean {
+    return !this.session.closed && !this.session.destroyed;
+  }
+
+  /** Lets the calls on it finish; new ones go to another connection. */
+  close(): void {
+    if (!this.session.closed) this.session.close();
+  }
 
   /** A stream of the session that keeps the process alive until it closes. */
-  stream(s: Session, headers: http2.OutgoingHttpHeaders, endStream: boolean): http2.ClientHttp2Stream {
+  stream(method: string, url: URL, options: CallOptions, endStream: boolean): http2.ClientHttp2Stream {
     let stream: http2.ClientHttp2Stream;
     try {
-      stream = s.session.request(headers, { endStream });
+      stream = this.session.request(headersOf(method, url, options), { endStream });
     } catch (e) {
       throw networkError(e);
     }
-    if (s.streams++ === 0) s.session.ref();
+    if (this.streams++ === 0) this.session.ref();
     stream.once('close', () => {
-      if (--s.streams === 0 && !s.session.destroyed) s.session.unref();
+      if (--this.streams === 0 && !this.session.destroyed) this.session.unref();
     });
     return stream;
   }
 
   /** One call: its answer, or a NetworkError when it gets none (within `timeoutMs`). */
-  request(s: Session, headers: http2.OutgoingHttpHeaders, payload: string | undefined, timeoutMs: number) {
+  request(method: string, url: URL, options: CallOptions, payload: string | undefined, timeoutMs: number) {
     return new Promise<Attempt>((resolve, reject) => {
-      const stream = this.stream(s, headers, payload === undefined);
+      const stream = this.stream(method, url, options, payload === undefined);
       const chunks: Buffer[] = [];
       let answer: IncomingHttpHeaders | undefined;
       let settled = false;
@@ -153,17 +172,17 @@ export class H2Connection {
       stream.on('response', (h) => (answer = h));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (!answer) return fail(new NetworkError(RESET, 'the connection closed before the answer'));
+        if (!answer) return fail(closedEarly());
         settled = true;
         const { ':status': status, ...headers } = answer;
         resolve({ status: Number(status), headers, text: Buffer.concat(chunks).toString('utf8') });
       });
       stream.on('error', fail);
-      stream.on('close', () => fail(new NetworkError(RESET, 'the connection closed before the answer')));
+      stream.on('close', () => fail(closedEarly()));
       stream.setTimeout(timeoutMs, () => {
         fail(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`));
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        checkAlive(s.session);
+        checkAlive(this.session);
       });
       if (payload !== undefined) stream.end(payload);
     });
@@ -185,14 +204,12 @@ function checkAlive(session: http2.ClientHttp2Session): void {
 }
 
 /** The headers of an HTTP/2 call from a request's options: names in lower case, basic auth as a header. */
-export function h2Headers(
-  method: string,
-  url: URL,
-  headers: Record<string, string>,
-  auth: string | null | undefined,
-): http2.OutgoingHttpHeaders {
+function headersOf(method: string, url: URL, options: CallOptions): http2.OutgoingHttpHeaders {
   const out: http2.OutgoingHttpHeaders = { ':method': method, ':path': url.pathname + url.search };
-  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
-  if (auth) out.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
+  for (const [k, v] of Object.entries(options.headers ?? {})) out[k.toLowerCase()] = v as string;
+  if (options.auth) out.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
   return out;
 }
+
+/** A stream that ended without an answer. */
+const closedEarly = () => new NetworkError(RESET, 'the connection closed before the answer');

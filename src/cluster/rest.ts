@@ -12,7 +12,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import { UserError } from '../diagnostics/user-error.js';
-import { H2Connection, h2Headers, NetworkError, type Attempt, type TlsOptions } from './h2-connection.js';
+import { H2Connection, NetworkError, type Attempt, type H2Session, type TlsOptions } from './h2-connection.js';
 import type { ContextAccess } from './kubeconfig.js';
 
 export interface RestRequest {
@@ -153,15 +153,6 @@ export class RestClient {
     return opts;
   }
 
-  /** The HTTP/2 session to send on, or undefined: plain HTTP, or a server that speaks only HTTP/1.1. */
-  private session(opts: https.RequestOptions & TlsOptions, timeoutMs: number) {
-    if (!this.h2) return Promise.resolve(undefined);
-    const tlsOptions: TlsOptions = { secureContext: opts.secureContext };
-    if (opts.rejectUnauthorized !== undefined) tlsOptions.rejectUnauthorized = opts.rejectUnauthorized;
-    if (opts.servername !== undefined) tlsOptions.servername = opts.servername;
-    return this.h2.open(tlsOptions, timeoutMs);
-  }
-
   /**
    * One TLS context for every connection of the pool: without it each new connection builds its
    * own from the same CA and key, a fifth of what the client spends opening it. A plugin that
@@ -189,10 +180,10 @@ export class RestClient {
     const url = this.url(path, { ...query, watch: true });
     const headers = { Accept: 'application/json', 'User-Agent': 'kdeck' };
     let opts: https.RequestOptions & TlsOptions;
-    let h2: Awaited<ReturnType<RestClient['session']>>;
+    let h2: H2Session | undefined;
     try {
       opts = await this.requestOptions(url, 'GET', headers);
-      h2 = await this.session(opts, WATCH_CONNECT_MS);
+      h2 = await this.h2?.open(opts, WATCH_CONNECT_MS);
     } catch {
       return 'failed';
     }
@@ -231,9 +222,9 @@ export class RestClient {
       };
       let stop: () => void;
       if (h2) {
-        let stream: ReturnType<H2Connection['stream']>;
+        let stream: ReturnType<H2Session['stream']>;
         try {
-          stream = this.h2!.stream(h2, h2Headers('GET', url, headersOf(opts), opts.auth), true);
+          stream = h2.stream('GET', url, opts, true);
         } catch {
           return done('failed');
         }
@@ -265,8 +256,8 @@ export class RestClient {
     }
     const opts = await this.requestOptions(url, req.method, headers);
     const timeoutMs = req.timeoutMs ?? 30_000;
-    const h2 = await this.session(opts, timeoutMs);
-    if (h2) return this.h2!.request(h2, h2Headers(req.method, url, headersOf(opts), opts.auth), payload, timeoutMs);
+    const h2 = await this.h2?.open(opts, timeoutMs);
+    if (h2) return h2.request(req.method, url, opts, payload, timeoutMs);
     return new Promise<Attempt>((resolve, reject) => {
       const send = url.protocol === 'https:' ? https.request : http.request;
       const r = send(url, opts, (res) => {
@@ -324,9 +315,6 @@ export class RestClient {
     }
   }
 }
-
-/** The headers of a request's options (the credentials' among them). */
-const headersOf = (opts: https.RequestOptions) => (opts.headers ?? {}) as Record<string, string>;
 
 function parseJson(text: string): unknown {
   try {

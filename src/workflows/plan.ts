@@ -123,9 +123,8 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   // the plan's calls share one limit; once one comparison fails, the calls still waiting for a
   // slot are not made: a cluster that is down is reported after the calls in flight, not after all
   const slots = new Slots(limit);
-  const stopped = new AbortController();
-  const call: Call = (task) =>
-    slots.run(() => (stopped.signal.aborted ? Promise.reject(new Error('the plan stopped')) : task()));
+  let stopped = false;
+  const call: Call = (task) => slots.run(() => (stopped ? Promise.reject(new Error('the plan stopped')) : task()));
   const readLive = liveReader(
     clusters,
     resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
@@ -197,7 +196,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
         return 'succeeded';
       } catch (error) {
         failure ??= { error };
-        stopped.abort();
+        stopped = true;
         return 'failed';
       }
     },

@@ -11,7 +11,6 @@
  * without listing the namespace in a loop or reading a pod before deleting it.
  */
 import { ObjectCache } from '../../cluster/object-cache.js';
-import { podsKey, type TargetPods } from './run-plan.js';
 import { ApiError } from '../../cluster/rest.js';
 import type { ObjectClient } from '../../cluster/objects.js';
 import { apiVersionOf, type KubeObject } from '../../model/kube-object.js';
@@ -28,6 +27,7 @@ import {
   type StepInput,
   type TargetOutcome,
 } from './model.js';
+import { podsKey, type TargetPods } from './run-plan.js';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 

@@ -3,7 +3,6 @@
  * the steps tell the pod they were asked to restart from its replacement, however often they run.
  */
 import type { Listed, ObjectClient } from '../../cluster/objects.js';
-
 import { durationOf, type RecoveryPlan } from '../../recovery/plan.js';
 import type { RunPlan } from './model.js';
 
@@ -30,6 +29,7 @@ export async function listTargetPods(
   );
 }
 
+/** The run's plan, from pods listed now. */
 export async function freezePlan(
   plan: RecoveryPlan,
   client: (cluster: string) => ObjectClient,

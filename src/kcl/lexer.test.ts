@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KclError } from '../diagnostics/diagnostics.js';
-import { tokenize } from './lexer.js';
+import { lexRuns, tokenize, type Token } from './lexer.js';
 
 const kinds = (src: string) =>
   tokenize(src, 'main.k').map((t) => (['op', 'keyword', 'binop', 'augop'].includes(t.type) ? t.text : t.type));
@@ -177,5 +177,45 @@ describe('lexer errors', () => {
 
   it('reports an unterminated string at its place', () => {
     expect(error('a = "abc\n').position).toMatchObject({ line: 1, column: 5 });
+  });
+});
+
+describe('lexer runs', () => {
+  const runs = (src: string, runTokens: number): string[][] => {
+    const out: Token[][] = [];
+    const it = lexRuns(src, 'main.k', runTokens);
+    for (let r = it.next(); !r.done; r = it.next()) out.push(r.value);
+    return out.map((run) => run.map((t) => t.text || t.type));
+  };
+
+  it('cuts only where a top-level statement starts, and gives the same tokens as a whole lex', () => {
+    const src = [
+      'schema A:',
+      '    a: int',
+      'if x:',
+      '    b = 1',
+      'else:',
+      '    b = 2',
+      'c = [',
+      '1,',
+      ']',
+      'f = lambda {',
+      '    1',
+      '}',
+      '',
+    ].join('\n');
+    const cut = runs(src, 1);
+    expect(cut.map((run) => run[0])).toEqual(['schema', 'if', 'c', 'f']);
+    expect(cut.flat()).toEqual(tokenize(src, 'main.k').map((t) => t.text || t.type));
+  });
+
+  it('keeps a decorator with the statement under it', () => {
+    const cut = runs('a = 1\n@deprecated\nschema A:\n    a: int\nb = 2\n', 1);
+    expect(cut.map((run) => run[0])).toEqual(['a', '@', 'b']);
+  });
+
+  it('makes runs of at least the length asked for', () => {
+    const cut = runs('a = 1\nb = 2\nc = 3\nd = 4\n', 8);
+    expect(cut.map((run) => run.length)).toEqual([8, 8]);
   });
 });

@@ -131,8 +131,6 @@ const rules: moo.Rules = {
   },
 };
 
-const rawLexer = moo.compile(rules);
-
 interface IndentLevel {
   tabs: number;
   spaces: number;
@@ -253,15 +251,56 @@ export function tokenize(source: string, file: string): Token[] {
  * lines after it are found too; other lexical errors throw.
  */
 export function lex(source: string, file: string): Lexed {
+  // with no least length a file's tokens come as one run (none for a file without tokens)
+  const runs = lexRuns(source, file, Infinity);
+  let tokens: Token[] = [];
+  for (let r = runs.next(); ; r = runs.next()) {
+    if (r.done) return { tokens, problems: r.value };
+    tokens = r.value;
+  }
+}
+
+/** A top-level statement starts with its first token, at column 1 of a line outside any block
+ * or bracket; `elif` and `else` there go on with the `if` above them. */
+const CONTINUATIONS = new Set(['elif', 'else']);
+
+/** moo lexers not in use. A file's layout holds one until its last run, and the parser lexes
+ * the `${...}` parts of a run's strings meanwhile, each with another. */
+const idleLexers: moo.Lexer[] = [];
+
+/**
+ * The tokens of a file as runs of whole top-level statements, each run at least `runTokens`
+ * long (but the last), for a parser that takes a run at a time: the tokens of a run it is done
+ * with die young, where a whole file's tokens would all live until its parse ends, and each be
+ * copied by the garbage collector on the way. Returns the problems `lex` returns.
+ */
+export function* lexRuns(source: string, file: string, runTokens: number): Generator<Token[], Diagnostic[]> {
+  const rawLexer = idleLexers.pop() ?? moo.compile(rules);
+  try {
+    return yield* layoutWith(rawLexer, source, file, runTokens);
+  } finally {
+    idleLexers.push(rawLexer);
+  }
+}
+
+function* layoutWith(
+  rawLexer: moo.Lexer,
+  source: string,
+  file: string,
+  runTokens: number,
+): Generator<Token[], Diagnostic[]> {
   rawLexer.reset(source);
-  const out: Token[] = [];
+  let out: Token[] = [];
+  let emitted = 0;
+  /** Whether the last top-level statement was a decorator line, which goes with the one under it. */
+  let decorated = false;
   const problems: Diagnostic[] = [];
   const contexts: Context[] = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
   let lineBreak = false;
   let last: Token | undefined;
   const emit = (t: Token) => {
     // past this the parser's chart would outgrow any sensible memory: refuse rather than abort
-    if (out.length === MAX_TOKENS) {
+    if (emitted + out.length === MAX_TOKENS) {
       throw kclError(
         'CompileError',
         `the file has more than ${MAX_TOKENS} tokens, more than kdeck compiles in one file; split it`,
@@ -408,6 +447,14 @@ export function lex(source: string, file: string): Lexed {
         bracketLineBreak(ctx, tok);
       }
     }
+    // seen before the token opens or closes a block or bracket: a `}` ending a lambda body at
+    // column 1 closes a block, and starts nothing
+    const startsStatement =
+      tok.col === 1 &&
+      contexts.length === 1 &&
+      contexts[0].indents.length === 1 &&
+      (last?.type === 'NEWLINE' || last?.type === 'DEDENT') &&
+      !CONTINUATIONS.has(tok.text);
     if (tok.type !== 'op') {
       // names, literals and operators neither open nor close anything
     } else if (CLOSERS.has(tok.text)) {
@@ -436,6 +483,14 @@ export function lex(source: string, file: string): Lexed {
       last = out[out.length - 1];
       continue;
     }
+    if (startsStatement) {
+      if (out.length >= runTokens && !decorated) {
+        yield out;
+        emitted += out.length;
+        out = [];
+      }
+      decorated = tok.text === '@';
+    }
     emit(tok);
   }
 
@@ -444,7 +499,8 @@ export function lex(source: string, file: string): Lexed {
   for (const ctx of contexts.reverse()) {
     for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', end));
   }
-  return { tokens: out, problems };
+  if (out.length > 0) yield out;
+  return problems;
 }
 
 function countLines(source: string): number {

@@ -8,7 +8,7 @@ import type * as A from './ast.js';
 import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
-import { describeToken, lex, tokenize, type Lexed, type Token } from './lexer.js';
+import { describeToken, lex, lexRuns, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
 import { isInterpolated, splitInterpolations, type StringToken } from './strings.js';
@@ -298,6 +298,48 @@ const LONG_STRING = /^[rR]?("""|''')/;
 /** Parses a KCL file; throws a KclError with file:line:col and every lexical and syntax error
  * found, in the order of the file. */
 export function parseModule(source: string, file: string): A.Module {
+  const body = statementsByRun(source, file) ?? statementsWithProblems(source, file);
+  // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
+  const first = body[0];
+  if (first?.type === 'ExprStmt' && first.value.type === 'StringLit' && LONG_STRING.test(first.value.raw)) {
+    return { file, doc: first.value.raw, body: body.slice(1) };
+  }
+  return { file, body };
+}
+
+/**
+ * The statements of a file lexed and parsed a run of top-level statements at a time (lexRuns),
+ * or undefined when a run has any problem. Nearly every file has none, and then no run's tokens
+ * outlive its parse. A file with a problem is read again whole, so that its errors, and what
+ * they say was expected, are those of the whole file.
+ */
+function statementsByRun(source: string, file: string): A.Stmt[] | undefined {
+  const body: A.Stmt[] = [];
+  const problems: Diagnostic[] = [];
+  const runs = lexRuns(source, file, CHUNK_TOKENS);
+  try {
+    for (;;) {
+      const run = runs.next();
+      // the lexer's own problems (lines indented to no level) are reported by the whole file's read
+      if (run.done) return run.value.length === 0 ? body : undefined;
+      const tokens = run.value;
+      if (tokenNestingProblem(tokens, file)) return undefined;
+      parseInterpolations(tokens, file, problems);
+      if (problems.length > 0) return undefined;
+      const parses = earleyParse<Token>(compiled, tokens).results as A.Stmt[][];
+      if (parses.length !== 1 || nestingProblem({ file, body: parses[0] }, tokens)) return undefined;
+      for (const stmt of parses[0]) body.push(stmt);
+    }
+  } catch {
+    return undefined;
+  } finally {
+    // a run with a problem leaves the rest unread
+    runs.return([]);
+  }
+}
+
+/** The statements of a file read whole; throws every lexical and syntax error found in it. */
+function statementsWithProblems(source: string, file: string): A.Stmt[] {
   const lexed = lexIn(source, file);
   const problems = [...lexed.problems];
   const nested = tokenNestingProblem(lexed.tokens, file);
@@ -307,12 +349,7 @@ export function parseModule(source: string, file: string): A.Module {
   throwAll(problems.sort(byPlace));
   const tooDeep = nestingProblem({ file, body }, lexed.tokens);
   if (tooDeep) throw tooDeep;
-  // as in kcl, a long string opening the file is its docstring: not a statement, never evaluated
-  const first = body[0];
-  if (first?.type === 'ExprStmt' && first.value.type === 'StringLit' && LONG_STRING.test(first.value.raw)) {
-    return { file, doc: first.value.raw, body: body.slice(1) };
-  }
-  return { file, body };
+  return body;
 }
 
 /** How many parses the grammar finds for a source: 1 for every valid input of an unambiguous grammar. */

@@ -18,6 +18,7 @@ import { DEFAULT_GRACE_MS, podVerdict, stuckReason, type HealthClock } from '../
 import { assess, conditionMet, type Health } from '../../health/rules.js';
 import { asObject } from '../../model/resource.js';
 import {
+  REPLACING_OWNERS,
   StepError,
   targetName,
   type HealthNote,
@@ -27,7 +28,7 @@ import {
   type StepInput,
   type TargetOutcome,
 } from './model.js';
-import { podsKey, type TargetPods } from './run-plan.js';
+import { listingKey, type Listings } from './run-plan.js';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
@@ -48,8 +49,8 @@ export interface StepOptions {
    * they take the same time on the clusters' clock as they would against the real ones.
    */
   timeScale?: number;
-  /** The pods the plan was frozen from, just listed: the caches of their namespaces start from them. */
-  pods?: TargetPods;
+  /** What was listed before the approval (the pods the plan was frozen from, their workloads): the caches start from it. */
+  listed?: Listings;
 }
 
 /** What the steps need of the clusters: a client per context (a ClusterSet). */
@@ -67,8 +68,6 @@ interface Workload {
 }
 
 /** The owners whose pods a batch waits on to be replaced (a Job's are not restarted for it). */
-const REPLACING_OWNERS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
-
 /** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
 function workloadsOf(batch: RunBatch): Workload[] {
   const byName = new Map<string, Workload>();
@@ -120,14 +119,14 @@ class Caches {
 
   constructor(
     private readonly clusters: ClusterAccess,
-    private readonly pods: TargetPods = new Map(),
+    private readonly listed: Listings = new Map(),
   ) {}
 
   of(cluster: string, namespace: string, kind: string): ObjectCache {
     const key = `${cluster}/${namespace}/${kind}`;
     let c = this.caches.get(key);
     if (!c) {
-      const listed = kind === 'Pod' ? this.pods.get(podsKey(cluster, namespace)) : undefined;
+      const listed = this.listed.get(listingKey(cluster, namespace, kind));
       c = new ObjectCache(this.clusters.client(cluster), { apiVersion: apiVersionOf(kind), kind, namespace }, listed);
       this.caches.set(key, c);
     }
@@ -216,7 +215,7 @@ export function clusterSteps(
   const recheckMs = options.recheckMs ?? 1_000;
   const now = options.now ?? Date.now;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const caches = new Caches(clusters, options.pods);
+  const caches = new Caches(clusters, options.listed);
   for (const batch of options.batches ?? [])
     for (const w of workloadsOf(batch)) {
       caches.of(batch.cluster, w.namespace, w.kind);

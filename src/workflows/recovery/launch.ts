@@ -7,7 +7,7 @@ import type { RecoveryPlan } from '../../recovery/plan.js';
 import { operatorName } from '../../state/holder.js';
 import { clusterSteps, type ClusterAccess, type StepOptions } from './cluster-steps.js';
 import type { RunPlan } from './model.js';
-import { freezeWith, listTargetPods, type TargetPods } from './run-plan.js';
+import { freezeWith, listTargets, type Listings } from './run-plan.js';
 import { newRunId, RunStore, type RunRecord } from './run-store.js';
 import type { RunSnapshot } from './run-machine.js';
 import { startRun, type LiveRun, type RunUpdate } from './runner.js';
@@ -20,8 +20,8 @@ export interface OpenOptions {
   adjust?: (plan: RunPlan) => RunPlan;
   /** The clusters' clock, for a rehearsal's sandbox that runs faster than the wall clock. */
   clock?: Pick<StepOptions, 'now' | 'timeScale'>;
-  /** The pods the plan was frozen from, just listed: the run's caches start from them. */
-  pods?: TargetPods;
+  /** What was just listed for the run (the pods the plan was frozen from, their workloads): its caches start from it. */
+  listed?: Listings;
 }
 
 /** A run from its record: fresh, or resumed from its snapshot. */
@@ -39,7 +39,7 @@ export function openRun(
       clusterSteps(clusters, audit, {
         batches: plan.batches,
         ...options.clock,
-        ...(options.pods ? { pods: options.pods } : {}),
+        ...(options.listed ? { listed: options.listed } : {}),
       }),
     input: { runId: store.id },
     plan,
@@ -58,10 +58,10 @@ export async function launchRun(
   clusters: ClusterAccess,
   open: OpenOptions = {},
 ): Promise<LiveRun> {
-  // the pods the plan is frozen from are where the run's caches start: the run reads them once,
-  // before its approval, and its first batch starts the moment it is approved
-  const pods = await listTargetPods(plan, (c) => clusters.client(c));
-  return launchFrozenRun(root, runbook, options, freezeWith(plan, pods, new Date()), clusters, { ...open, pods });
+  // the pods the plan is frozen from, and their workloads, are where the run's caches start: the
+  // run reads them once, before its approval, and its first batch starts the moment it is approved
+  const listed = await listTargets(plan, (c) => clusters.client(c));
+  return launchFrozenRun(root, runbook, options, freezeWith(plan, listed, new Date()), clusters, { ...open, listed });
 }
 
 /**

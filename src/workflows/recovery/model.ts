@@ -6,6 +6,9 @@
 import type { Health } from '../../health/rules.js';
 import type { OnFailure, RecoveryAction, RecoveryPlan, RecoveryTarget } from '../../recovery/plan.js';
 
+/** The workloads that replace the pods they own: a run's gate and verification read them. */
+export const REPLACING_OWNERS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
+
 export interface RunTarget extends RecoveryTarget {
   /** The pod's uid when the run was planned: a pod with another uid is its replacement. */
   uid?: string;

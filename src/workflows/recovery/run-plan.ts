@@ -4,27 +4,34 @@
  */
 import type { Listed, ObjectClient } from '../../cluster/objects.js';
 import { durationOf, type RecoveryPlan } from '../../recovery/plan.js';
-import type { RunPlan } from './model.js';
+import { apiVersionOf } from '../../model/kube-object.js';
+import { REPLACING_OWNERS, type RunPlan } from './model.js';
 
-/** The pods of each namespace a plan's pod targets are in, by `cluster\0namespace`. */
-export type TargetPods = ReadonlyMap<string, Listed>;
+/**
+ * What a run's watch-fed caches start from, listed before its approval so that the first batch
+ * starts the moment it is approved: by `cluster\0namespace\0kind`, the pods of each namespace the
+ * plan's targets are in and the workloads that replace them.
+ */
+export type Listings = ReadonlyMap<string, Listed>;
 
-export const podsKey = (cluster: string, namespace: string) => `${cluster}\0${namespace}`;
+export const listingKey = (cluster: string, namespace: string, kind: string) => `${cluster}\0${namespace}\0${kind}`;
 
-/** Lists the namespaces of a plan's pod targets, each once. */
-export async function listTargetPods(
-  plan: RecoveryPlan,
-  client: (cluster: string) => ObjectClient,
-): Promise<TargetPods> {
-  const keys = new Set(
-    plan.runbook.targets.filter((t) => t.kind === 'Pod').map((t) => podsKey(t.cluster, t.namespace)),
-  );
+/** Lists what a plan's run reads first, each namespace and kind once. */
+export async function listTargets(plan: RecoveryPlan, client: (cluster: string) => ObjectClient): Promise<Listings> {
+  const wanted = new Map<string, { cluster: string; namespace: string; kind: string }>();
+  const want = (cluster: string, namespace: string, kind: string) =>
+    wanted.set(listingKey(cluster, namespace, kind), { cluster, namespace, kind });
+  for (const t of plan.runbook.targets) {
+    if (t.kind === 'Pod') want(t.cluster, t.namespace, 'Pod');
+    const workload = t.kind === 'Pod' ? t.owner?.kind : t.kind;
+    if (workload && REPLACING_OWNERS.has(workload)) want(t.cluster, t.namespace, workload);
+  }
   return new Map(
     await Promise.all(
-      [...keys].map(async (key) => {
-        const [cluster, namespace] = key.split('\0') as [string, string];
-        return [key, await client(cluster).list({ apiVersion: 'v1', kind: 'Pod', namespace })] as const;
-      }),
+      [...wanted].map(
+        async ([key, { cluster, namespace, kind }]) =>
+          [key, await client(cluster).list({ apiVersion: apiVersionOf(kind), kind, namespace })] as const,
+      ),
     ),
   );
 }
@@ -35,15 +42,17 @@ export async function freezePlan(
   client: (cluster: string) => ObjectClient,
   at: Date,
 ): Promise<RunPlan> {
-  return freezeWith(plan, await listTargetPods(plan, client), at);
+  return freezeWith(plan, await listTargets(plan, client), at);
 }
 
 /** The run's plan from the pods listed for it. */
-export function freezeWith(plan: RecoveryPlan, pods: TargetPods, at: Date): RunPlan {
+export function freezeWith(plan: RecoveryPlan, listed: Listings, at: Date): RunPlan {
   const { runbook } = plan;
   const uids = new Map<string, string>();
-  for (const [key, { items }] of pods)
+  for (const [key, { items }] of listed) {
+    if (!key.endsWith('\0Pod')) continue;
     for (const p of items) uids.set(`${key}\0${String(p.metadata?.name)}`, String(p.metadata?.uid));
+  }
   return {
     runbook: runbook.name,
     action: runbook.action,
@@ -55,7 +64,7 @@ export function freezeWith(plan: RecoveryPlan, pods: TargetPods, at: Date): RunP
     batches: plan.batches.map((b) => ({
       ...b,
       targets: b.targets.map((t) => {
-        const uid = t.kind === 'Pod' ? uids.get(`${podsKey(t.cluster, t.namespace)}\0${t.name}`) : undefined;
+        const uid = t.kind === 'Pod' ? uids.get(`${listingKey(t.cluster, t.namespace, 'Pod')}\0${t.name}`) : undefined;
         return uid ? { ...t, uid } : t;
       }),
     })),

@@ -262,7 +262,7 @@ export function lex(source: string, file: string): Lexed {
 
 /** A top-level statement starts with its first token, at column 1 of a line outside any block
  * or bracket; `elif` and `else` there go on with the `if` above them. */
-const CONTINUATIONS = new Set(['elif', 'else']);
+export const CONTINUATIONS: ReadonlySet<string> = new Set(['elif', 'else']);
 
 /** moo lexers not in use. A file's layout holds one until its last run, and the parser lexes
  * the `${...}` parts of a run's strings meanwhile, each with another. */

@@ -8,7 +8,7 @@ import type * as A from './ast.js';
 import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
-import { describeToken, lex, lexRuns, tokenize, type Lexed, type Token } from './lexer.js';
+import { CONTINUATIONS, describeToken, lex, lexRuns, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
 import { isInterpolated, splitInterpolations, type StringToken } from './strings.js';
@@ -203,12 +203,10 @@ function run(tokens: Token[], file: string): A.Stmt[][] {
 
 const OPEN_BRACKETS = new Set(['(', '[', '{']);
 const CLOSE_BRACKETS = new Set([')', ']', '}']);
-/** Words that go on the statement above them, though they start a line at column 1. */
-const CONTINUATIONS = new Set(['elif', 'else']);
 
-/** Where top-level statements start after token `after`, in order: a line at column 1, outside
- * any block or bracket. None past where the rest of the file is inside a bracket that never closes. */
-function* statementStarts(tokens: Token[], after: number): Generator<number> {
+/** Where the first top-level statement after token `after` starts: a line at column 1, outside
+ * any block or bracket. None where the rest of the file is inside a bracket that never closes. */
+function nextStatement(tokens: Token[], after: number): number | undefined {
   let blocks = 0;
   let brackets = 0;
   for (let i = 0; i < tokens.length; i++) {
@@ -221,17 +219,12 @@ function* statementStarts(tokens: Token[], after: number): Generator<number> {
       t.col === 1 &&
       !LAYOUT.has(t.type) &&
       (prev?.type === 'NEWLINE' || prev?.type === 'DEDENT');
-    if (starts && !CONTINUATIONS.has(t.text)) yield i;
+    if (starts && !CONTINUATIONS.has(t.text)) return i;
     if (t.type === 'INDENT') blocks++;
     else if (t.type === 'DEDENT') blocks--;
     else if (t.type === 'op' && OPEN_BRACKETS.has(t.text)) brackets++;
     else if (t.type === 'op' && CLOSE_BRACKETS.has(t.text)) brackets--;
   }
-}
-
-/** Where the first top-level statement after token `after` starts. */
-function nextStatement(tokens: Token[], after: number): number | undefined {
-  for (const i of statementStarts(tokens, after)) return i;
   return undefined;
 }
 
@@ -242,8 +235,6 @@ const MAX_SYNTAX_ERRORS = 10;
 /** The statements of a file. After a syntax error, the rest of the file is parsed only to find
  * the errors of the statements after it: they all go to `problems`, and no statement comes back. */
 function statements(tokens: Token[], file: string, problems: Diagnostic[]): A.Stmt[] {
-  const chunked = statementsByChunk(tokens);
-  if (chunked) return chunked;
   for (let start = 0, errors = 0; ;) {
     const result = attempt(start === 0 ? tokens : tokens.slice(start), file);
     if ('parses' in result) return errors === 0 ? result.parses[0] : [];
@@ -256,38 +247,9 @@ function statements(tokens: Token[], file: string, problems: Diagnostic[]): A.St
 
 /** Statements are parsed in runs of about this many tokens: one parse per statement would pay a
  * parse's fixed costs thousands of times, one parse of the whole file keeps a chart column per
- * token of it. */
-const CHUNK_TOKENS = 512;
-
-/**
- * The statements of a file, parsed a run of top-level statements at a time, or none when a run
- * has no single parse. A valid file's parse is the same either way (a statement at column 1 of
- * the top level ends the one before it), but the chart of a run stays small, in the cache, and
- * reused from run to run. Where a run fails, the caller parses the whole file as before, so
- * syntax errors and what they say "expected" are as the whole file's parse sees them.
- */
-function statementsByChunk(tokens: Token[]): A.Stmt[] | undefined {
-  const body: A.Stmt[] = [];
-  let start = 0;
-  let last = 0;
-  for (const end of [...statementStarts(tokens, 0), tokens.length]) {
-    // a decorator line belongs with the statement under it
-    const decorator = tokens[last]?.text === '@';
-    last = end;
-    if ((end - start < CHUNK_TOKENS || decorator) && end < tokens.length) continue;
-    let parses: A.Stmt[][];
-    try {
-      parses = earleyParse<Token>(compiled, start === 0 && end === tokens.length ? tokens : tokens.slice(start, end))
-        .results as A.Stmt[][];
-    } catch {
-      return undefined;
-    }
-    if (parses.length !== 1) return undefined;
-    for (const stmt of parses[0]) body.push(stmt);
-    start = end;
-  }
-  return body;
-}
+ * token of it. A valid file's parse is the same either way (a statement at column 1 of the top
+ * level ends the one before it). */
+const RUN_TOKENS = 512;
 
 function byPlace(a: Diagnostic, b: Diagnostic): number {
   return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
@@ -316,7 +278,7 @@ export function parseModule(source: string, file: string): A.Module {
 function statementsByRun(source: string, file: string): A.Stmt[] | undefined {
   const body: A.Stmt[] = [];
   const problems: Diagnostic[] = [];
-  const runs = lexRuns(source, file, CHUNK_TOKENS);
+  const runs = lexRuns(source, file, RUN_TOKENS);
   try {
     for (;;) {
       const run = runs.next();

@@ -44,7 +44,8 @@ const PING_TIMEOUT_MS = 15_000;
 /** A stream that ended without an answer: the connection went, so the call may be tried again. */
 const RESET = 'ECONNRESET';
 
-function networkError(e: unknown): NetworkError {
+/** A call's failure to get an answer, as the caller's retries read it. */
+export function networkError(e: unknown): NetworkError {
   if (e instanceof NetworkError) return e;
   const err = e as NodeJS.ErrnoException;
   // HTTP/2's own failures (a reset stream, a closed session) are a dropped connection to the caller
@@ -95,7 +96,7 @@ export class H2Connection {
         socket.destroy();
         reject(networkError(e));
       };
-      socket.setTimeout(timeoutMs, () => fail(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`)));
+      socket.setTimeout(timeoutMs, () => fail(timedOut(timeoutMs)));
       socket.once('error', fail);
       socket.once('secureConnect', () => {
         socket.setTimeout(0);
@@ -180,7 +181,7 @@ export class H2Session {
       stream.on('error', fail);
       stream.on('close', () => fail(closedEarly()));
       stream.setTimeout(timeoutMs, () => {
-        fail(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`));
+        fail(timedOut(timeoutMs));
         stream.close(http2.constants.NGHTTP2_CANCEL);
         checkAlive(this.session);
       });
@@ -210,6 +211,9 @@ function headersOf(method: string, url: URL, options: CallOptions): http2.Outgoi
   if (options.auth) out.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
   return out;
 }
+
+/** A call or connection that got no answer in time. */
+export const timedOut = (ms: number) => new NetworkError('TIMEOUT', `no answer within ${ms / 1000} s`);
 
 /** A stream that ended without an answer. */
 const closedEarly = () => new NetworkError(RESET, 'the connection closed before the answer');

@@ -12,7 +12,15 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import tls from 'node:tls';
 import { UserError } from '../diagnostics/user-error.js';
-import { H2Connection, NetworkError, type Attempt, type H2Session, type TlsOptions } from './h2-connection.js';
+import {
+  H2Connection,
+  NetworkError,
+  networkError,
+  timedOut,
+  type Attempt,
+  type H2Session,
+  type TlsOptions,
+} from './h2-connection.js';
 import type { ContextAccess } from './kubeconfig.js';
 
 export interface RestRequest {
@@ -233,7 +241,6 @@ export class RestClient {
         stream.on('close', () => done('failed'));
         stop = () => stream.close(http2.constants.NGHTTP2_CANCEL);
       } else {
-        // a watch holds its connection for minutes: it gets its own, so it never queues the calls
         this.watchAgent ??= url.protocol === 'https:' ? new https.Agent() : new http.Agent();
         opts.agent = this.watchAgent;
         const send = url.protocol === 'https:' ? https.request : http.request;
@@ -268,10 +275,8 @@ export class RestClient {
         );
         res.on('error', (e: NodeJS.ErrnoException) => reject(new NetworkError(e.code ?? 'ECONNRESET', e.message)));
       });
-      r.setTimeout(timeoutMs, () => r.destroy(new NetworkError('TIMEOUT', `no answer within ${timeoutMs / 1000} s`)));
-      r.on('error', (e: NodeJS.ErrnoException) =>
-        reject(e instanceof NetworkError ? e : new NetworkError(e.code ?? 'ERROR', e.message)),
-      );
+      r.setTimeout(timeoutMs, () => r.destroy(timedOut(timeoutMs)));
+      r.on('error', (e) => reject(networkError(e)));
       if (payload !== undefined) r.write(payload);
       r.end();
     });

@@ -60,7 +60,7 @@ export async function launchRun(
 ): Promise<LiveRun> {
   // the pods the plan is frozen from, and their workloads, are where the run's caches start: the
   // run reads them once, before its approval, and its first batch starts the moment it is approved
-  const listed = await listTargets(plan, (c) => clusters.client(c));
+  const listed = await listTargets(plan, (c) => clusters.client(c), { workloads: true });
   return launchFrozenRun(root, runbook, options, freezeWith(plan, listed, new Date()), clusters, { ...open, listed });
 }
 

@@ -48,7 +48,7 @@ describe('what a run lists before its approval', () => {
       name: String(p.metadata?.name),
       owner: { kind: 'Deployment', name: 'web' },
     }));
-    const listed = await listTargets(plan(targets), () => client);
+    const listed = await listTargets(plan(targets), () => client, { workloads: true });
 
     expect([...listed.keys()].sort()).toEqual([
       listingKey('sandbox-a', 'default', 'Deployment'),
@@ -69,6 +69,7 @@ describe('what a run lists before its approval', () => {
     const listed = await listTargets(
       plan([{ cluster: 'sandbox-a', namespace: 'default', kind: 'Pod', name: String(pod!.metadata?.name) }]),
       () => client,
+      { workloads: true },
     );
     expect([...listed.keys()]).toEqual([listingKey('sandbox-a', 'default', 'Pod')]);
   });

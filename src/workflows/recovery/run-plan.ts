@@ -16,15 +16,20 @@ export type Listings = ReadonlyMap<string, Listed>;
 
 export const listingKey = (cluster: string, namespace: string, kind: string) => `${cluster}\0${namespace}\0${kind}`;
 
-/** Lists what a plan's run reads first, each namespace and kind once. */
-export async function listTargets(plan: RecoveryPlan, client: (cluster: string) => ObjectClient): Promise<Listings> {
+/** Lists what a plan's run reads first, each namespace and kind once: the pods, and with
+ * `workloads` the workloads that replace them too (a plan frozen only for its uids needs none). */
+export async function listTargets(
+  plan: RecoveryPlan,
+  client: (cluster: string) => ObjectClient,
+  { workloads }: { workloads: boolean },
+): Promise<Listings> {
   const wanted = new Map<string, { cluster: string; namespace: string; kind: string }>();
   const want = (cluster: string, namespace: string, kind: string) =>
     wanted.set(listingKey(cluster, namespace, kind), { cluster, namespace, kind });
   for (const t of plan.runbook.targets) {
     if (t.kind === 'Pod') want(t.cluster, t.namespace, 'Pod');
     const workload = t.kind === 'Pod' ? t.owner?.kind : t.kind;
-    if (workload && REPLACING_OWNERS.has(workload)) want(t.cluster, t.namespace, workload);
+    if (workloads && workload && REPLACING_OWNERS.has(workload)) want(t.cluster, t.namespace, workload);
   }
   return new Map(
     await Promise.all(
@@ -42,17 +47,16 @@ export async function freezePlan(
   client: (cluster: string) => ObjectClient,
   at: Date,
 ): Promise<RunPlan> {
-  return freezeWith(plan, await listTargets(plan, client), at);
+  return freezeWith(plan, await listTargets(plan, client, { workloads: false }), at);
 }
 
 /** The run's plan from the pods listed for it. */
 export function freezeWith(plan: RecoveryPlan, listed: Listings, at: Date): RunPlan {
   const { runbook } = plan;
   const uids = new Map<string, string>();
-  for (const [key, { items }] of listed) {
-    if (!key.endsWith('\0Pod')) continue;
+  // by listing and name: only the pod listings' entries are looked up
+  for (const [key, { items }] of listed)
     for (const p of items) uids.set(`${key}\0${String(p.metadata?.name)}`, String(p.metadata?.uid));
-  }
   return {
     runbook: runbook.name,
     action: runbook.action,

@@ -15,7 +15,6 @@
 
 @{%
 import * as b from './ast-build.js';
-import type * as A from './ast.js';
 import { grammarLexer as lexer, TOKEN_TESTS } from './lexer-instance.js';
 
 // `var … : any` because nearleyc declares every %name it meets as `declare var name: any`
@@ -37,7 +36,7 @@ stmt -> simple_stmt %NEWLINE {% first %}
       | if_stmt {% first %}
       | schema_stmt {% first %}
       | rule_stmt {% first %}
-      | decorator:+ attr_stmt %NEWLINE {% (d) => ({ ...d[1], decorators: d[0], ...b.span(d[0][0].loc, d[1]) }) %}
+      | decorator:+ attr_stmt %NEWLINE {% (d) => b.decorated(d[0], d[1]) %}
 
 simple_stmt -> assign_targets test {% (d) => b.assignStmt(d[0], d[1]) %}
              | target %augop test {% (d) => b.augAssignStmt(d[0], d[1], d[2]) %}
@@ -54,8 +53,8 @@ assign_targets -> target "=" {% (d) => [d[0]] %}
 target -> %name {% (d) => b.target(d[0], []) %}
         | %name target_part:+ {% (d) => b.target(d[0], d[1]) %}
 
-target_part -> "." %anyName {% (d) => ({ part: { attr: d[1].value }, end: d[1] }) %}
-             | "[" test "]" {% (d) => ({ part: { index: d[1] }, end: d[2] }) %}
+target_part -> "." %anyName {% (d) => b.targetAttr(d[1]) %}
+             | "[" test "]" {% (d) => b.targetIndex(d[1], d[2]) %}
 
 # the value of `a: S {...}` (unification) is a schema instantiation
 test_schema -> primary "{" config_inner "}" {% (d) => b.schemaExpr(d[0], d[1], d[2], d[3]) %}
@@ -66,10 +65,9 @@ attr_stmt -> attr_name "?":? ":" type (attr_op test):? {% (d) => b.attrStmt(d[0]
 attr_op -> "=" {% first %} | "|=" {% first %}
 
 attr_name -> %name {% first %}
-           | %string {% (d) => ({ ...d[0], value: b.stringLit(d[0]).value }) %}
+           | %string {% (d) => b.quotedName(d[0]) %}
 
-import_path -> import_dot:* %name ("." %anyName):*
-  {% (d) => ({ path: d[0].join('') + [d[1], ...d[2].map((p: any) => p[1])].map((t: any) => t.value).join('.'), end: b.lastOf(d[1], d[2]) }) %}
+import_path -> import_dot:* %name ("." %anyName):* {% (d) => b.importPath(d[0], d[1], d[2]) %}
 
 import_dot -> "." {% () => '.' %} | "..." {% () => '...' %}
 
@@ -82,10 +80,8 @@ else_clause -> "else" ":" suite {% (d) => d[2] %}
 suite -> simple_stmt %NEWLINE {% (d) => [d[0]] %}
        | %NEWLINE %INDENT stmt:+ %DEDENT {% (d) => d[2] %}
 
-decorator -> "@" dotted_name %NEWLINE
-  {% (d): A.Decorator => ({ name: d[1], args: [], keywords: [], loc: b.loc(d[0], d[1]) }) %}
-           | "@" dotted_name "(" args ")" %NEWLINE
-  {% (d): A.Decorator => ({ name: d[1], ...b.splitArgs(d[3]), loc: b.loc(d[0], d[4]) }) %}
+decorator -> "@" dotted_name %NEWLINE {% (d) => b.decorator(d[0], d[1], null) %}
+           | "@" dotted_name "(" args ")" %NEWLINE {% (d) => b.decorator(d[0], d[1], [d[3], d[4]]) %}
 
 # ------------------------------------------------------------------ schema, mixin, protocol, rule
 
@@ -104,21 +100,17 @@ schema_for -> "for" dotted_name {% second %}
 schema_item -> stmt {% first %}
              | "mixin" "[" name_list "]" %NEWLINE {% (d) => b.mixinStmt(d[0], d[2], d[3]) %}
              | "[" index_key "]" ":" type ("=" test):? %NEWLINE
-  {% (d): A.IndexSignature => ({ type: 'IndexSignature', ...d[1], valueType: d[4], value: d[5]?.[1], ...b.span(d[0], b.lastOf(d[4].loc, d[5])) }) %}
+  {% (d) => b.indexSignature(d[0], d[1][0]?.[0] ?? null, d[1][1] !== null, d[1][2], d[4], d[5]) %}
              | "check" ":" %NEWLINE %INDENT check_item:+ %DEDENT {% (d) => d[4] %}
 
 name_list -> (dotted_name %separator):* dotted_name:? {% (d) => b.entries(d[0], d[1]) %}
 
 index_key -> (%name ":"):? "...":? type
-  {% (d) => ({ keyName: d[0]?.[0].value, anyOther: d[1] !== null, keyType: d[2] }) %}
 
 check_item -> test ("if" test):? ("," test):? %NEWLINE {% (d) => b.checkItem(d[0], d[1], d[2]) %}
 
 rule_stmt -> decorator:* "rule" %name schema_params:? rule_parents:? schema_for:? ":" %NEWLINE %INDENT check_item:+ %DEDENT
-  {% (d): A.RuleStmt => ({
-       type: 'Rule', name: d[2].value, params: d[3] ?? [], parents: d[4] ?? [], forProtocol: d[5] ?? undefined,
-       decorators: d[0], ...b.ruleChecks(d[9]), ...b.span(d[0].length ? d[0][0].loc : d[1], d[10]),
-     }) %}
+  {% (d) => b.ruleStmt(d[0], d[1], d[2], d[3], d[4], d[5], d[9], d[10]) %}
 
 rule_parents -> "(" name_list ")" {% second %}
 
@@ -126,8 +118,7 @@ params -> (param ","):* param {% (d) => [...d[0].map((p: any) => p[0]), d[1]] %}
 
 # a parameter's type cannot end in a bare `(A, B)` function type: in `lambda f: (A) -> B {` the
 # arrow belongs to the function type, never to the lambda
-param -> %name (":" param_type):? ("=" test):?
-  {% (d): A.Param => ({ name: d[0].value, annotation: d[1]?.[1], default: d[2]?.[1], loc: b.loc(d[0], b.lastOf(d[0], d[1]?.[1]?.loc, d[2])) }) %}
+param -> %name (":" param_type):? ("=" test):? {% (d) => b.param(d[0], d[1]?.[1] ?? null, d[2]?.[1] ?? null) %}
 
 # ------------------------------------------------------------------ expressions
 
@@ -255,15 +246,15 @@ param_type -> closed_type {% first %}
             | type "|" closed_type {% (d) => b.unionType(d[0], d[2]) %}
 
 type_member -> closed_type {% first %}
-             | "(" type_list ")" {% (d): A.TypeNode => ({ type: 'FunctionType', params: d[1], loc: b.loc(d[0], d[2]) }) %}
+             | "(" type_list ")" {% (d) => b.functionType(d[0], d[1], d[2], null) %}
 
 closed_type -> dotted_name {% (d) => b.namedType(d[0]) %}
-             | "[" type:? "]" {% (d): A.TypeNode => ({ type: 'ListType', element: d[1] ?? undefined, loc: b.loc(d[0], d[2]) }) %}
-             | "{" type:? ":" type:? "}" {% (d): A.TypeNode => ({ type: 'DictType', key: d[1] ?? undefined, value: d[3] ?? undefined, loc: b.loc(d[0], d[4]) }) %}
+             | "[" type:? "]" {% (d) => b.listType(d[0], d[1], d[2]) %}
+             | "{" type:? ":" type:? "}" {% (d) => b.dictType(d[0], d[1], d[3], d[4]) %}
              | %string {% (d) => b.literalType(b.stringLit(d[0])) %}
              | %number {% (d) => b.literalType(b.numberLit(d[0])) %}
              | %constant {% (d) => b.literalType(b.constant(d[0])) %}
-             | "(" type_list ")" "->" type {% (d): A.TypeNode => ({ type: 'FunctionType', params: d[1], ret: d[4], loc: b.loc(d[0], d[4].loc) }) %}
+             | "(" type_list ")" "->" type {% (d) => b.functionType(d[0], d[1], d[2], d[4]) %}
 
 type_list -> null {% () => [] %}
            | type ("," type):* {% (d) => [d[0], ...d[1].map((p: any) => p[1])] %}

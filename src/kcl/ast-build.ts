@@ -834,3 +834,101 @@ export function configIf(
     endColumn: s.endColumn,
   };
 }
+
+// ---------------------------------------------------------------- shapes both readers build
+// (the grammar's postprocessors and the recursive-descent reader call these, so that a node is
+// made in one place whichever reader found it)
+
+export type TargetPart = { part: A.Target['path'][number]; end: Located };
+
+export function targetAttr(name: Token): TargetPart {
+  return { part: { attr: name.value }, end: name };
+}
+
+export function targetIndex(index: A.Expr, close: Token): TargetPart {
+  return { part: { index }, end: close };
+}
+
+/** A quoted attribute name (`"key": T`) as the name token it stands for. */
+export function quotedName(tok: Token): Token {
+  return { ...tok, value: stringLit(tok).value };
+}
+
+export function decorated(decorators: A.Decorator[], attr: A.AttrStmt): A.AttrStmt {
+  return { ...attr, decorators, ...span(decorators[0].loc, attr) };
+}
+
+export function importPath(dots: string[], name: Token, rest: [Token, Token][]): { path: string; end: Located } {
+  const names = [name.value];
+  for (const [, t] of rest) names.push(t.value);
+  return { path: dots.join('') + names.join('.'), end: lastOf(name, rest) };
+}
+
+export function decorator(at: Token, name: A.Identifier, call: [Arg[], Token] | null): A.Decorator {
+  if (!call) return { name, args: [], keywords: [], loc: loc(at, name) };
+  return { name, ...splitArgs(call[0]), loc: loc(at, call[1]) };
+}
+
+export function indexSignature(
+  open: Token,
+  keyName: Token | null,
+  anyOther: boolean,
+  keyType: A.TypeNode,
+  valueType: A.TypeNode,
+  value: [Token, A.Expr] | null,
+): A.IndexSignature {
+  return {
+    type: 'IndexSignature',
+    keyName: keyName?.value,
+    anyOther,
+    keyType,
+    valueType,
+    value: value?.[1],
+    ...span(open, lastOf(valueType.loc, value)),
+  };
+}
+
+export function ruleStmt(
+  decorators: A.Decorator[],
+  ruleTok: Token,
+  name: Token,
+  params: A.Param[] | null,
+  parents: A.Identifier[] | null,
+  forProtocol: A.Identifier | null,
+  items: A.CheckItem[],
+  end: Token,
+): A.RuleStmt {
+  return {
+    type: 'Rule',
+    name: name.value,
+    params: params ?? [],
+    parents: parents ?? [],
+    forProtocol: forProtocol ?? undefined,
+    decorators,
+    ...ruleChecks(items),
+    ...span(decorators.length ? decorators[0].loc : ruleTok, end),
+  };
+}
+
+export function param(name: Token, annotation: A.TypeNode | null, value: A.Expr | null): A.Param {
+  return {
+    name: name.value,
+    annotation: annotation ?? undefined,
+    default: value ?? undefined,
+    loc: loc(name, lastOf(name, annotation?.loc, value)),
+  };
+}
+
+/** `(A, B) -> R`, or a bare `(A, B)` (no `ret`) where the grammar allows one. */
+export function functionType(open: Token, params: A.TypeNode[], close: Token, ret: A.TypeNode | null): A.TypeNode {
+  if (ret === null) return { type: 'FunctionType', params, loc: loc(open, close) };
+  return { type: 'FunctionType', params, ret, loc: loc(open, ret.loc) };
+}
+
+export function listType(open: Token, element: A.TypeNode | null, close: Token): A.TypeNode {
+  return { type: 'ListType', element: element ?? undefined, loc: loc(open, close) };
+}
+
+export function dictType(open: Token, key: A.TypeNode | null, value: A.TypeNode | null, close: Token): A.TypeNode {
+  return { type: 'DictType', key: key ?? undefined, value: value ?? undefined, loc: loc(open, close) };
+}

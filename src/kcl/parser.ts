@@ -8,6 +8,7 @@ import type * as A from './ast.js';
 import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
+import { readExpression, readStatements } from './descent.js';
 import { CONTINUATIONS, describeToken, lex, lexRuns, tokenize, type Lexed, type Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
@@ -288,9 +289,9 @@ function statementsByRun(source: string, file: string): A.Stmt[] | undefined {
       if (tokenNestingProblem(tokens, file)) return undefined;
       parseInterpolations(tokens, file, problems);
       if (problems.length > 0) return undefined;
-      const parses = earleyParse<Token>(compiled, tokens).results as A.Stmt[][];
-      if (parses.length !== 1 || nestingProblem({ file, body: parses[0] }, tokens)) return undefined;
-      for (const stmt of parses[0]) body.push(stmt);
+      const stmts = readStatements(tokens) ?? onlyParse(tokens);
+      if (!stmts || nestingProblem({ file, body: stmts }, tokens)) return undefined;
+      for (const stmt of stmts) body.push(stmt);
     }
   } catch {
     return undefined;
@@ -298,6 +299,13 @@ function statementsByRun(source: string, file: string): A.Stmt[] | undefined {
     // a run with a problem leaves the rest unread
     runs.return([]);
   }
+}
+
+/** The Earley parser's reading of tokens the recursive-descent reader gave up on, where it has
+ * exactly one. */
+function onlyParse(tokens: Token[]): A.Stmt[] | undefined {
+  const parses = earleyParse<Token>(compiled, tokens).results as A.Stmt[][];
+  return parses.length === 1 ? parses[0] : undefined;
 }
 
 /** The statements of a file read whole; throws every lexical and syntax error found in it. */
@@ -354,6 +362,8 @@ export function parseInterpolation(text: string, file: string, line: number, col
   const problems: Diagnostic[] = [];
   parseInterpolations(tokens, file, problems);
   throwAll(problems);
+  const read = readExpression(tokens);
+  if (read) return read;
   const body = run(tokens, file)[0];
   const stmt = body[0];
   if (body.length !== 1 || stmt.type !== 'ExprStmt') {

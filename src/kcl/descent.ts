@@ -38,8 +38,16 @@ export function readStatements(tokens: readonly Token[]): A.Stmt[] | undefined {
     // a builder's own diagnostic, or a nesting too deep for this stack, is the Earley path's too
     if (e === GIVE_UP || e instanceof Error) return undefined;
     throw e;
+  } finally {
+    reader.release();
+    lastReader[0] = reader;
   }
 }
+
+/** The last reader done with, emptied: V8 throws away the code compiled for a class once no
+ * instance of it is alive, and the reader's would be compiled again after every full collection
+ * (see the lexer's lastLayout). */
+const lastReader: Reader[] = [];
 
 /** The expression of `tokens` (a `${...}` interpolation: one expression and its newline), or
  * undefined where the Earley parser has to read it. */
@@ -51,7 +59,13 @@ export function readExpression(tokens: readonly Token[]): A.Expr | undefined {
 class Reader {
   private pos = 0;
 
-  constructor(private readonly tokens: readonly Token[]) {}
+  constructor(private tokens: readonly Token[]) {}
+
+  /** Lets go of the tokens, for a reader kept after its reading. */
+  release(): void {
+    this.tokens = [];
+    this.pos = 0;
+  }
 
   // ------------------------------------------------------------------ tokens
 

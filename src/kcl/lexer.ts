@@ -276,231 +276,279 @@ const idleLexers: moo.Lexer[] = [];
  */
 export function* lexRuns(source: string, file: string, runTokens: number): Generator<Token[], Diagnostic[]> {
   const rawLexer = idleLexers.pop() ?? moo.compile(rules);
+  const layout = new Layout(rawLexer, source, file);
   try {
-    return yield* layoutWith(rawLexer, source, file, runTokens);
+    return yield* layout.runs(runTokens);
   } finally {
     idleLexers.push(rawLexer);
+    layout.release();
+    lastLayout[0] = layout;
   }
 }
 
-function* layoutWith(
-  rawLexer: moo.Lexer,
-  source: string,
-  file: string,
-  runTokens: number,
-): Generator<Token[], Diagnostic[]> {
-  rawLexer.reset(source);
-  let out: Token[] = [];
-  let emitted = 0;
+/**
+ * The last layout done with, emptied. V8 compiles the lexer's loop for the hidden class of its
+ * Layout, and once no Layout is alive a full collection frees that class and throws the code
+ * away with it: every file lexed after one ran in slower code until it was compiled again.
+ */
+const lastLayout: Layout[] = [];
+
+/**
+ * One lexing of a source. A class rather than closures made per call: V8 inlines a method into
+ * the loop that calls it, while a closure is a new function on every call, so the loop compiled
+ * for one file threw its code away on the next ("wrong call target") and every file after a
+ * large one was lexed at half speed.
+ */
+class Layout {
+  private out: Token[] = [];
+  private emitted = 0;
   /** Whether the last top-level statement was a decorator line, which goes with the one under it. */
-  let decorated = false;
-  const problems: Diagnostic[] = [];
-  const contexts: Context[] = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
-  let lineBreak = false;
-  let last: Token | undefined;
-  const emit = (t: Token) => {
+  private decorated = false;
+  private readonly problems: Diagnostic[] = [];
+  private readonly contexts: Context[] = [
+    { kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 },
+  ];
+  private lineBreak = false;
+  private last: Token | undefined = undefined;
+
+  constructor(
+    private readonly rawLexer: moo.Lexer,
+    private source: string,
+    private readonly file: string,
+  ) {
+    rawLexer.reset(source);
+  }
+
+  /** Lets go of the source and the tokens, for a layout kept after its lexing. */
+  release(): void {
+    this.source = '';
+    this.out = [];
+    this.last = undefined;
+  }
+
+  *runs(runTokens: number): Generator<Token[], Diagnostic[]> {
+    const contexts = this.contexts;
+    for (let raw = this.nextRaw(); raw !== undefined; raw = this.nextRaw()) {
+      switch (raw.type) {
+        case 'space':
+        case 'blank':
+          continue;
+        case 'nl':
+          this.lineBreak = true;
+          continue;
+        case 'unterminated':
+          throw kclError('InvalidSyntax', 'unterminated string', this.position(raw));
+        case 'invalid':
+          throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, this.position(raw));
+      }
+      // a token of our own rather than moo's: the literal below makes only tokens that are kept, so
+      // V8 learns to allocate them where long-lived objects go instead of copying each one twice
+      // through the young generation (moo's allocation site mostly makes blanks, which die young),
+      // and they have the one shape of layout tokens
+      const text = raw.text;
+      const tok: Token = {
+        type: tokenClass(raw.type ?? 'op', text),
+        value: raw.type === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : raw.value,
+        text,
+        offset: raw.offset,
+        line: raw.line,
+        col: raw.col,
+        lineBreaks: raw.lineBreaks,
+      };
+      if (this.lineBreak) {
+        this.lineBreak = false;
+        const ctx = contexts[contexts.length - 1];
+        if (ctx.kind === 'block') {
+          if (!(CLOSERS.has(tok.text) && ctx.closer === tok.text)) this.blockLineBreak(ctx, tok);
+        } else {
+          this.bracketLineBreak(ctx, tok);
+        }
+      }
+      // what came last once the line break's layout tokens are in
+      const last = this.last;
+      // seen before the token opens or closes a block or bracket: a `}` ending a lambda body at
+      // column 1 closes a block, and starts nothing
+      const startsStatement =
+        tok.col === 1 &&
+        contexts.length === 1 &&
+        contexts[0].indents.length === 1 &&
+        (last?.type === 'NEWLINE' || last?.type === 'DEDENT') &&
+        !CONTINUATIONS.has(tok.text);
+      if (tok.type !== 'op') {
+        // names, literals and operators neither open nor close anything
+      } else if (CLOSERS.has(tok.text)) {
+        this.closeContext(tok);
+      } else if (OPENERS.has(tok.text)) {
+        const ctx = contexts[contexts.length - 1];
+        const isLambdaBody =
+          tok.text === '{' &&
+          ctx.pendingLambdas > 0 &&
+          !(last && TYPE_BRACE_PREDECESSORS.has(last.text)) &&
+          !(last?.text === 'lambda' && last.type === 'keyword' && bracesBeforeArrow(this.source, tok.offset));
+        if (isLambdaBody) ctx.pendingLambdas--;
+        contexts.push({
+          kind: isLambdaBody ? 'block' : 'bracket',
+          closer: OPENERS.get(tok.text)!,
+          indents: [],
+          pendingLambdas: 0,
+        });
+      }
+      if (tok.type === 'keyword' && tok.text === 'lambda') contexts[contexts.length - 1].pendingLambdas++;
+      const pair =
+        last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
+      if (pair && last && last.line === tok.line) {
+        // `not in` and `is not` become one operator token, so `a is not b` has a single reading
+        const joined = { ...last, type: 'binop', text: pair, value: pair };
+        this.out[this.out.length - 1] = joined;
+        this.last = joined;
+        continue;
+      }
+      if (startsStatement) {
+        if (this.out.length >= runTokens && !this.decorated) {
+          yield this.out;
+          this.emitted += this.out.length;
+          this.out = [];
+        }
+        this.decorated = tok.text === '@';
+      }
+      this.emit(tok);
+    }
+    const source = this.source;
+    const end = { offset: source.length, line: 1 + countLines(source), col: 1 };
+    if (!this.lastIsLayout()) this.emit(this.newline(end));
+    for (const ctx of contexts.reverse()) {
+      for (let i = 1; i < ctx.indents.length; i++) this.emit(layoutToken('DEDENT', end));
+    }
+    if (this.out.length > 0) yield this.out;
+    return this.problems;
+  }
+
+  private emit(t: Token): void {
     // past this the parser's chart would outgrow any sensible memory: refuse rather than abort
-    if (emitted + out.length === MAX_TOKENS) {
+    if (this.emitted + this.out.length === MAX_TOKENS) {
       throw kclError(
         'CompileError',
         `the file has more than ${MAX_TOKENS} tokens, more than kdeck compiles in one file; split it`,
-        position(t),
+        this.position(t),
       );
     }
-    out.push(t);
-    last = t;
-  };
-  const position = (t: { line: number; col: number }): Position => ({ file, line: t.line, column: t.col });
-  const lastIsLayout = () => last === undefined || LAYOUT.has(last.type);
+    this.out.push(t);
+    this.last = t;
+  }
+
+  private position(t: { line: number; col: number }): Position {
+    return { file: this.file, line: t.line, column: t.col };
+  }
+
+  private lastIsLayout(): boolean {
+    return this.last === undefined || LAYOUT.has(this.last.type);
+  }
+
   // a NEWLINE sits where its line ends, so "unexpected newline" points after the last token
-  const newline = (fallback: Token | { offset: number; line: number; col: number }): Token => {
+  private newline(fallback: Token | { offset: number; line: number; col: number }): Token {
+    const last = this.last;
     if (!last || LAYOUT.has(last.type)) return layoutToken('NEWLINE', fallback);
     const nl = last.text.lastIndexOf('\n');
     const col = nl === -1 ? last.col + last.text.length : last.text.length - nl;
     return layoutToken('NEWLINE', { offset: last.offset + last.text.length, line: last.line + last.lineBreaks, col });
-  };
+  }
 
-  const blockLineBreak = (ctx: Context, tok: Token) => {
-    const indent = measureIndent(source, tok.offset);
+  private blockLineBreak(ctx: Context, tok: Token): void {
+    const indent = measureIndent(this.source, tok.offset);
     if (ctx.indents.length === 0) {
       ctx.indents.push(indent);
       return;
     }
-    if (!lastIsLayout() && last?.text !== '{') emit(newline(tok));
+    if (!this.lastIsLayout() && this.last?.text !== '{') this.emit(this.newline(tok));
     let level = ctx.indents.length - 1;
-    let order = compareIndent(indent, ctx.indents[level], position(tok));
+    let order = compareIndent(indent, ctx.indents[level], this.position(tok));
     if (order > 0) {
       ctx.indents.push(indent);
-      emit(layoutToken('INDENT', tok));
+      this.emit(layoutToken('INDENT', tok));
       return;
     }
-    while (order < 0 && level > 0) order = compareIndent(indent, ctx.indents[--level], position(tok));
+    while (order < 0 && level > 0) order = compareIndent(indent, ctx.indents[--level], this.position(tok));
     const extra = indent.spaces - ctx.indents[level].spaces;
     if (order < 0 || (order > 0 && extra <= 0)) {
-      throw kclError('IndentationError', 'unindent does not match any outer indentation level', position(tok));
+      throw kclError('IndentationError', 'unindent does not match any outer indentation level', this.position(tok));
     }
     if (order > 0) {
-      problems.push({
+      this.problems.push({
         kind: 'InvalidSyntax',
         message: `invalid indentation with ${extra} space${extra > 1 ? 's' : ''}, try to align indents by adding or removing spaces`,
-        position: position(tok),
+        position: this.position(tok),
       });
       return;
     }
     while (ctx.indents.length - 1 > level) {
       ctx.indents.pop();
-      emit(layoutToken('DEDENT', tok));
+      this.emit(layoutToken('DEDENT', tok));
     }
-  };
+  }
 
-  const bracketLineBreak = (ctx: Context, tok: Token) => {
+  private bracketLineBreak(ctx: Context, tok: Token): void {
     if (CLOSERS.has(tok.text)) return;
-    const indent = measureIndent(source, tok.offset);
-    const joins = last !== undefined && JOINING.has(last.text);
+    const indent = measureIndent(this.source, tok.offset);
+    const joins = this.last !== undefined && JOINING.has(this.last.text);
     if (ctx.indents.length === 0) {
       ctx.indents.push(indent);
-      if (!joins) emit(newline(tok));
+      if (!joins) this.emit(this.newline(tok));
       return;
     }
-    const order = compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok));
-    if (order > 0 && last?.text === ':') {
+    const order = compareIndent(indent, ctx.indents[ctx.indents.length - 1], this.position(tok));
+    if (order > 0 && this.last?.text === ':') {
       ctx.indents.push(indent);
-      emit(newline(tok));
-      emit(layoutToken('INDENT', tok));
+      this.emit(this.newline(tok));
+      this.emit(layoutToken('INDENT', tok));
       return;
     }
     if (order >= 0) {
       // however deep it is indented, a line starts a new entry unless one of the two lines
       // shows the expression goes on
-      if (!joins && !continuesExpression(tok)) emit(newline(tok));
+      if (!joins && !continuesExpression(tok)) this.emit(this.newline(tok));
       return;
     }
-    while (ctx.indents.length > 1 && compareIndent(indent, ctx.indents[ctx.indents.length - 1], position(tok)) < 0) {
+    while (
+      ctx.indents.length > 1 &&
+      compareIndent(indent, ctx.indents[ctx.indents.length - 1], this.position(tok)) < 0
+    ) {
       ctx.indents.pop();
-      emit(layoutToken('DEDENT', tok));
+      this.emit(layoutToken('DEDENT', tok));
     }
-    if (compareIndent(indent, ctx.indents[0], position(tok)) < 0) ctx.indents[0] = indent;
-    if (!joins || last?.type === 'DEDENT') emit(newline(tok));
-  };
+    if (compareIndent(indent, ctx.indents[0], this.position(tok)) < 0) ctx.indents[0] = indent;
+    if (!joins || this.last?.type === 'DEDENT') this.emit(this.newline(tok));
+  }
 
-  const closeContext = (tok: Token) => {
+  private closeContext(tok: Token): void {
+    const contexts = this.contexts;
     const ctx = contexts[contexts.length - 1];
     if (contexts.length === 1 || ctx.closer !== tok.text) return;
     contexts.pop();
     if (ctx.kind === 'block') {
-      if (!lastIsLayout() && last?.text !== '{') emit(newline(tok));
-      for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
+      if (!this.lastIsLayout() && this.last?.text !== '{') this.emit(this.newline(tok));
+      for (let i = 1; i < ctx.indents.length; i++) this.emit(layoutToken('DEDENT', tok));
     } else {
-      for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', tok));
-      if (last?.type === 'NEWLINE') out.pop();
-      last = out[out.length - 1];
+      for (let i = 1; i < ctx.indents.length; i++) this.emit(layoutToken('DEDENT', tok));
+      if (this.last?.type === 'NEWLINE') this.out.pop();
+      this.last = this.out[this.out.length - 1];
     }
-  };
+  }
 
-  const next = (): moo.Token | undefined => {
+  private nextRaw(): moo.Token | undefined {
     try {
-      return rawLexer.next();
+      return this.rawLexer.next();
     } catch (e) {
       // the RegExp engine's own stack: a string literal with millions of escapes
       if (!(e instanceof RangeError)) throw e;
+      const last = this.last;
       const at = last ? { line: last.line + last.lineBreaks, col: last.col + last.text.length } : { line: 1, col: 1 };
       throw kclError(
         'InvalidSyntax',
         'this token is too long to read (a string of millions of escapes?)',
-        position(at),
+        this.position(at),
       );
     }
-  };
-  for (let raw = next(); raw !== undefined; raw = next()) {
-    switch (raw.type) {
-      case 'space':
-      case 'blank':
-        continue;
-      case 'nl':
-        lineBreak = true;
-        continue;
-      case 'unterminated':
-        throw kclError('InvalidSyntax', 'unterminated string', position(raw));
-      case 'invalid':
-        throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, position(raw));
-    }
-    // a token of our own rather than moo's: the literal below makes only tokens that are kept, so
-    // V8 learns to allocate them where long-lived objects go instead of copying each one twice
-    // through the young generation (moo's allocation site mostly makes blanks, which die young),
-    // and they have the one shape of layout tokens
-    const text = raw.text;
-    const tok: Token = {
-      type: tokenClass(raw.type ?? 'op', text),
-      value: raw.type === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : raw.value,
-      text,
-      offset: raw.offset,
-      line: raw.line,
-      col: raw.col,
-      lineBreaks: raw.lineBreaks,
-    };
-    if (lineBreak) {
-      lineBreak = false;
-      const ctx = contexts[contexts.length - 1];
-      if (ctx.kind === 'block') {
-        if (!(CLOSERS.has(tok.text) && ctx.closer === tok.text)) blockLineBreak(ctx, tok);
-      } else {
-        bracketLineBreak(ctx, tok);
-      }
-    }
-    // seen before the token opens or closes a block or bracket: a `}` ending a lambda body at
-    // column 1 closes a block, and starts nothing
-    const startsStatement =
-      tok.col === 1 &&
-      contexts.length === 1 &&
-      contexts[0].indents.length === 1 &&
-      (last?.type === 'NEWLINE' || last?.type === 'DEDENT') &&
-      !CONTINUATIONS.has(tok.text);
-    if (tok.type !== 'op') {
-      // names, literals and operators neither open nor close anything
-    } else if (CLOSERS.has(tok.text)) {
-      closeContext(tok);
-    } else if (OPENERS.has(tok.text)) {
-      const ctx = contexts[contexts.length - 1];
-      const isLambdaBody =
-        tok.text === '{' &&
-        ctx.pendingLambdas > 0 &&
-        !(last && TYPE_BRACE_PREDECESSORS.has(last.text)) &&
-        !(last?.text === 'lambda' && last.type === 'keyword' && bracesBeforeArrow(source, tok.offset));
-      if (isLambdaBody) ctx.pendingLambdas--;
-      contexts.push({
-        kind: isLambdaBody ? 'block' : 'bracket',
-        closer: OPENERS.get(tok.text)!,
-        indents: [],
-        pendingLambdas: 0,
-      });
-    }
-    if (tok.type === 'keyword' && tok.text === 'lambda') contexts[contexts.length - 1].pendingLambdas++;
-    const pair =
-      last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
-    if (pair && last && last.line === tok.line) {
-      // `not in` and `is not` become one operator token, so `a is not b` has a single reading
-      out[out.length - 1] = { ...last, type: 'binop', text: pair, value: pair };
-      last = out[out.length - 1];
-      continue;
-    }
-    if (startsStatement) {
-      if (out.length >= runTokens && !decorated) {
-        yield out;
-        emitted += out.length;
-        out = [];
-      }
-      decorated = tok.text === '@';
-    }
-    emit(tok);
   }
-
-  const end = { offset: source.length, line: 1 + countLines(source), col: 1 };
-  if (!lastIsLayout()) emit(newline(end));
-  for (const ctx of contexts.reverse()) {
-    for (let i = 1; i < ctx.indents.length; i++) emit(layoutToken('DEDENT', end));
-  }
-  if (out.length > 0) yield out;
-  return problems;
 }
 
 function countLines(source: string): number {

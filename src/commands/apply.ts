@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Operation } from '../workflows/stack-operation.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../app/policy/operation-limits.js';
 import { withStackOptions, type StackFlags } from './command-flags.js';
 
 export type { Operation };
@@ -32,8 +33,16 @@ export function operationCommand(operation: Operation): Command {
       '--confirm <contexts>',
       'the production contexts the change touches, by name (comma-separated): the confirmation production needs without a terminal',
     )
-    .option('--timeout <duration>', 'how long each resource may take to become healthy or to be deleted', '5m')
-    .option('--concurrency <n>', 'resources worked on at once', '8')
+    .option(
+      '--timeout <duration>',
+      'how long each resource may take to become healthy or to be deleted',
+      `${DEFAULT_TIMEOUT_MS / 60_000}m`,
+    )
+    .option(
+      '--concurrency <n>',
+      'API calls in flight at once (a resource waiting for its health holds none)',
+      String(DEFAULT_CONCURRENCY),
+    )
     .option('--fail-fast', 'start nothing new after the first failure')
     .option('--ignore-fields <paths>', 'dotted paths left out of the comparison, comma-separated');
   if (operation === 'apply') {

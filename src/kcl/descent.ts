@@ -160,16 +160,13 @@ class Reader {
 
   private simpleStmt(): A.Stmt {
     const t = this.peek();
-    switch (t.text) {
-      case 'assert':
-        return this.assertStmt();
-      case 'import':
-        return this.importStmt();
-      case 'type':
-        if (this.atType('name', 1) && this.at('=', 2)) {
-          this.pos += 3;
-          return b.typeAliasStmt(t, this.tokens[this.pos - 2], this.type());
-        }
+    if (t.text === 'assert') return this.assertStmt();
+    if (t.text === 'import') return this.importStmt();
+    // `type` is a name too (`type = "a"`, `type: str`): an alias is `type Name = ...`
+    if (t.text === 'type' && this.atType('name', 1) && this.at('=', 2)) {
+      const name = this.tokens[this.pos + 1];
+      this.pos += 3;
+      return b.typeAliasStmt(t, name, this.type());
     }
     if (t.type === 'name' || t.type === 'string') {
       const n = this.peek(1).text;

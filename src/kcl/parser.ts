@@ -1,8 +1,10 @@
 /**
- * The parser: the Earley parser of earley/ over the nearley-compiled grammar, fed with the
- * layout-aware token stream. Syntax errors name the unexpected token and what the grammar
- * expected there. After one, parsing goes on at the next top-level statement, so that every
- * statement's errors are reported together, as kcl's error-recovering parser does.
+ * The parser, over the layout-aware token stream. The recursive-descent reader (descent.ts)
+ * reads what it can at once; the Earley parser of earley/ over the nearley-compiled grammar reads
+ * whatever it gives up on, which is every input with a syntax error. Syntax errors name the
+ * unexpected token and what the grammar expected there. After one, parsing goes on at the next
+ * top-level statement, so that every statement's errors are reported together, as kcl's
+ * error-recovering parser does.
  */
 import type * as A from './ast.js';
 import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';

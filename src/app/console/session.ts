@@ -32,6 +32,7 @@ import { driftText, liveIndexOf, withLiveEvents, type LiveIndex } from './live-d
 import { OperationRunner } from './operations.js';
 import { ConsoleObjects } from './objects.js';
 import { ClusterObjectSource } from '../../cluster/object-source.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '../policy/operation-limits.js';
 import { workspaceProduction } from '../policy/production.js';
 import { ConsoleRecovery, type RecoveryCommand } from './recovery.js';
 import { ClusterPodTools } from '../pods/pod-tools.js';
@@ -121,7 +122,7 @@ export class ConsoleSession implements ConsoleControl {
       clusterSet: options.clusterSet,
       backend: options.backend,
       readOnly: options.readOnly,
-      settings: options.operation ?? { concurrency: 8, timeoutMs: 300_000 },
+      settings: options.operation ?? { concurrency: DEFAULT_CONCURRENCY, timeoutMs: DEFAULT_TIMEOUT_MS },
       log: (level, text) => this.log(level, text),
       finished: (key) => this.plan(key),
       now: this.now,

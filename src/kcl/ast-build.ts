@@ -1,7 +1,8 @@
 /**
- * Builders the grammar's postprocessors call. Nearley runs a postprocessor every time a rule
- * completes, including on branches that die later, so these stay cheap: no parsing here except
- * the `${...}` parts of strings, which are rare.
+ * The builders of the syntax tree, one per node shape, called by both readers of the grammar: the
+ * recursive-descent reader (descent.ts) and the grammar's own postprocessors (for what the Earley
+ * parser reads). So a node is made the same way whichever reader found it. They stay cheap: no
+ * parsing here.
  */
 import type * as A from './ast.js';
 import type { Token } from './lexer.js';
@@ -703,7 +704,9 @@ export function checkItem(
   };
 }
 
-export function target(name: Token, path: { part: A.Target['path'][number]; end: Located }[]): A.Target {
+export type TargetPart = { part: A.Target['path'][number]; end: Located };
+
+export function target(name: Token, path: TargetPart[]): A.Target {
   return {
     name: name.value,
     path: path.map((p) => p.part),
@@ -835,11 +838,7 @@ export function configIf(
   };
 }
 
-// ---------------------------------------------------------------- shapes both readers build
-// (the grammar's postprocessors and the recursive-descent reader call these, so that a node is
-// made in one place whichever reader found it)
-
-export type TargetPart = { part: A.Target['path'][number]; end: Located };
+// ---------------------------------------------------------------- parts of declarations
 
 export function targetAttr(name: Token): TargetPart {
   return { part: { attr: name.value }, end: name };

@@ -16,6 +16,17 @@ import * as b from './ast-build.js';
 import type { Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 
+/** A conditional entry of a list or a config, as ast-build makes it. */
+type IfEntry<T, N> = T & { cond: A.Expr; body: T[]; orelse?: T[] | N };
+
+/** What a list's entries and a config's differ in: how a plain entry is read, how an `if` entry
+ * is made, and the bracket after the last. */
+interface EntryRules<T, N extends IfEntry<T, N>> {
+  readonly closer: string;
+  readonly entry: (this: Reader) => T;
+  readonly conditional: (cond: A.Expr, body: T[], orelse: T[] | N | undefined, first: b.Located, last: b.Located) => N;
+}
+
 /** Thrown to leave a reading; never escapes this module. */
 const GIVE_UP: unique symbol = Symbol('give up');
 
@@ -113,6 +124,13 @@ class Reader {
   /** `%NEWLINE:? word`: a line break before `elif`, `else`, `for` or `if` in brackets. */
   private atAfterNewline(word: string): boolean {
     return this.at(word) || (this.atType('NEWLINE') && this.at(word, 1));
+  }
+
+  /** The `word` of `%NEWLINE:? word`, both consumed, or null (nothing consumed). */
+  private takeAfterNewline(word: string): Token | null {
+    if (!this.atAfterNewline(word)) return null;
+    if (this.atType('NEWLINE')) this.pos++;
+    return this.next();
   }
 
   /** Runs `read` (a method, or a closure where it needs more); where it gives up, puts the
@@ -698,115 +716,55 @@ class Reader {
 
   private compClauses(): A.CompClause[] {
     const clauses: A.CompClause[] = [];
-    while (this.atComprehension()) {
-      if (this.atType('NEWLINE')) this.pos++;
-      const forTok = this.next();
+    for (let forTok = this.takeAfterNewline('for'); forTok; forTok = this.takeAfterNewline('for')) {
       const names = [this.expectType('name')];
       while (this.take(',')) names.push(this.expectType('name'));
       this.expect('in');
       const iter = this.binary();
       const ifs: A.Expr[] = [];
-      while (this.atAfterNewline('if')) {
-        if (this.atType('NEWLINE')) this.pos++;
-        this.pos++;
-        ifs.push(this.binary());
-      }
+      while (this.takeAfterNewline('if')) ifs.push(this.binary());
       clauses.push(b.compClause(forTok, names, iter, ifs));
     }
     return clauses;
   }
 
-  // ------------------------------------------------------------------ lists
+  // ------------------------------------------------------------------ lists and configs
+
+  private static readonly LIST: EntryRules<A.ListItem, A.ListIfItem> = {
+    closer: ']',
+    entry(this: Reader) {
+      return this.listElement();
+    },
+    conditional: b.listIf,
+  };
+
+  private static readonly CONFIG: EntryRules<A.ConfigItem, A.ConfigIfEntry> = {
+    closer: '}',
+    entry(this: Reader) {
+      return this.configEntry();
+    },
+    conditional: b.configIf,
+  };
 
   private listInner(): { items: A.ListItem[] } | { element: A.Expr | A.StarredExpr; generators: A.CompClause[] } {
     if (this.at(']')) return { items: [] };
-    if (this.at('if')) return { items: this.listItems(null) };
+    if (this.at('if')) return { items: this.entries(Reader.LIST, null) };
     const element = this.listElement();
     if (this.atComprehension()) return { element, generators: this.compClauses() };
-    return { items: this.listItems(element) };
+    return { items: this.entries(Reader.LIST, element) };
   }
 
-  /** `(list_item %separator):* list_item:?`, up to `]` or a DEDENT; `first` already read. */
-  private listItems(first: A.ListItem | null): A.ListItem[] {
-    const items: A.ListItem[] = [];
-    let item = first;
-    for (;;) {
-      items.push(item ?? (this.at('if') ? this.listIf() : this.listElement()));
-      item = null;
-      if (!isSeparator(this.peek())) return items;
-      this.pos++;
-      if (this.at(']') || this.atType('DEDENT')) return items;
-    }
+  private configInner(): { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generators: A.CompClause[] } {
+    if (this.at('}')) return { items: [] };
+    if (this.at('if')) return { items: this.entries(Reader.CONFIG, null) };
+    const entry = this.configEntry();
+    if (this.atComprehension()) return { entry, generators: this.compClauses() };
+    return { items: this.entries(Reader.CONFIG, entry) };
   }
 
   private listElement(): A.Expr | A.StarredExpr {
     const star = this.take('*');
     return star ? b.starred(star, this.test()) : this.test();
-  }
-
-  private listIf(): A.ListIfItem {
-    const ifTok = this.next();
-    const cond = this.test();
-    this.expect(':');
-    const body = this.listBody();
-    const elifs: [Token, A.Expr, A.ListItem[]][] = [];
-    while (this.atAfterNewline('elif')) {
-      if (this.atType('NEWLINE')) this.pos++;
-      const elif = this.next();
-      const c = this.test();
-      this.expect(':');
-      elifs.push([elif, c, this.listBody()]);
-    }
-    let orelse: A.ListItem[] | null = null;
-    if (this.atAfterNewline('else')) {
-      if (this.atType('NEWLINE')) this.pos++;
-      this.pos++;
-      this.expect(':');
-      orelse = this.listBody();
-    }
-    return b.ifEntry(b.listIf, ifTok, cond, body, elifs, orelse);
-  }
-
-  private listBody(): A.ListItem[] {
-    const t = this.peek();
-    if (t.type === 'NEWLINE') {
-      this.pos++;
-      this.expectType('INDENT');
-      const items = this.listItems(null);
-      this.expectType('DEDENT');
-      return items;
-    }
-    if (t.text === 'if') {
-      this.pos++;
-      const cond = this.test();
-      this.expect(':');
-      const body = this.listBody();
-      return [b.listIf(cond, body, undefined, t, b.lastOf(body))];
-    }
-    return [this.listElement()];
-  }
-
-  // ------------------------------------------------------------------ configs
-
-  private configInner(): { items: A.ConfigItem[] } | { entry: A.ConfigEntry; generators: A.CompClause[] } {
-    if (this.at('}')) return { items: [] };
-    if (this.at('if')) return { items: this.configItems(null) };
-    const entry = this.configEntry();
-    if (this.atComprehension()) return { entry, generators: this.compClauses() };
-    return { items: this.configItems(entry) };
-  }
-
-  /** `(config_item %separator):* config_item:?`, up to `}` or a DEDENT; `first` already read. */
-  private configItems(first: A.ConfigItem | null): A.ConfigItem[] {
-    const items: A.ConfigItem[] = [];
-    let item = first;
-    for (;;) {
-      items.push(item ?? (this.at('if') ? this.configIf() : this.configEntry()));
-      item = null;
-      if (!isSeparator(this.peek())) return items;
-      this.pos++;
-      if (this.at('}') || this.atType('DEDENT')) return items;
-    }
   }
 
   private configEntry(): A.ConfigEntry {
@@ -818,35 +776,47 @@ class Reader {
     return b.configEntry(key, op, this.test());
   }
 
-  private configIf(): A.ConfigIfEntry {
+  /** `(item %separator):* item:?`, up to the closing bracket or a DEDENT; `first` already read. */
+  private entries<T, N extends IfEntry<T, N>>(rules: EntryRules<T, N>, first: T | null): T[] {
+    const items: T[] = [];
+    let item = first;
+    for (;;) {
+      items.push(item ?? (this.at('if') ? this.ifEntry(rules) : rules.entry.call(this)));
+      item = null;
+      if (!isSeparator(this.peek())) return items;
+      this.pos++;
+      if (this.at(rules.closer) || this.atType('DEDENT')) return items;
+    }
+  }
+
+  /** `"if" test ":" body (%NEWLINE:? "elif" test ":" body):* (%NEWLINE:? "else" ":" body):?` */
+  private ifEntry<T, N extends IfEntry<T, N>>(rules: EntryRules<T, N>): N {
     const ifTok = this.next();
     const cond = this.test();
     this.expect(':');
-    const body = this.configBody();
-    const elifs: [Token, A.Expr, A.ConfigItem[]][] = [];
-    while (this.atAfterNewline('elif')) {
-      if (this.atType('NEWLINE')) this.pos++;
-      const elif = this.next();
+    const body = this.entryBody(rules);
+    const elifs: [Token, A.Expr, T[]][] = [];
+    for (let elif = this.takeAfterNewline('elif'); elif; elif = this.takeAfterNewline('elif')) {
       const c = this.test();
       this.expect(':');
-      elifs.push([elif, c, this.configBody()]);
+      elifs.push([elif, c, this.entryBody(rules)]);
     }
-    let orelse: A.ConfigItem[] | null = null;
-    if (this.atAfterNewline('else')) {
-      if (this.atType('NEWLINE')) this.pos++;
-      this.pos++;
+    let orelse: T[] | null = null;
+    if (this.takeAfterNewline('else')) {
       this.expect(':');
-      orelse = this.configBody();
+      orelse = this.entryBody(rules);
     }
-    return b.ifEntry(b.configIf, ifTok, cond, body, elifs, orelse);
+    return b.ifEntry<T, N>(rules.conditional, ifTok, cond, body, elifs, orelse);
   }
 
-  private configBody(): A.ConfigItem[] {
+  /** An `if` entry's body: one entry, a one-line `if` without elif/else (so an else has one
+   * owner), or an indented block of entries. */
+  private entryBody<T, N extends IfEntry<T, N>>(rules: EntryRules<T, N>): T[] {
     const t = this.peek();
     if (t.type === 'NEWLINE') {
       this.pos++;
       this.expectType('INDENT');
-      const items = this.configItems(null);
+      const items = this.entries(rules, null);
       this.expectType('DEDENT');
       return items;
     }
@@ -854,10 +824,10 @@ class Reader {
       this.pos++;
       const cond = this.test();
       this.expect(':');
-      const body = this.configBody();
-      return [b.configIf(cond, body, undefined, t, b.lastOf(body))];
+      const body = this.entryBody(rules);
+      return [rules.conditional(cond, body, undefined, t, b.lastOf(body))];
     }
-    return [this.configEntry()];
+    return [rules.entry.call(this)];
   }
 
   // ------------------------------------------------------------------ types

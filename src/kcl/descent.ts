@@ -39,26 +39,25 @@ const isPrefixOp = TOKEN_TESTS.prefixOp.test;
 const isAnyName = TOKEN_TESTS.anyName.test;
 const isSeparator = TOKEN_TESTS.separator.test;
 
+/** Readers not in use. Kept, not made per run, for the same reason as the lexer's layouts: V8
+ * throws away the code compiled for a class once no instance of it is alive, and the reader's
+ * would be compiled again after every full collection. */
+const idleReaders: Reader[] = [];
+
 /** The statements of `tokens` (a whole number of top-level statements), or undefined where the
  * Earley parser has to read them. */
 export function readStatements(tokens: readonly Token[]): A.Stmt[] | undefined {
-  const reader = new Reader(tokens);
+  const reader = idleReaders.pop() ?? new Reader();
   try {
-    return reader.module();
+    return reader.module(tokens);
   } catch (e) {
     // a builder's own diagnostic, or a nesting too deep for this stack, is the Earley path's too
     if (e === GIVE_UP || e instanceof Error) return undefined;
     throw e;
   } finally {
-    reader.release();
-    lastReader[0] = reader;
+    idleReaders.push(reader);
   }
 }
-
-/** The last reader done with, emptied: V8 throws away the code compiled for a class once no
- * instance of it is alive, and the reader's would be compiled again after every full collection
- * (see the lexer's lastLayout). */
-const lastReader: Reader[] = [];
 
 /** The expression of `tokens` (a `${...}` interpolation: one expression and its newline), or
  * undefined where the Earley parser has to read it. */
@@ -68,15 +67,8 @@ export function readExpression(tokens: readonly Token[]): A.Expr | undefined {
 }
 
 class Reader {
+  private tokens: readonly Token[] = [];
   private pos = 0;
-
-  constructor(private tokens: readonly Token[]) {}
-
-  /** Lets go of the tokens, for a reader kept after its reading. */
-  release(): void {
-    this.tokens = [];
-    this.pos = 0;
-  }
 
   // ------------------------------------------------------------------ tokens
 
@@ -148,10 +140,17 @@ class Reader {
 
   // ------------------------------------------------------------------ module and statements
 
-  module(): A.Stmt[] {
-    const body: A.Stmt[] = [];
-    while (this.pos < this.tokens.length) body.push(this.stmt());
-    return body;
+  /** The statements of `tokens`; an idle reader holds none of them afterwards. */
+  module(tokens: readonly Token[]): A.Stmt[] {
+    this.tokens = tokens;
+    this.pos = 0;
+    try {
+      const body: A.Stmt[] = [];
+      while (this.pos < tokens.length) body.push(this.stmt());
+      return body;
+    } finally {
+      this.tokens = [];
+    }
   }
 
   private stmt(): A.Stmt {

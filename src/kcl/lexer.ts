@@ -264,9 +264,14 @@ export function lex(source: string, file: string): Lexed {
  * or bracket; `elif` and `else` there go on with the `if` above them. */
 export const CONTINUATIONS: ReadonlySet<string> = new Set(['elif', 'else']);
 
-/** moo lexers not in use. A file's layout holds one until its last run, and the parser lexes
- * the `${...}` parts of a run's strings meanwhile, each with another. */
-const idleLexers: moo.Lexer[] = [];
+/**
+ * Layouts not in use, each with its moo lexer. A file's lexing holds one until its last run, and
+ * the parser lexes the `${...}` parts of a run's strings meanwhile, each with another. Kept, not
+ * made per file: V8 compiles the lexer's loop for the hidden class of its Layout, and once no
+ * Layout was alive a full collection freed that class and threw the code away with it, so every
+ * file lexed after one ran in slower code until it was compiled again.
+ */
+const idleLayouts: Layout[] = [];
 
 /**
  * The tokens of a file as runs of whole top-level statements, each run at least `runTokens`
@@ -275,55 +280,51 @@ const idleLexers: moo.Lexer[] = [];
  * copied by the garbage collector on the way. Returns the problems `lex` returns.
  */
 export function* lexRuns(source: string, file: string, runTokens: number): Generator<Token[], Diagnostic[]> {
-  const rawLexer = idleLexers.pop() ?? moo.compile(rules);
-  const layout = new Layout(rawLexer, source, file);
+  const layout = idleLayouts.pop() ?? new Layout();
   try {
+    layout.start(source, file);
     return yield* layout.runs(runTokens);
   } finally {
-    idleLexers.push(rawLexer);
-    layout.release();
-    lastLayout[0] = layout;
+    // an idle layout holds no source and no tokens
+    layout.start('', '');
+    idleLayouts.push(layout);
   }
 }
 
 /**
- * The last layout done with, emptied. V8 compiles the lexer's loop for the hidden class of its
- * Layout, and once no Layout is alive a full collection frees that class and throws the code
- * away with it: every file lexed after one ran in slower code until it was compiled again.
- */
-const lastLayout: Layout[] = [];
-
-/**
- * One lexing of a source. A class rather than closures made per call: V8 inlines a method into
- * the loop that calls it, while a closure is a new function on every call, so the loop compiled
- * for one file threw its code away on the next ("wrong call target") and every file after a
- * large one was lexed at half speed.
+ * One lexing at a time of a source. A class rather than closures made per call: V8 inlines a
+ * method into the loop that calls it, while a closure is a new function on every call, so the
+ * loop compiled for one file threw its code away on the next ("wrong call target").
  */
 class Layout {
-  private out: Token[] = [];
-  private emitted = 0;
+  private readonly rawLexer = moo.compile(rules);
+  // set by start
+  private source!: string;
+  private file!: string;
+  private out!: Token[];
+  private emitted!: number;
   /** Whether the last top-level statement was a decorator line, which goes with the one under it. */
-  private decorated = false;
-  private readonly problems: Diagnostic[] = [];
-  private readonly contexts: Context[] = [
-    { kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 },
-  ];
-  private lineBreak = false;
-  private last: Token | undefined = undefined;
+  private decorated!: boolean;
+  private problems!: Diagnostic[];
+  private contexts!: Context[];
+  private lineBreak!: boolean;
+  private last: Token | undefined;
 
-  constructor(
-    private readonly rawLexer: moo.Lexer,
-    private source: string,
-    private readonly file: string,
-  ) {
-    rawLexer.reset(source);
+  constructor() {
+    this.start('', '');
   }
 
-  /** Lets go of the source and the tokens, for a layout kept after its lexing. */
-  release(): void {
-    this.source = '';
+  start(source: string, file: string): void {
+    this.source = source;
+    this.file = file;
     this.out = [];
+    this.emitted = 0;
+    this.decorated = false;
+    this.problems = [];
+    this.contexts = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
+    this.lineBreak = false;
     this.last = undefined;
+    this.rawLexer.reset(source);
   }
 
   *runs(runTokens: number): Generator<Token[], Diagnostic[]> {

@@ -67,7 +67,6 @@ interface Workload {
   targets: RunTarget[];
 }
 
-/** The owners whose pods a batch waits on to be replaced (a Job's are not restarted for it). */
 /** The workloads a batch touches: a pod's owner, or the target itself for a rollout restart. */
 function workloadsOf(batch: RunBatch): Workload[] {
   const byName = new Map<string, Workload>();

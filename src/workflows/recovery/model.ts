@@ -6,7 +6,8 @@
 import type { Health } from '../../health/rules.js';
 import type { OnFailure, RecoveryAction, RecoveryPlan, RecoveryTarget } from '../../recovery/plan.js';
 
-/** The workloads that replace the pods they own: a run's gate and verification read them. */
+/** The workloads that replace the pods they own, which a batch waits on (a Job's pods are not
+ * restarted for it): a run's gate and verification read them. */
 export const REPLACING_OWNERS: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']);
 
 export interface RunTarget extends RecoveryTarget {

@@ -208,7 +208,8 @@ const UNARY_OR_UNPACK = new Set(['+', '-', '*', '**']);
 /** A `{` after these, while a lambda header is open, is a dict type or a parameter's default
  * (`attrs: {:} = {}`) rather than the lambda body. */
 const TYPE_BRACE_PREDECESSORS = new Set([':', '->', '|', '[', '(', '{', ',', '=']);
-const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
+/** The tokens the layout pass makes of line structure. */
+export const LAYOUT: ReadonlySet<string> = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
 
 function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
   if (a.tabs === b.tabs) return Math.sign(a.spaces - b.spaces);

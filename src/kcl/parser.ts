@@ -11,7 +11,18 @@ import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/di
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
 import { readExpression, readStatements } from './descent.js';
-import { CONTINUATIONS, describeToken, lex, lexRuns, tokenize, type Lexed, type Token } from './lexer.js';
+import {
+  CLOSERS,
+  CONTINUATIONS,
+  describeToken,
+  LAYOUT,
+  lex,
+  lexRuns,
+  OPENERS,
+  tokenize,
+  type Lexed,
+  type Token,
+} from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
 import { isInterpolated, splitInterpolations, type StringToken } from './strings.js';
@@ -117,7 +128,6 @@ const EXPRESSION_NAMES: Record<A.Expr['type'], string> = {
   Paren: 'ParenExpression',
 };
 
-const LAYOUT = new Set(['NEWLINE', 'INDENT', 'DEDENT']);
 const isAssignment = (t: Token) => (t.type === 'op' && t.text === '=') || t.type === 'augop';
 
 /**
@@ -204,9 +214,6 @@ function run(tokens: Token[], file: string): A.Stmt[][] {
   return result.parses;
 }
 
-const OPEN_BRACKETS = new Set(['(', '[', '{']);
-const CLOSE_BRACKETS = new Set([')', ']', '}']);
-
 /** Where the first top-level statement after token `after` starts: a line at column 1, outside
  * any block or bracket. None where the rest of the file is inside a bracket that never closes. */
 function nextStatement(tokens: Token[], after: number): number | undefined {
@@ -225,8 +232,8 @@ function nextStatement(tokens: Token[], after: number): number | undefined {
     if (starts && !CONTINUATIONS.has(t.text)) return i;
     if (t.type === 'INDENT') blocks++;
     else if (t.type === 'DEDENT') blocks--;
-    else if (t.type === 'op' && OPEN_BRACKETS.has(t.text)) brackets++;
-    else if (t.type === 'op' && CLOSE_BRACKETS.has(t.text)) brackets--;
+    else if (t.type === 'op' && OPENERS.has(t.text)) brackets++;
+    else if (t.type === 'op' && CLOSERS.has(t.text)) brackets--;
   }
   return undefined;
 }

@@ -74,7 +74,20 @@ function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function toData(v: Value, opts: EncodeOptions): Data {
+/** Whether kcl writes `item` as a list item or a dict value. */
+function isWritten(item: Value, opts: EncodeOptions): boolean {
+  return item !== UNDEFINED && !isNonData(item) && !(item === null && opts.ignoreNone);
+}
+
+/** A dict's entries as kcl writes them: in order (sorted if asked), without the ones it drops. */
+function writtenEntries(v: DictValue, opts: EncodeOptions): [string, Value][] {
+  const entries = [...v.entries];
+  if (opts.sortKeys) entries.sort(([a], [b]) => compareCodePoints(a, b));
+  return entries.filter(([key, item]) => !(opts.ignorePrivate && key.startsWith('_')) && isWritten(item, opts));
+}
+
+/** A scalar's data; undefined for a list, dict or non-data value. */
+function scalarData(v: Value): Data | undefined {
   if (v === null || v === UNDEFINED) return null;
   switch (typeof v) {
     case 'boolean':
@@ -87,24 +100,15 @@ function toData(v: Value, opts: EncodeOptions): Data {
   }
   // a number multiplier is output as its real value, a float, as in kcl
   if (v instanceof UnitValue) return Number.isFinite(v.value) ? v.value : null;
-  if (Array.isArray(v)) {
-    const out: Data[] = [];
-    for (const item of v) {
-      if (item === UNDEFINED || isNonData(item) || (item === null && opts.ignoreNone)) continue;
-      out.push(toData(item, opts));
-    }
-    return out;
-  }
+  return undefined;
+}
+
+function toData(v: Value, opts: EncodeOptions): Data {
+  const scalar = scalarData(v);
+  if (scalar !== undefined) return scalar;
+  if (Array.isArray(v)) return v.filter((item) => isWritten(item, opts)).map((item) => toData(item, opts));
   if (v instanceof DictValue) {
-    let entries = [...v.entries];
-    if (opts.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
-    const out: [string, Data][] = [];
-    for (const [key, item] of entries) {
-      if (opts.ignorePrivate && key.startsWith('_')) continue;
-      if (item === UNDEFINED || isNonData(item) || (item === null && opts.ignoreNone)) continue;
-      out.push([key, toData(item, opts)]);
-    }
-    return { kind: 'map', entries: out };
+    return { kind: 'map', entries: writtenEntries(v, opts).map(([key, item]) => [key, toData(item, opts)]) };
   }
   // A bare function, schema type or module has no data form; null is the closest thing.
   return null;
@@ -114,27 +118,30 @@ function toData(v: Value, opts: EncodeOptions): Data {
  * Plain JS data (arrays and ordinary objects, no Maps) with kcl's filtering applied. Ints become
  * numbers when they fit exactly and stay bigints otherwise; NaN and infinities become null. Object
  * keys that look like array indices are enumerated first by JS itself, so use `toYaml`/`toJson`
- * where key order matters.
+ * where key order matters. Made in one pass, not through `Data`: a compiled stack's whole spec
+ * goes this way.
  */
-export function plainData(value: Value, options: EncodeOptions = {}): unknown {
-  return toPlain(toData(value, options));
-}
-
-function toPlain(d: Data): unknown {
-  if (typeof d === 'bigint') {
-    const n = Number(d);
-    return Number.isSafeInteger(n) ? n : d;
+export function plainData(v: Value, opts: EncodeOptions = {}): unknown {
+  const scalar = scalarData(v);
+  if (typeof scalar === 'bigint') {
+    const n = Number(scalar);
+    return Number.isSafeInteger(n) ? n : scalar;
   }
-  if (Array.isArray(d)) return d.map(toPlain);
-  if (isDataMap(d)) {
+  if (scalar !== undefined) return scalar;
+  if (Array.isArray(v)) return v.filter((item) => isWritten(item, opts)).map((item) => plainData(item, opts));
+  if (v instanceof DictValue) {
     const obj: Record<string, unknown> = {};
-    // defineProperty so that a `__proto__` key is data, not a prototype swap.
-    for (const [k, x] of d.entries) {
-      Object.defineProperty(obj, k, { value: toPlain(x), enumerable: true, writable: true, configurable: true });
+    for (const [key, item] of writtenEntries(v, opts)) {
+      const value = plainData(item, opts);
+      // a `__proto__` key is data, not a prototype swap; defined rather than assigned (the slow
+      // way) only for it
+      if (key === '__proto__')
+        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      else obj[key] = value;
     }
     return obj;
   }
-  return d;
+  return null;
 }
 
 // ---------------------------------------------------------------- numbers

@@ -21,6 +21,11 @@ export interface ModuleCtx {
   /** The type each global was declared with, or got from its first value: for an instance, its
    * schema itself, which may come from a package this one names differently or not at all. */
   readonly types: Map<string, TypeNode | SchemaDef>;
+  /** The first value of a global bound with no declared type and no schema: its inferred type
+   * (`inferType`) is worked out only when a later binding needs it, since most globals are bound
+   * once and walking a large value for its type is costly. Values are never changed in place once
+   * bound (a path assignment binds a copy), so the type is the same whenever it is asked for. */
+  readonly firstValues: Map<string, Value>;
   /** Globals assigned an instance written in place (`x = S {...}`): kcl's checker knows their
    * schema, so passing them where another schema is expected fails before running. */
   readonly instanceTypes: Map<string, SchemaDef>;

@@ -153,6 +153,7 @@ export class Evaluator {
       aliases: new Map(),
       unified: new Map(),
       types: new Map(),
+      firstValues: new Map(),
       instanceTypes: new Map(),
       morePending: (name) => lazy.hasPending(name),
       laterImport: (name, file) => {
@@ -346,13 +347,14 @@ export class Evaluator {
 
   /** A global keeps the type it was declared with, or first given: `_a = 1; _a = "s"` fails. */
   private keepType(name: string, v: Value, annotation: A.TypeNode | undefined, env: Env): Value {
-    const known = env.module.types.get(name);
+    const known = env.module.types.get(name) ?? inferredType(name, env.module);
     if (annotation && known && typeText(annotation) !== (isSchemaDef(known) ? known.name : typeText(known))) {
       throw kclError('TypeError', `can not change the type of '${name}' to ${typeText(annotation)}`);
     }
     const type = annotation ?? known;
     if (!type) {
-      env.module.types.set(name, isDict(v) && v.schema ? (v.schema as SchemaDef) : inferType(v));
+      if (isDict(v) && v.schema) env.module.types.set(name, v.schema as SchemaDef);
+      else env.module.firstValues.set(name, v);
       return v;
     }
     if (!known) env.module.types.set(name, type);
@@ -954,6 +956,16 @@ export class Evaluator {
         this.unchecked(() => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env)),
     };
   }
+}
+
+/** The type a global got from its first value, inferred now that a later binding asks for it. */
+function inferredType(name: string, ctx: ModuleCtx): A.TypeNode | undefined {
+  const first = ctx.firstValues.get(name);
+  if (first === undefined) return undefined;
+  const type = inferType(first);
+  ctx.firstValues.delete(name);
+  ctx.types.set(name, type);
+  return type;
 }
 
 /** Each argument of a call with the parameter it binds (none for one too many or unknown). */

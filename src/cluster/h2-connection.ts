@@ -179,7 +179,10 @@ export class H2Session {
         resolve({ status: Number(status), headers, text: Buffer.concat(chunks).toString('utf8') });
       });
       stream.on('error', fail);
-      stream.on('close', () => fail(closedEarly()));
+      // every stream closes: the error is made (its stack captured) only for one that got no answer
+      stream.on('close', () => {
+        if (!settled) fail(closedEarly());
+      });
       stream.setTimeout(timeoutMs, () => {
         fail(timedOut(timeoutMs));
         stream.close(http2.constants.NGHTTP2_CANCEL);

@@ -30,6 +30,10 @@ export const STATE_DIR = path.join('.kdeck', 'state');
 const segment = (s: string) => encodeURIComponent(s).replaceAll('.', '%2E');
 const unsegment = (s: string) => decodeURIComponent(s);
 
+/** A file's identity and version: every write replaces the file (a new inode), so another
+ * writer's changes it, as would an edit in place (size or modification time). */
+const stampOf = (st: fs.Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '');
+
 const stateText = (state: State) => `${JSON.stringify(state, null, 2)}\n`;
 
 const sameHolder = (a: LockHolder | undefined, b: LockHolder) => a?.id === b.id && a.since === b.since;
@@ -37,6 +41,10 @@ const sameHolder = (a: LockHolder | undefined, b: LockHolder) => a?.id === b.id 
 export class LocalStateBackend implements StateBackend {
   readonly description: string;
   private readonly dir: string;
+  /** The serial of what this backend last wrote to each file, with the file's stamp then: while
+   * the stamp holds, the file is that write, and a write checks its serial without reading the
+   * whole state back (an apply writes a growing state many times). */
+  private readonly written = new Map<string, { serial: number; stamp: string }>();
 
   constructor(
     workspaceRoot: string,
@@ -83,14 +91,22 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async write(state: State, expectedSerial: number): Promise<State> {
-    const stored = this.readSync(state)?.serial ?? 0;
+    const stored = this.storedSerial(state);
     if (stored !== expectedSerial) throw new StateConflictError(state, expectedSerial, stored);
     const next: State = { ...state, serial: expectedSerial + 1 };
+    const file = this.fileOf(state);
     // the writes and fsyncs run on libuv's threads: an apply writes its state while its calls and
     // watches go on, and a synchronous fsync stopped all of them for its duration (the lock keeps
     // other writers out, and the caller writes one state at a time)
-    await writeDurablyAsync(this.fileOf(state), stateText(next));
+    await writeDurablyAsync(file, stateText(next));
+    this.written.set(file, { serial: next.serial, stamp: stampOf(fs.statSync(file)) });
     return next;
+  }
+
+  private storedSerial(key: StateKey): number {
+    const mine = this.written.get(this.fileOf(key));
+    if (mine && mine.stamp === stampOf(fs.statSync(this.fileOf(key), { throwIfNoEntry: false }))) return mine.serial;
+    return this.readSync(key)?.serial ?? 0;
   }
 
   async importState(state: State): Promise<void> {

@@ -55,6 +55,8 @@ export type ExecuteFn = (
   signal: AbortSignal,
 ) => Promise<ExecuteResult>;
 
+/** How long engine events gather before the machine takes them: a frame of the console. */
+const FRAME_MS = 16;
 const LOG_LIMIT = 500;
 
 /** The machine, with the three actors the caller provides. */
@@ -77,8 +79,9 @@ export function operationMachine(actors: {
         receive((e) => {
           if (e.type === 'STOP') controller.abort();
         });
-        // the events of one turn go together: each update copies the run's progress, and a run of
-        // hundreds of resources sends thousands of events
+        // the events of one frame go together: each update copies the run's progress, and a run of
+        // hundreds of resources sends thousands of events, most in turns of their own (a watch event
+        // each)
         let pending: EngineEvent[] = [];
         const flush = () => {
           if (pending.length === 0) return;
@@ -87,8 +90,10 @@ export function operationMachine(actors: {
           sendBack({ type: 'ENGINE', events });
         };
         const emit = (event: EngineEvent) => {
-          if (pending.length === 0) setImmediate(flush);
+          if (pending.length === 0) setTimeout(flush, FRAME_MS);
           pending.push(event);
+          // the log keeps LOG_LIMIT events: a longer batch would push some out unread
+          if (pending.length === LOG_LIMIT) flush();
         };
         actors.execute(input.changeSet, emit, controller.signal).then(
           (result) => {

@@ -58,8 +58,25 @@ function mayHoldReference(s: string): boolean {
   return s.startsWith(KUSION_PATH) || s.includes('${ref:');
 }
 
+/**
+ * The references found in each attributes object walked. A resource's attributes are walked by
+ * the compile's checks, the graph, the plan and the executor, and never change once compiled
+ * (resolving references makes a new object), so one walk serves them all.
+ */
+const walked = new WeakMap<object, readonly Reference[]>();
+
 /** Every reference in a resource's attributes, in document order. */
-export function referencesIn(attributes: unknown): Reference[] {
+export function referencesIn(attributes: unknown): readonly Reference[] {
+  if (typeof attributes !== 'object' || attributes === null) return findReferences(attributes);
+  let found = walked.get(attributes);
+  if (!found) {
+    found = findReferences(attributes);
+    walked.set(attributes, found);
+  }
+  return found;
+}
+
+function findReferences(attributes: unknown): Reference[] {
   const found: Reference[] = [];
   // the keys down to the value being walked; a pointer is written only for a string holding a reference
   const keys: string[] = [];

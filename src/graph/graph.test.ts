@@ -44,24 +44,25 @@ describe('resource graph', () => {
     expect(shop.reversed().levels()).toEqual([[APP], [CM, DB], [NS]]);
   });
 
-  it('puts each resource right after its dependencies, a chain at a time', () => {
+  it('starts what others wait on first: the longest chain of dependents, then by order', () => {
     const app = (i: number) => [
       res(`v1:ConfigMap:shop:app-${i}`, [NS]),
       res(`v1:Service:shop:app-${i}`, [NS]),
       res(`apps/v1:Deployment:shop:app-${i}`, [NS, `v1:ConfigMap:shop:app-${i}`, `v1:Service:shop:app-${i}`]),
     ];
-    const g = graphOf({ resources: [res(NS), ...app(0), ...app(1)] });
-    expect(g.chainOrder()).toEqual([
+    const solo = res('v1:ConfigMap:shop:solo', [NS]);
+    const g = graphOf({ resources: [res(NS), ...app(0), ...app(1), solo] });
+    expect(g.startOrder()).toEqual([
       NS,
       'v1:ConfigMap:shop:app-0',
-      'v1:Service:shop:app-0',
-      'apps/v1:Deployment:shop:app-0',
       'v1:ConfigMap:shop:app-1',
+      'v1:Service:shop:app-0',
       'v1:Service:shop:app-1',
+      // nothing waits on these: by order, level by level
+      'v1:ConfigMap:shop:solo',
+      'apps/v1:Deployment:shop:app-0',
       'apps/v1:Deployment:shop:app-1',
     ]);
-    // by levels, both apps' ConfigMaps and Services would come before either Deployment
-    expect(g.order().indexOf('apps/v1:Deployment:shop:app-0')).toBe(5);
   });
 
   it('drops the edges other paths imply', () => {

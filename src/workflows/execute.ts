@@ -236,11 +236,9 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
   const forward = applyGraph(changeSet.graph, applies);
   const backward = changeSet.deletions.reversed();
-  // a free slot goes to what comes first in the chain order, not to what asked first: a
-  // Deployment whose ConfigMap and Service just became healthy is sent before the next apps'
-  // ConfigMaps and Services, as a manifest lists them, so workloads start their readiness early
-  // instead of all at the end (the two walks run one after the other: their ranks never meet)
-  const priority = new Map([forward, backward].flatMap((g) => g.chainOrder().map((key, i) => [key, i] as const)));
+  // a free slot goes to what comes first in the graph's start order (what others wait on first),
+  // not to what asked first (the two walks run one after the other: their ranks never meet)
+  const priority = new Map([forward, backward].flatMap((g) => g.startOrder().map((key, i) => [key, i] as const)));
 
   const run = async (key: string): Promise<RunOutcome> => {
     const c = byKey.get(key)!;

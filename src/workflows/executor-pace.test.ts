@@ -137,7 +137,7 @@ describe('the executor at the cluster pace', () => {
     expect(asked).toBeLessThanOrEqual(3);
   });
 
-  it('gives a free slot to a dependent whose dependencies are healthy before the next apps', async () => {
+  it('gives a free slot to what others wait on before a dependent that is ready', async () => {
     const resources = [ns, ...apps(3)];
     const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
     const clusters = new FakeClusters(['a']);
@@ -172,22 +172,32 @@ describe('the executor at the cluster pace', () => {
     await answer();
     await until(() => health.waiting.has('Namespace/shop'), 'the namespace waits for its health');
     health.healthy('Namespace/shop');
-    // app-0's ConfigMap and Service go first, then app-1's ConfigMap takes the one slot
+    // the ConfigMaps and Services, which the Deployments wait on, take the one slot in turn
+    for (let n = 3; n <= 5; n++) {
+      await answer();
+      await until(() => started().length === n, `call ${n} starts`);
+    }
+    for (const cm of ['ConfigMap/app-0', 'ConfigMap/app-1', 'ConfigMap/app-2']) health.healthy(cm);
     await answer();
-    await answer();
-    await until(() => started().length === 4, "app-1's ConfigMap is sent");
-    health.healthy('ConfigMap/app-0');
+    await until(() => health.waiting.has('Service/app-0'), "app-0's Service waits for its health");
     health.healthy('Service/app-0');
-    await until(() => health.waiting.size === 0, "app-0's ConfigMap and Service are done");
-    // app-0's Deployment was queued last, but it goes before app-1's Service and app-2
+    await until(
+      () => events.some((e) => e.type === 'finished' && e.id === 'v1:Service:shop:app-0'),
+      "app-0's Service is done",
+    );
+    // app-0's Deployment asks for the slot in the turn its last dependency finished
+    await new Promise((r) => setImmediate(r));
+    // it is ready now, but the Services the other Deployments wait on go first
     await answer();
-    await until(() => started().length === 5, 'the next call starts');
+    await until(() => started().length === 7, 'the next call starts');
     expect(started()).toEqual([
       'Namespace/shop',
       'ConfigMap/app-0',
-      'Service/app-0',
       'ConfigMap/app-1',
-      'Deployment/app-0',
+      'ConfigMap/app-2',
+      'Service/app-0',
+      'Service/app-1',
+      'Service/app-2',
     ]);
     while (events.filter((e) => e.type === 'finished').length < resources.length) {
       for (const n of [...health.waiting.keys()]) health.healthy(n);

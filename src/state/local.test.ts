@@ -45,6 +45,19 @@ describe('local state backend', () => {
     await expect(backend.write(first, first.serial)).rejects.toThrow(StateConflictError);
   });
 
+  it('sees a write by another process, and an edit in place, since its own last write', async () => {
+    const root = workspace();
+    const mine = new LocalStateBackend(root);
+    const first = await mine.write(emptyState(key, 'a@h', NOW), 0);
+    await new LocalStateBackend(root).write(first, first.serial);
+    await expect(mine.write(first, first.serial)).rejects.toThrow(StateConflictError);
+    const third = await mine.write(first, 2);
+    // the same file rewritten in place, to another serial
+    const file = mine.fileOf(key);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"serial": 3', '"serial": 30'));
+    await expect(mine.write(third, third.serial)).rejects.toThrow(StateConflictError);
+  });
+
   it('reports a damaged state file instead of overwriting it', async () => {
     const backend = new LocalStateBackend(workspace());
     fs.mkdirSync(path.dirname(backend.fileOf(key)), { recursive: true });

@@ -99,7 +99,7 @@ export class SandboxCluster {
       faults: this.faults,
       timings: { ...DEFAULT_TIMINGS, ...opts.timings },
       manager: this.controllers,
-      events: new EventRecorder(this.api),
+      events: new EventRecorder(this.api, (write) => this.controllers.defer(write)),
       pods: this.podIndex,
       labels: this.labelIndexes,
       cluster: this.name,

@@ -15,17 +15,35 @@ export class EventRecorder {
   private readonly byKey = new Map<string, { namespace: string; name: string }>();
   private seq = 0;
 
+  /**
+   * `defer`: where the writes wait, as a real controller's event broadcaster writes its Events
+   * from a goroutine of its own: the reconcile that records one goes on without waiting for it.
+   */
   constructor(
     private readonly api: ApiContext,
+    private readonly defer: (write: () => void) => void = (write) => write(),
     private readonly limit = 2000,
   ) {}
 
   record(about: KubeObject, type: EventType, reason: string, message: string, component: string, host?: string): void {
+    // stamped when it happened, written when the broadcaster gets to it
+    const now = this.api.clock.now();
+    this.defer(() => this.write(about, type, reason, message, component, host, now));
+  }
+
+  private write(
+    about: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    component: string,
+    host: string | undefined,
+    now: number,
+  ): void {
     const events = this.api.resources.forResource('', 'events');
     if (!events) return;
     const namespace = about.metadata.namespace || 'default';
     const key = `${about.metadata.uid ?? ''}\u0000${reason}\u0000${message}`;
-    const now = this.api.clock.now();
     const seen = this.byKey.get(key);
     const existing = seen ? this.api.store.get('/events', seen.namespace, seen.name) : undefined;
     if (existing) {

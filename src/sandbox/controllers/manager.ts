@@ -33,6 +33,8 @@ const RETRY_MS = 1000;
 export class ControllerManager {
   private readonly controllers: Controller[] = [];
   private readonly queue = new Map<string, Item>();
+  /** Work that waits until no reconcile is queued (see `defer`). */
+  private deferred: (() => void)[] = [];
   private readonly followers = new Map<string, readonly Follower[]>();
   private running = false;
   private scheduled = false;
@@ -65,6 +67,7 @@ export class ControllerManager {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
     this.queue.clear();
+    this.deferred = [];
     this.release();
   }
 
@@ -89,6 +92,17 @@ export class ControllerManager {
     const id = `${c.name}\u0000${key}`;
     this.queue.delete(id);
     this.queue.set(id, { controller: c, key });
+    this.schedule();
+  }
+
+  /**
+   * Runs `task` once no reconcile is queued: what a real controller hands to a goroutine of its
+   * own rather than doing in its reconcile (its event broadcaster writes Events that way), so it
+   * holds up neither that reconcile nor the ones queued behind it. `settle()` waits for it too.
+   */
+  defer(task: () => void): void {
+    if (this.stopped) return;
+    this.deferred.push(task);
     this.schedule();
   }
 
@@ -119,7 +133,11 @@ export class ControllerManager {
     this.scheduled = false;
     this.running = true;
     try {
-      for (let n = 0; n < BATCH && this.queue.size > 0; n++) {
+      for (let n = 0; n < BATCH && this.queue.size + this.deferred.length > 0; n++) {
+        if (this.queue.size === 0) {
+          this.deferred.shift()!();
+          continue;
+        }
         const [id, item] = this.queue.entries().next().value as [string, Item];
         this.queue.delete(id);
         try {
@@ -136,7 +154,7 @@ export class ControllerManager {
     } finally {
       this.running = false;
     }
-    if (this.queue.size > 0) this.schedule();
+    if (this.queue.size + this.deferred.length > 0) this.schedule();
     else this.release();
   }
 
@@ -146,9 +164,10 @@ export class ControllerManager {
     for (const w of ws) w();
   }
 
-  /** Resolves once the queue is empty: every controller has done what it can do now. */
+  /** Resolves once the queue is empty: every controller has done what it can do now, and what
+   * they deferred is done. */
   settle(): Promise<void> {
-    if (this.queue.size === 0 && !this.running && !this.scheduled) return Promise.resolve();
+    if (this.queue.size + this.deferred.length === 0 && !this.running && !this.scheduled) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { Store } from '../api/store.js';
+import { ManualClock } from '../clock.js';
+import { ControllerManager, type Controller } from './manager.js';
+
+describe('the controller manager', () => {
+  it('runs deferred work once no reconcile is queued, and settles only after it', async () => {
+    const manager = new ControllerManager(new Store(), new ManualClock());
+    const done: string[] = [];
+    const chain: Controller = {
+      name: 'chain',
+      follows: {},
+      reconcile: (key) => {
+        done.push(key);
+        // each reconcile defers a write and queues the next link, as a controller records an Event
+        manager.defer(() => done.push(`event of ${key}`));
+        const n = Number(key);
+        if (n < 3) manager.enqueue(chain, String(n + 1));
+      },
+    };
+    manager.add(chain);
+    manager.start();
+    manager.enqueue(chain, '1');
+    await manager.settle();
+    expect(done).toEqual(['1', '2', '3', 'event of 1', 'event of 2', 'event of 3']);
+    manager.stop();
+  });
+});

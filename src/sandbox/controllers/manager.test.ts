@@ -25,4 +25,18 @@ describe('the controller manager', () => {
     expect(done).toEqual(['1', '2', '3', 'event of 1', 'event of 2', 'event of 3']);
     manager.stop();
   });
+
+  it('goes on past deferred work that fails, and keeps the failure', async () => {
+    const manager = new ControllerManager(new Store(), new ManualClock());
+    const done: string[] = [];
+    manager.start();
+    manager.defer(() => {
+      throw new Error('the namespace is going');
+    });
+    manager.defer(() => done.push('next'));
+    await manager.settle();
+    expect(done).toEqual(['next']);
+    expect(manager.lastError?.message).toBe('the namespace is going');
+    manager.stop();
+  });
 });

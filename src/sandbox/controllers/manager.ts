@@ -135,7 +135,13 @@ export class ControllerManager {
     try {
       for (let n = 0; n < BATCH && this.queue.size + this.deferred.length > 0; n++) {
         if (this.queue.size === 0) {
-          this.deferred.shift()!();
+          const task = this.deferred.shift()!;
+          try {
+            task();
+          } catch (e) {
+            // nothing retries deferred work: its failure is kept as a reconcile's is, and the rest goes on
+            this.lastError = { controller: 'deferred', key: '', message: e instanceof Error ? e.message : String(e) };
+          }
           continue;
         }
         const [id, item] = this.queue.entries().next().value as [string, Item];

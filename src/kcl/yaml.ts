@@ -103,36 +103,35 @@ function scalarData(v: Value): Data | undefined {
   return undefined;
 }
 
-function toData(v: Value, opts: EncodeOptions): Data {
-  const scalar = scalarData(v);
-  if (scalar !== undefined) return scalar;
-  if (Array.isArray(v)) return v.filter((item) => isWritten(item, opts)).map((item) => toData(item, opts));
-  if (v instanceof DictValue) {
-    return { kind: 'map', entries: writtenEntries(v, opts).map(([key, item]) => [key, toData(item, opts)]) };
-  }
-  // A bare function, schema type or module has no data form; null is the closest thing.
-  return null;
+/** What one walk over a value builds: `Data` for the writers here, or plain JS data. */
+interface DataForm<T> {
+  scalar(d: Data): T;
+  list(items: T[]): T;
+  map(entries: [string, T][]): T;
 }
 
-/**
- * Plain JS data (arrays and ordinary objects, no Maps) with kcl's filtering applied. Ints become
- * numbers when they fit exactly and stay bigints otherwise; NaN and infinities become null. Object
- * keys that look like array indices are enumerated first by JS itself, so use `toYaml`/`toJson`
- * where key order matters. Made in one pass, not through `Data`: a compiled stack's whole spec
- * goes this way.
- */
-export function plainData(v: Value, opts: EncodeOptions = {}): unknown {
+function walkData<T>(v: Value, opts: EncodeOptions, form: DataForm<T>): T {
   const scalar = scalarData(v);
-  if (typeof scalar === 'bigint') {
-    const n = Number(scalar);
-    return Number.isSafeInteger(n) ? n : scalar;
-  }
-  if (scalar !== undefined) return scalar;
-  if (Array.isArray(v)) return v.filter((item) => isWritten(item, opts)).map((item) => plainData(item, opts));
-  if (v instanceof DictValue) {
+  if (scalar !== undefined) return form.scalar(scalar);
+  if (Array.isArray(v)) return form.list(v.filter((item) => isWritten(item, opts)).map((i) => walkData(i, opts, form)));
+  if (v instanceof DictValue)
+    return form.map(writtenEntries(v, opts).map(([key, item]) => [key, walkData(item, opts, form)]));
+  // A bare function, schema type or module has no data form; null is the closest thing.
+  return form.scalar(null);
+}
+
+const DATA: DataForm<Data> = { scalar: (d) => d, list: (items) => items, map: (entries) => ({ kind: 'map', entries }) };
+
+const PLAIN: DataForm<unknown> = {
+  scalar: (d) => {
+    if (typeof d !== 'bigint') return d;
+    const n = Number(d);
+    return Number.isSafeInteger(n) ? n : d;
+  },
+  list: (items) => items,
+  map: (entries) => {
     const obj: Record<string, unknown> = {};
-    for (const [key, item] of writtenEntries(v, opts)) {
-      const value = plainData(item, opts);
+    for (const [key, value] of entries) {
       // a `__proto__` key is data, not a prototype swap; defined rather than assigned (the slow
       // way) only for it
       if (key === '__proto__')
@@ -140,8 +139,22 @@ export function plainData(v: Value, opts: EncodeOptions = {}): unknown {
       else obj[key] = value;
     }
     return obj;
-  }
-  return null;
+  },
+};
+
+function toData(v: Value, opts: EncodeOptions): Data {
+  return walkData(v, opts, DATA);
+}
+
+/**
+ * Plain JS data (arrays and ordinary objects, no Maps) with kcl's filtering applied. Ints become
+ * numbers when they fit exactly and stay bigints otherwise; NaN and infinities become null. Object
+ * keys that look like array indices are enumerated first by JS itself, so use `toYaml`/`toJson`
+ * where key order matters. Made by the same walk as `Data`, not from it: a compiled stack's whole
+ * spec goes this way.
+ */
+export function plainData(v: Value, opts: EncodeOptions = {}): unknown {
+  return walkData(v, opts, PLAIN);
 }
 
 // ---------------------------------------------------------------- numbers

@@ -133,35 +133,44 @@ export class ControllerManager {
     this.scheduled = false;
     this.running = true;
     try {
-      for (let n = 0; n < BATCH && this.queue.size + this.deferred.length > 0; n++) {
-        if (this.queue.size === 0) {
-          const task = this.deferred.shift()!;
-          try {
-            task();
-          } catch (e) {
-            // nothing retries deferred work: its failure is kept as a reconcile's is, and the rest goes on
-            this.lastError = { controller: 'deferred', key: '', message: e instanceof Error ? e.message : String(e) };
-          }
-          continue;
-        }
-        const [id, item] = this.queue.entries().next().value as [string, Item];
-        this.queue.delete(id);
-        try {
-          item.controller.reconcile(item.key);
-        } catch (e) {
-          this.lastError = {
-            controller: item.controller.name,
-            key: item.key,
-            message: e instanceof Error ? e.message : String(e),
-          };
-          this.enqueueAfter(item.controller, item.key, RETRY_MS);
-        }
-      }
+      for (let n = 0; n < BATCH && this.pending > 0; n++) this.runNext();
     } finally {
       this.running = false;
     }
-    if (this.queue.size + this.deferred.length > 0) this.schedule();
+    if (this.pending > 0) this.schedule();
     else this.release();
+  }
+
+  /** Reconciles and deferred work waiting to run. */
+  private get pending(): number {
+    return this.queue.size + this.deferred.length;
+  }
+
+  /** The first queued reconcile, or deferred work once none is queued. */
+  private runNext(): void {
+    const first = this.queue.entries().next().value as [string, Item] | undefined;
+    if (!first) {
+      const task = this.deferred.shift()!;
+      try {
+        task();
+      } catch (e) {
+        // nothing retries deferred work: its failure is kept as a reconcile's is, and the rest goes on
+        this.failed('deferred', '', e);
+      }
+      return;
+    }
+    const [id, item] = first;
+    this.queue.delete(id);
+    try {
+      item.controller.reconcile(item.key);
+    } catch (e) {
+      this.failed(item.controller.name, item.key, e);
+      this.enqueueAfter(item.controller, item.key, RETRY_MS);
+    }
+  }
+
+  private failed(controller: string, key: string, e: unknown): void {
+    this.lastError = { controller, key, message: e instanceof Error ? e.message : String(e) };
   }
 
   private release(): void {
@@ -173,7 +182,7 @@ export class ControllerManager {
   /** Resolves once the queue is empty: every controller has done what it can do now, and what
    * they deferred is done. */
   settle(): Promise<void> {
-    if (this.queue.size + this.deferred.length === 0 && !this.running && !this.scheduled) return Promise.resolve();
+    if (this.pending === 0 && !this.running && !this.scheduled) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 }

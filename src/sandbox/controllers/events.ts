@@ -21,7 +21,7 @@ export class EventRecorder {
    */
   constructor(
     private readonly api: ApiContext,
-    private readonly defer: (write: () => void) => void = (write) => write(),
+    private readonly defer: (write: () => void) => void,
     private readonly limit = 2000,
   ) {}
 

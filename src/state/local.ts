@@ -104,8 +104,9 @@ export class LocalStateBackend implements StateBackend {
   }
 
   private storedSerial(key: StateKey): number {
-    const mine = this.written.get(this.fileOf(key));
-    if (mine && mine.stamp === stampOf(fs.statSync(this.fileOf(key), { throwIfNoEntry: false }))) return mine.serial;
+    const file = this.fileOf(key);
+    const mine = this.written.get(file);
+    if (mine && mine.stamp === stampOf(fs.statSync(file, { throwIfNoEntry: false }))) return mine.serial;
     return this.readSync(key)?.serial ?? 0;
   }
 

@@ -26,6 +26,7 @@ export class ResourceGraph {
   private readonly edgeMap = new Map<string, Edge>();
   private readonly dependencies = new Map<string, Set<string>>();
   private readonly dependents = new Map<string, Set<string>>();
+  private sorted: string[][] | undefined;
 
   constructor(ids: Iterable<string>, edges: Iterable<Edge>) {
     this.ids = [...new Set(ids)].sort(byId);
@@ -112,6 +113,12 @@ export class ResourceGraph {
    * Everything in one level may run at once; ids sort each level, so the order is deterministic.
    */
   levels(): string[][] {
+    // a graph never changes: the executor's start order and its walk ask for the same levels
+    this.sorted ??= this.sortLevels();
+    return this.sorted.map((level) => [...level]);
+  }
+
+  private sortLevels(): string[][] {
     const level = new Map<string, number>();
     const remaining = new Map(this.ids.map((id) => [id, this.dependencies.get(id)!.size]));
     let frontier = this.ids.filter((id) => remaining.get(id) === 0);
@@ -259,5 +266,7 @@ export function graphOf(spec: Spec): ResourceGraph {
 
 /** Refuses a Spec whose dependencies form a cycle, naming the resources on it. */
 export function checkAcyclic(graph: ResourceGraph): void {
-  if (graph.cycles().length) throw cycleError(graph);
+  // levels are found only in an acyclic graph, which most are: the search for the cycles themselves
+  // runs only to name them
+  graph.levels();
 }

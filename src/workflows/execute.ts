@@ -125,7 +125,18 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     ...counts,
     ...(result === 'running' ? {} : { endTime: now() }),
   });
-  for (const cluster of involved) await recorder.operation(cluster, op('running'));
+  // creates and updates first, each after its dependencies; then deletes, each after its
+  // dependents: a stack moving to another cluster is up on the new one before the old one goes
+  const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
+  const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
+  const forward = applyGraph(changeSet.graph, applies);
+  const backward = changeSet.deletions.reversed();
+  // a free slot goes to what comes first in the graph's start order (what others wait on first),
+  // not to what asked first (the two walks run one after the other: their ranks never meet)
+  const priority = new Map([forward, backward].flatMap((g) => g.startOrder().map((key, i) => [key, i] as const)));
+
+  // each cluster's record is on disk before anything changes there; the records are files of their own
+  await Promise.all(involved.map((cluster) => recorder.operation(cluster, op('running'))));
 
   /** The calls of one apply (the reads its references need, the apply), in one slot. */
   const sendOne = async (c: ResourceChange): Promise<KubeObject> => {
@@ -230,16 +241,6 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     return 'succeeded';
   };
 
-  // creates and updates first, each after its dependencies; then deletes, each after its
-  // dependents: a stack moving to another cluster is up on the new one before the old one goes
-  const applies = changeSet.changes.filter((c) => c.action !== 'Delete');
-  const deletes = changeSet.changes.filter((c) => c.action === 'Delete');
-  const forward = applyGraph(changeSet.graph, applies);
-  const backward = changeSet.deletions.reversed();
-  // a free slot goes to what comes first in the graph's start order (what others wait on first),
-  // not to what asked first (the two walks run one after the other: their ranks never meet)
-  const priority = new Map([forward, backward].flatMap((g) => g.startOrder().map((key, i) => [key, i] as const)));
-
   const run = async (key: string): Promise<RunOutcome> => {
     const c = byKey.get(key)!;
     const id = c.id;
@@ -307,7 +308,7 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   walk.succeeded = walk.succeeded.filter((k) => !unrecorded.has(k));
   const interrupted = input.signal.aborted;
   const result = interrupted ? 'interrupted' : walk.failed.length || walk.skipped.length ? 'failed' : 'succeeded';
-  for (const cluster of involved) await recorder.operation(cluster, op(result));
+  await Promise.all(involved.map((cluster) => recorder.operation(cluster, op(result))));
   const refs = (keys: string[]) => keys.map(refOfKey);
   const settledOtherwise = new Set([...stopped, ...forgotten].map(changeKey));
   return {

@@ -253,9 +253,18 @@ function cycleError(graph: ResourceGraph) {
 
 /** The graph of a Spec: explicit edges from dependsOn, implicit ones from references. */
 export function graphOf(spec: Spec): ResourceGraph {
+  return ofEdges(spec, true);
+}
+
+/** The graph of a Spec's references alone: which resources need another's fields to be read. */
+export function referenceGraphOf(spec: Spec): ResourceGraph {
+  return ofEdges(spec, false);
+}
+
+function ofEdges(spec: Spec, withDependsOn: boolean): ResourceGraph {
   const edges: Edge[] = [];
   for (const r of spec.resources) {
-    for (const d of r.dependsOn ?? []) edges.push({ from: d, to: r.id, kind: 'explicit' });
+    if (withDependsOn) for (const d of r.dependsOn ?? []) edges.push({ from: d, to: r.id, kind: 'explicit' });
     for (const ref of referencesIn(r.attributes)) edges.push({ from: ref.target, to: r.id, kind: 'implicit' });
   }
   return new ResourceGraph(

@@ -116,6 +116,39 @@ describe('the executor at the cluster pace', () => {
     expect(plan.changes.find((c) => c.id === 'v1:ConfigMap:shop:app-2')!.decision.fields).toEqual([]);
   });
 
+  it('compares what only dependsOn ties together at once, and a resource after the one its reference reads', async () => {
+    const backend = new LocalStateBackend(fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-pace-')));
+    const clusters = new FakeClusters(['a']);
+    const cluster = clusters.client('a');
+    const svc = inShop('v1', 'Service', 'db', [ns.id]);
+    const reader: Resource = {
+      ...inShop('v1', 'ConfigMap', 'reader', [ns.id]),
+      attributes: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'reader', namespace: 'shop' },
+        data: { host: `\${ref:${svc.id}#/spec/clusterIP}` },
+      },
+    };
+    const resources = [ns, inShop('v1', 'ConfigMap', 'a', [ns.id]), svc, reader];
+    for (const r of [ns, svc, reader]) await cluster.apply(r.attributes);
+    cluster.edit({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'reader' }, (o) => {
+      o.data = { host: '10.96.0.1' };
+    });
+    cluster.edit({ apiVersion: 'v1', kind: 'Service', namespace: 'shop', name: 'db' }, (o) => {
+      o.spec = { clusterIP: '10.96.0.7' };
+    });
+    cluster.latency = () => new Promise((r) => setImmediate(r));
+    cluster.maxInFlight = 0;
+    const plan = await planChanges({ stack, spec: { resources }, clusters, backend });
+    // the namespace, the ConfigMap and the Service are read together: dependsOn makes no comparison wait
+    expect(cluster.maxInFlight).toBe(3);
+    // the reference resolved against the Service as the plan found it, and the preview shows it
+    const change = plan.changes.find((c) => c.id === reader.id)!;
+    expect(change.unresolved).toEqual([]);
+    expect(change.decision.fields).toEqual([{ kind: 'change', path: 'data.host', from: '10.96.0.1', to: '10.96.0.7' }]);
+  });
+
   it('stops asking a cluster that fails once a comparison failed: the calls still waiting for a slot are not made', async () => {
     // twelve independent objects, each read alone, against a cluster that answers nothing
     const resources = Array.from({ length: 12 }, (_, i): Resource => ({

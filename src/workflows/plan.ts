@@ -3,7 +3,7 @@
  * targets. Each resource is compared three ways (state, Spec, live) on the server's dry run of
  * its server-side apply; resources the state holds but the Spec no longer has are deleted.
  */
-import { graphOf, ResourceGraph } from '../graph/graph.js';
+import { graphOf, referenceGraphOf, ResourceGraph } from '../graph/graph.js';
 import { resolveReferences } from '../graph/resolve.js';
 import { clusterOf, type Attributes, type Spec } from '../model/resource.js';
 import type { Stack } from '../konfig/workspace.js';
@@ -182,13 +182,13 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
       ...(conflict ? { conflict } : {}),
     };
   };
-  // each resource once its dependencies are compared, so that references resolve against what
-  // they found, and otherwise as many at once as the limit allows: no level waits for the slowest
-  // of the one before
+  // a resource whose fields point at another's is compared once that one is, so the reference
+  // resolves against what its comparison found; the others all at once, as the limit allows: a
+  // dependency written in dependsOn gives the comparison nothing to wait for
   const planned = new Map<string, ResourceChange>();
   let failure: { error: unknown } | undefined;
   await walkGraph(
-    graph,
+    referenceGraphOf({ resources }),
     new Set(graph.ids),
     async (id) => {
       try {

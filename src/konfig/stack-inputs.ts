@@ -7,7 +7,7 @@
  * broken import is noticed.
  */
 import path from 'node:path';
-import { findRoot, packageAt, packageTarget, parseFile } from '../kcl/loader.js';
+import { findRoot, packageAt, packageTarget, parseFile, type PackageFiles } from '../kcl/loader.js';
 import { PLUGIN_PREFIX } from '../kcl/plugins.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import { settingsFiles, type CompileOptions } from './compile.js';
@@ -20,8 +20,16 @@ export interface StackInputs {
   folders: string[];
 }
 
-/** The KCL files `file` imports from the workspace (system modules and plugins aside). */
-function importsOf(file: string, root: string): { files: string[]; folder: string }[] {
+/**
+ * The KCL files `file` imports from the workspace (system modules and plugins aside). `located`
+ * keeps the packages found so far: the files of a stack import the same few packages hundreds of
+ * times, and each look lists a folder.
+ */
+function importsOf(
+  file: string,
+  root: string,
+  located: Map<string, PackageFiles | undefined>,
+): { files: string[]; folder: string }[] {
   let body;
   try {
     body = parseFile(file).body;
@@ -32,7 +40,9 @@ function importsOf(file: string, root: string): { files: string[]; folder: strin
   const found: { files: string[]; folder: string }[] = [];
   for (const stmt of body) {
     if (stmt.type !== 'Import' || stmt.path.startsWith(PLUGIN_PREFIX)) continue;
-    const pkg = packageAt(packageTarget(stmt.path, file, root), root);
+    const target = packageTarget(stmt.path, file, root);
+    if (!located.has(target)) located.set(target, packageAt(target, root));
+    const pkg = located.get(target);
     if (!pkg) continue;
     // a file added beside a package's files may join the package (a false alarm for a
     // one-file package costs one recompile)
@@ -55,11 +65,12 @@ export function stackInputs(stack: Stack, options: Pick<CompileOptions, 'setting
   const root = findRoot(stack.dir);
   files.add(path.join(root, 'kcl.mod'));
   const queue = [...kclFiles];
+  const located = new Map<string, PackageFiles | undefined>();
   while (queue.length) {
     const file = queue.pop()!;
     if (files.has(file)) continue;
     files.add(file);
-    for (const pkg of importsOf(file, root)) {
+    for (const pkg of importsOf(file, root, located)) {
       folders.add(pkg.folder);
       queue.push(...pkg.files.filter((f) => !files.has(f)));
     }

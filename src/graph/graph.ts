@@ -26,7 +26,7 @@ export class ResourceGraph {
   private readonly edgeMap = new Map<string, Edge>();
   private readonly dependencies = new Map<string, Set<string>>();
   private readonly dependents = new Map<string, Set<string>>();
-  private sorted: string[][] | undefined;
+  private sorted: readonly (readonly string[])[] | undefined;
 
   constructor(ids: Iterable<string>, edges: Iterable<Edge>) {
     this.ids = [...new Set(ids)].sort(byId);
@@ -113,21 +113,26 @@ export class ResourceGraph {
    * Everything in one level may run at once; ids sort each level, so the order is deterministic.
    */
   levels(): string[][] {
-    // a graph never changes: the executor's start order and its walk ask for the same levels
+    return this.sortedLevels().map((level) => [...level]);
+  }
+
+  /** The levels, found once: a graph never changes, and the executor's start order and its walk
+   * both ask for them. Callers here only read them. */
+  private sortedLevels(): readonly (readonly string[])[] {
     this.sorted ??= this.sortLevels();
-    return this.sorted.map((level) => [...level]);
+    return this.sorted;
   }
 
   private sortLevels(): string[][] {
-    const level = new Map<string, number>();
     const remaining = new Map(this.ids.map((id) => [id, this.dependencies.get(id)!.size]));
     let frontier = this.ids.filter((id) => remaining.get(id) === 0);
     const out: string[][] = [];
+    let placed = 0;
     while (frontier.length) {
       out.push(frontier);
+      placed += frontier.length;
       const next: string[] = [];
       for (const id of frontier) {
-        level.set(id, out.length - 1);
         for (const d of this.dependents.get(id)!) {
           const left = remaining.get(d)! - 1;
           remaining.set(d, left);
@@ -136,13 +141,13 @@ export class ResourceGraph {
       }
       frontier = next.sort(byId);
     }
-    if (level.size !== this.ids.length) throw cycleError(this);
+    if (placed !== this.ids.length) throw cycleError(this);
     return out;
   }
 
   /** The ids in a deterministic execution order: by level, then by id. */
   order(): string[] {
-    return this.levels().flat();
+    return this.sortedLevels().flat();
   }
 
   /**
@@ -275,7 +280,7 @@ function ofEdges(spec: Spec, withDependsOn: boolean): ResourceGraph {
 
 /** Refuses a Spec whose dependencies form a cycle, naming the resources on it. */
 export function checkAcyclic(graph: ResourceGraph): void {
-  // levels are found only in an acyclic graph, which most are: the search for the cycles themselves
+  // an order is found only in an acyclic graph, which most are: the search for the cycles themselves
   // runs only to name them
-  graph.levels();
+  graph.order();
 }

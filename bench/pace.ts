@@ -142,25 +142,23 @@ interface Figures {
 /** Progress on stderr, so a slow step shows where it is. */
 const note = (what: string) => process.stderr.write(`  … ${what}\n`);
 
-/** The objects sent at once in `order` to sandbox-b, until a separate watcher sees every Deployment Available. */
-async function pace(clusters: ClusterSet, apply: string[], apps: number, run: string, order: Order): Promise<number> {
-  const ns = `pace-${apps}-${run}`;
+/**
+ * One run in a namespace of its own, on a generated workspace: `send` returns the run's clock
+ * (it starts it after its own preparations); the namespace is deleted, and waited for, after.
+ */
+async function inNamespace(
+  clusters: ClusterSet,
+  context: string,
+  apps: number,
+  ns: string,
+  what: string,
+  send: (root: string) => Promise<number>,
+): Promise<number> {
   const root = generatedWorkspace(apps, { stack: STACK, namespace: ns, replicas: 2 });
-  note(`N=${apps} run ${run}: kubectl apply --server-side, in ${order} order`);
+  note(`N=${apps} ${what}`);
   try {
-    const objects = manifest(root, order);
-    const t0 = performance.now();
-    // the watcher stops with the run, whatever happens: an open watch would keep the sandbox from stopping
-    const watcher = new AbortController();
-    const watched = allAvailable(clusters, 'sandbox-b', ns, apps, watcher);
-    try {
-      await exec('kubectl', [...apply, '--server-side', '-f', objects], root);
-      await watched;
-    } finally {
-      watcher.abort();
-    }
-    const ms = performance.now() - t0;
-    await clean(clusters, 'sandbox-b', ns);
+    const ms = await send(root);
+    await clean(clusters, context, ns);
     return ms;
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -173,48 +171,65 @@ async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run
   const base = ['--kubeconfig', kubeconfig, '--context', 'sandbox-b'];
   // the sandbox serves no OpenAPI schema for kubectl to validate against
   const apply = [...base, 'apply', '--validate=false'];
+
   // kdeck on sandbox-a
-  const nsA = `pace-${apps}-k-${run}`;
-  const rootA = generatedWorkspace(apps, { stack: STACK, namespace: nsA, replicas: 2 });
-  note(`N=${apps} run ${run}: kdeck apply`);
-  try {
+  const kdeck = async (root: string) => {
     const t0 = performance.now();
     const out = await exec(
       process.execPath,
       [CLI, '--kubeconfig', kubeconfig, '--context', 'sandbox-a', 'apply', '--yes', '-w', STACK, '--timeout', '300s'],
-      rootA,
+      root,
     );
-    f.kdeck.push(performance.now() - t0);
+    const ms = performance.now() - t0;
     if (!out.includes(`Apply complete! Resources: ${3 * apps + 1} created`))
       throw new Error(`kdeck apply did not create everything:\n${out.slice(-2000)}`);
-    await clean(clusters, 'sandbox-a', nsA);
-  } finally {
-    fs.rmSync(rootA, { recursive: true, force: true });
-  }
+    return ms;
+  };
+  f.kdeck.push(
+    await inNamespace(clusters, 'sandbox-a', apps, `pace-${apps}-k-${run}`, `run ${run}: kdeck apply`, kdeck),
+  );
 
   // the cluster's pace on sandbox-b: everything at once, a separate watcher on the clock
-  f.pace.push(await pace(clusters, apply, apps, `p-${run}`, 'spec'));
-  f.paceInOrder.push(await pace(clusters, apply, apps, `d-${run}`, 'dependencies'));
+  const pace = (order: Order, ns: string) => async (root: string) => {
+    const objects = manifest(root, order);
+    const t0 = performance.now();
+    // the watcher stops with the run, whatever happens: an open watch would keep the sandbox from stopping
+    const watcher = new AbortController();
+    const watched = allAvailable(clusters, 'sandbox-b', ns, apps, watcher);
+    try {
+      await exec('kubectl', [...apply, '--server-side', '-f', objects], root);
+      await watched;
+    } finally {
+      watcher.abort();
+    }
+    return performance.now() - t0;
+  };
+  for (const [order, figures, tag] of [
+    ['spec', f.pace, 'p'],
+    ['dependencies', f.paceInOrder, 'd'],
+  ] as const) {
+    const ns = `pace-${apps}-${tag}-${run}`;
+    const what = `run ${run}: kubectl apply --server-side, in ${order} order`;
+    figures.push(await inNamespace(clusters, 'sandbox-b', apps, ns, what, pace(order, ns)));
+  }
 
   // what a user types on sandbox-b: kubectl apply, then kubectl wait --all
   const nsW = `pace-${apps}-w-${run}`;
-  const rootW = generatedWorkspace(apps, { stack: STACK, namespace: nsW, replicas: 2 });
-  note(`N=${apps} run ${run}: kubectl apply + wait`);
-  try {
-    const objects = manifest(rootW, 'spec');
+  const applyAndWait = async (root: string) => {
+    const objects = manifest(root, 'spec');
     const t0 = performance.now();
-    await exec('kubectl', [...apply, '-f', objects], rootW);
+    await exec('kubectl', [...apply, '-f', objects], root);
     await exec(
       'kubectl',
       [...base, 'wait', '--for=condition=Available', 'deploy', '--all', '-n', nsW, '--timeout=600s'],
-      rootW,
+      root,
     );
-    f.kubectl.push(performance.now() - t0);
-    await clean(clusters, 'sandbox-b', nsW);
-  } finally {
-    fs.rmSync(rootW, { recursive: true, force: true });
-  }
+    return performance.now() - t0;
+  };
+  f.kubectl.push(await inNamespace(clusters, 'sandbox-b', apps, nsW, `run ${run}: kubectl apply + wait`, applyAndWait));
 }
+
+const noFigures = (): Figures => ({ kdeck: [], pace: [], paceInOrder: [], kubectl: [] });
 
 async function main(): Promise<number> {
   const sizes = argument('sizes', '20,100,333')
@@ -236,12 +251,12 @@ async function main(): Promise<number> {
     // a round nobody counts first: a new sandbox runs its server and controllers in code V8 has
     // not compiled yet, and whichever side went first in the first round paid for that, which
     // is the emulator's start and not the cluster's pace (a real API server is long warm)
-    await measure(sandbox, clusters, WARM_UP_APPS, 'warm-up', { kdeck: [], pace: [], paceInOrder: [], kubectl: [] });
+    await measure(sandbox, clusters, WARM_UP_APPS, 'warm-up', noFigures());
     console.log(
       `kdeck apply against the cluster's pace (two-cluster sandbox, 12 nodes, pods start 300 ms, readiness 1 s; median of ${runs})`,
     );
     for (const apps of sizes) {
-      const f: Figures = { kdeck: [], pace: [], paceInOrder: [], kubectl: [] };
+      const f = noFigures();
       for (let run = 1; run <= runs; run++) await measure(sandbox, clusters, apps, String(run), f);
       const k = median(f.kdeck);
       const p = median(f.pace);

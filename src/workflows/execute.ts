@@ -135,7 +135,8 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
   // not to what asked first (the two walks run one after the other: their ranks never meet)
   const priority = new Map([forward, backward].flatMap((g) => g.startOrder().map((key, i) => [key, i] as const)));
 
-  // each cluster's record is on disk before anything changes there; the records are files of their own
+  // each cluster's record is stored before anything changes there; each cluster's state is a file (or
+  // Secret) of its own, so they are written together
   await Promise.all(involved.map((cluster) => recorder.operation(cluster, op('running'))));
 
   /** The calls of one apply (the reads its references need, the apply), in one slot. */

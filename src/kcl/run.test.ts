@@ -267,6 +267,10 @@ describe('kcl run: errors name their place', () => {
       '4:12 expected str(KCL) | str(CUE), got str(Go) / variable is defined here, its type is str(KCL) | str(CUE), but got str(Go)',
     ]);
     expect(run('f = lambda n: float {\n    n * 2\n}\nx = f(1)\n')).toBe('x: 2.0\n');
+    // one call site, two lambdas: the argument that fit the first is still checked against the second
+    expect(
+      failure('fs = [lambda n: int {\n    n\n}, lambda n: str {\n    n\n}]\nxs = [f(1) for f in fs]\n'),
+    ).toMatchObject({ message: 'expected str, got int(1)', position: { line: 6, column: 9 } });
     expect(failure('schema P[data: str, n: int]:\n    count: int = n\n\np = P(data="a", n="1")\n')).toMatchObject({
       message: 'expected int, got str(1)',
       position: { line: 4, column: 19 },

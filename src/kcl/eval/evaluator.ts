@@ -116,6 +116,10 @@ export class Evaluator {
   currentFile = '';
   /** What functions called by this program are given; lambdas run here, whoever defined them. */
   readonly host: BuiltinHost;
+  /** Per call site, the parameter lists its literal arguments were found to fit this run. The
+   * check reads only syntax and the types of the callee's module, which a run does not change,
+   * so a lambda called for every item of a list is checked at its first call. */
+  private readonly literalArgsFit = new WeakMap<A.CallExpr | A.SchemaExpr, WeakSet<A.Param[]>>();
   readonly instances: InstanceRegistry;
   private readonly budget: Budget;
 
@@ -594,7 +598,7 @@ export class Evaluator {
     const def = target ?? this.evalExpr(e.name, env);
     if (!isSchemaType(def))
       throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
-    this.checkSchemaArgs(def as SchemaDef, e.name, e.args, e.keywords, env);
+    this.checkSchemaArgs(e, def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
     // as in kcl, a schema instance written inside another's config is checked (required
@@ -771,17 +775,26 @@ export class Evaluator {
       return this.callValue(this.select(base, e.func.attr, true), this.evalArgs(e.args, e.keywords, env), env);
     }
     const fn = this.evalExpr(e.func, env);
-    if (isSchemaType(fn)) this.checkSchemaArgs(fn as SchemaDef, e.func, e.args, e.keywords, env);
-    else if (isLambda(fn)) this.checkLiteralArgs(fn.node.params, e.args, e.keywords, fn.closure, env);
+    if (isSchemaType(fn)) this.checkSchemaArgs(e, fn as SchemaDef, e.func, e.args, e.keywords, env);
+    else if (isLambda(fn)) this.checkLiteralArgs(e, fn.node.params, e.args, e.keywords, fn.closure, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
   }
 
   /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the
    * words of kcl's checker rather than of its runtime. */
-  private checkLiteralArgs(params: A.Param[], args: A.Expr[], keywords: A.Keyword[], calleeEnv: Env, env: Env): void {
+  private checkLiteralArgs(
+    site: A.CallExpr | A.SchemaExpr,
+    params: A.Param[],
+    args: A.Expr[],
+    keywords: A.Keyword[],
+    calleeEnv: Env,
+    env: Env,
+  ): void {
     // on every call of a lambda: nothing to look at unless a parameter declares a type
     if (!params.some((p) => p.annotation)) return;
+    let fit = this.literalArgsFit.get(site);
+    if (fit?.has(params)) return;
     const typeEnv = this.typeEnv(calleeEnv);
     const problems: Diagnostic[] = [];
     for (const [param, arg] of paramPairs(params, args, keywords)) {
@@ -789,6 +802,9 @@ export class Evaluator {
       if (problem) problems.push(problem);
     }
     throwAll(problems);
+    fit ??= new WeakSet();
+    fit.add(params);
+    this.literalArgsFit.set(site, fit);
   }
 
   /** The schema kcl's checker knows an argument to have: an instance written in place, or a
@@ -807,11 +823,18 @@ export class Evaluator {
    * an unknown keyword (call-check.ts; the resolver finds these for the package's own schemas,
    * this for imported ones), a literal that does not fit its parameter, and an argument known to
    * hold another schema than its parameter declares, reported at the argument. */
-  private checkSchemaArgs(def: SchemaDef, callee: A.Expr, args: A.Expr[], keywords: A.Keyword[], env: Env): void {
+  private checkSchemaArgs(
+    site: A.CallExpr | A.SchemaExpr,
+    def: SchemaDef,
+    callee: A.Expr,
+    args: A.Expr[],
+    keywords: A.Keyword[],
+    env: Env,
+  ): void {
     const params = def.node.params;
     throwAll(schemaCallProblems({ name: def.name, params, callee, args, keywords }, env.file));
     const definedIn: Env = { scope: def.scope, file: def.file, module: def.module };
-    this.checkLiteralArgs(params, args, keywords, definedIn, env);
+    this.checkLiteralArgs(site, params, args, keywords, definedIn, env);
     const calleeEnv = this.typeEnv(definedIn);
     for (const [param, arg] of paramPairs(params, args, keywords)) {
       const given = param?.annotation ? this.argSchema(arg, env) : undefined;

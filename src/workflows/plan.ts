@@ -16,6 +16,7 @@ import { decide } from '../diff/actions.js';
 import type { StateBackend } from '../state/backend.js';
 import type { State, StateKey, StateResource } from '../state/model.js';
 import { changeKey, type ChangeSet, type ResourceChange } from '../diff/change-set.js';
+import type { DryRunMemo } from './dry-run-memo.js';
 import { Slots } from './slots.js';
 import { walkGraph } from './walk.js';
 
@@ -50,6 +51,8 @@ export interface PlanInput {
    * goes at the pace the apply will.
    */
   concurrency?: number;
+  /** Dry runs kept from this stack's earlier plans (the console's); without it every one is asked. */
+  dryRuns?: DryRunMemo;
 }
 
 /** Calls in flight at once when the caller gives no limit: the calls are independent reads and dry runs. */
@@ -125,6 +128,7 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
   const slots = new Slots(limit);
   let stopped = false;
   const call: Call = (task) => slots.run(() => (stopped ? Promise.reject(new Error('the plan stopped')) : task()));
+  input.dryRuns?.retain(new Set(resources.map((r) => changeKey({ cluster: clusterOfId.get(r.id)!, id: r.id }))));
   const readLive = liveReader(
     clusters,
     resources.map((r) => ({ cluster: clusterOfId.get(r.id)!, ref: refOf(r.attributes as KubeObject) })),
@@ -143,15 +147,19 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     let conflict: string | undefined;
     // a create is not dry-run: its namespace (or CRD) may itself be about to be created
     if (live && unresolved.length === 0) {
+      const sent = resolved as KubeObject;
+      const key = changeKey({ cluster, id });
       try {
-        dryRun = await call(() => client.apply(resolved as KubeObject, { dryRun: true }));
+        dryRun = input.dryRuns?.recall(key, sent, live);
+        if (!dryRun) {
+          dryRun = await call(() => client.apply(sent, { dryRun: true }));
+          input.dryRuns?.remember(key, sent, live, dryRun);
+        }
       } catch (e) {
         if (e instanceof ApiError && e.status === 409) {
           // another manager (kubectl scale, an operator) took fields over: show what taking them back does
           conflict = e.detail;
-          dryRun = await call(() => client.apply(resolved as KubeObject, { dryRun: true, force: true })).catch(
-            () => undefined,
-          );
+          dryRun = await call(() => client.apply(sent, { dryRun: true, force: true })).catch(() => undefined);
         } else dryRunError = errorMessage(e);
       }
       if (dryRun) known.set(id, dryRun);

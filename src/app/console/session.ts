@@ -14,6 +14,7 @@ import { loadWorkspace, type Stack, type Workspace } from '../../konfig/workspac
 import type { StateBackend } from '../../state/backend.js';
 import { errorMessage, UserError } from '../../diagnostics/user-error.js';
 import { keyFor, planChanges } from '../../workflows/plan.js';
+import { DryRunMemo } from '../../workflows/dry-run-memo.js';
 import { describeHolder, type LockHolder } from '../../state/backend.js';
 import { LockWatch } from './lock-watch.js';
 import type { Operation } from '../../workflows/stack-operation.js';
@@ -86,6 +87,8 @@ export class ConsoleSession implements ConsoleControl {
   /** When each stack compiles and plans: the workspace machine and its stack machines. */
   private readonly engine: WorkspaceActor;
   private liveIndex: LiveIndex = new Map();
+  /** Each stack's dry runs, reused by its next plan for the resources a save left as they were. */
+  private readonly dryRuns = new Map<string, DryRunMemo>();
   private fileWatch: FileWatch | undefined;
   private liveWatch: LiveWatch | undefined;
   private lockWatch: LockWatch | undefined;
@@ -310,7 +313,15 @@ export class ConsoleSession implements ConsoleControl {
   }
 
   private planOf(key: string, spec: Spec): Promise<ChangeSet> {
-    return planChanges({ stack: this.stackOf(key), spec, clusters: this.clusters, backend: this.options.backend });
+    let dryRuns = this.dryRuns.get(key);
+    if (!dryRuns) this.dryRuns.set(key, (dryRuns = new DryRunMemo()));
+    return planChanges({
+      stack: this.stackOf(key),
+      spec,
+      clusters: this.clusters,
+      backend: this.options.backend,
+      dryRuns,
+    });
   }
 
   private planned(key: string, changeSet: ChangeSet): void {

@@ -334,6 +334,13 @@ describe('kcl run: errors name their place', () => {
       message: `Cannot add member 'baz' to schema 'S', did you mean '["bar"]'?`,
       position: { line: 8, column: 5 },
     });
+    // one config, two schemas: keys that fit the first are still checked against the second
+    expect(
+      failure('schema A:\n    x?: int\n\nschema B:\n    y?: int\n\nxs = [s {x = 1} for s in [A, B]]\n'),
+    ).toMatchObject({
+      message: "Cannot add member 'x' to schema 'B'",
+      position: { line: 7, column: 10 },
+    });
   });
 
   it('refuses an instance of a child of a deprecated schema', () => {

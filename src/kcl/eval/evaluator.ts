@@ -120,6 +120,8 @@ export class Evaluator {
    * check reads only syntax and the types of the callee's module, which a run does not change,
    * so a lambda called for every item of a list is checked at its first call. */
   private readonly literalArgsFit = new WeakMap<A.CallExpr | A.SchemaExpr, WeakSet<A.Param[]>>();
+  /** Per `{...}` of `S {...}`, the schemas its keys were found to fit this run (the same reasoning). */
+  private readonly configKeysFit = new WeakMap<A.ConfigExpr, WeakSet<SchemaDef>>();
   readonly instances: InstanceRegistry;
   private readonly budget: Budget;
 
@@ -600,7 +602,7 @@ export class Evaluator {
       throw kclError('TypeError', `only a schema can be instantiated with a config, not ${typeName(def)}`);
     this.checkSchemaArgs(e, def as SchemaDef, e.name, e.args, e.keywords, env);
     const call = this.evalArgs(e.args, e.keywords, env);
-    if (e.config.type === 'ConfigExpr') checkConfigKeys(def as SchemaDef, e.config.items, this.typeEnv(env), env.file);
+    if (e.config.type === 'ConfigExpr') this.checkConfigKeysOnce(def as SchemaDef, e.config, env);
     // as in kcl, a schema instance written inside another's config is checked (required
     // attributes, check blocks) with the outermost instance, once every config that unifies
     // into it is in (`db = DB {...}` in main.k completed by `db: DB {type = ...}` in platform.k)
@@ -779,6 +781,16 @@ export class Evaluator {
     else if (isLambda(fn)) this.checkLiteralArgs(e, fn.node.params, e.args, e.keywords, fn.closure, env);
     const call = this.evalArgs(e.args, e.keywords, env);
     return this.callValue(fn, call, env);
+  }
+
+  /** The keys of `S {config}` against the attributes of S, as kcl's checker finds them before running. */
+  private checkConfigKeysOnce(def: SchemaDef, config: A.ConfigExpr, env: Env): void {
+    let fit = this.configKeysFit.get(config);
+    if (fit?.has(def)) return;
+    checkConfigKeys(def, config.items, this.typeEnv(env), env.file);
+    fit ??= new WeakSet();
+    fit.add(def);
+    this.configKeysFit.set(config, fit);
   }
 
   /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the

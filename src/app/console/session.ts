@@ -291,6 +291,8 @@ export class ConsoleSession implements ConsoleControl {
       return;
     }
     const stacks = this.allStacks();
+    const keys = new Set(stacks.map(stackKey));
+    for (const key of this.dryRuns.keys()) if (!keys.has(key)) this.dryRuns.delete(key);
     const fresh = stacks.filter((s) => !this.entry(stackKey(s)));
     this.store.update((state) => ({
       ...state,
@@ -299,7 +301,7 @@ export class ConsoleSession implements ConsoleControl {
         return old ? { ...old, stack: s } : newStackEntry(s);
       }),
     }));
-    this.tell({ type: 'STACKS', keys: stacks.map(stackKey) });
+    this.tell({ type: 'STACKS', keys: [...keys] });
     if (!fresh.length) return;
     this.log('info', `new stack${fresh.length > 1 ? 's' : ''}: ${fresh.map(stackKey).join(', ')}`);
     this.compile(fresh.map(stackKey));

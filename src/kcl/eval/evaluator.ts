@@ -785,12 +785,7 @@ export class Evaluator {
 
   /** The keys of `S {config}` against the attributes of S, as kcl's checker finds them before running. */
   private checkConfigKeysOnce(def: SchemaDef, config: A.ConfigExpr, env: Env): void {
-    let fit = this.configKeysFit.get(config);
-    if (fit?.has(def)) return;
-    checkConfigKeys(def, config.items, this.typeEnv(env), env.file);
-    fit ??= new WeakSet();
-    fit.add(def);
-    this.configKeysFit.set(config, fit);
+    checkedOnce(this.configKeysFit, config, def, () => checkConfigKeys(def, config.items, this.typeEnv(env), env.file));
   }
 
   /** Literal arguments that do not fit a lambda's parameter types, every one of the call, in the
@@ -805,18 +800,15 @@ export class Evaluator {
   ): void {
     // on every call of a lambda: nothing to look at unless a parameter declares a type
     if (!params.some((p) => p.annotation)) return;
-    let fit = this.literalArgsFit.get(site);
-    if (fit?.has(params)) return;
-    const typeEnv = this.typeEnv(calleeEnv);
-    const problems: Diagnostic[] = [];
-    for (const [param, arg] of paramPairs(params, args, keywords)) {
-      const problem = param && literalArgumentMismatch(param, arg, typeEnv, env.file, calleeEnv.file);
-      if (problem) problems.push(problem);
-    }
-    throwAll(problems);
-    fit ??= new WeakSet();
-    fit.add(params);
-    this.literalArgsFit.set(site, fit);
+    checkedOnce(this.literalArgsFit, site, params, () => {
+      const typeEnv = this.typeEnv(calleeEnv);
+      const problems: Diagnostic[] = [];
+      for (const [param, arg] of paramPairs(params, args, keywords)) {
+        const problem = param && literalArgumentMismatch(param, arg, typeEnv, env.file, calleeEnv.file);
+        if (problem) problems.push(problem);
+      }
+      throwAll(problems);
+    });
   }
 
   /** The schema kcl's checker knows an argument to have: an instance written in place, or a
@@ -991,6 +983,20 @@ export class Evaluator {
         this.unchecked(() => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env)),
     };
   }
+}
+
+/** Runs `check` unless it passed before for `site` and `subject`; one that throws is run again next time. */
+function checkedOnce<S extends object, T extends object>(
+  passed: WeakMap<S, WeakSet<T>>,
+  site: S,
+  subject: T,
+  check: () => void,
+): void {
+  let subjects = passed.get(site);
+  if (subjects?.has(subject)) return;
+  check();
+  if (!subjects) passed.set(site, (subjects = new WeakSet()));
+  subjects.add(subject);
 }
 
 /** The type a global got from its first value, inferred now that a later binding asks for it. */

@@ -51,7 +51,7 @@ describe('the console', () => {
     await tui.press('esc');
     await tui.waitFor('KIND');
     await tui.press('esc', 'j');
-    expect(lines(tui.frame())[1]).toContain('guestbook/staging');
+    await tui.waitFor((frame) => lines(frame)[1].includes('guestbook/staging'));
     tui.unmount();
   });
 
@@ -309,8 +309,9 @@ describe('the console', () => {
       .filter((l) => /^[▸ ] [A-Z]/.test(l) && !l.startsWith('  KIND'))
       .map((l) => l.slice(2).split(/\s+/)[0]);
     expect(kinds).toEqual(['Deployment', 'Deployment']);
+    // a lone esc could start an escape sequence: Ink lets it through a turn of the event loop later
     await tui.press('esc');
-    expect(tui.frame()).toContain('Namespace');
+    await tui.waitFor('Namespace');
     tui.unmount();
   });
 

@@ -197,7 +197,7 @@ describe('the stack tree', () => {
     expect(tui.frame()).not.toContain('batch-report');
     expect(tui.frame()).toContain('Stacks  /guest');
     await tui.press('esc');
-    expect(tui.frame()).toContain('batch-report');
+    await tui.waitFor('batch-report');
     expect(tui.frame()).toContain('● Stacks');
     tui.unmount();
   });

@@ -30,7 +30,7 @@ interface EntryRules<T, N extends IfEntry<T, N>> {
 /** Thrown to leave a reading; never escapes this module. */
 const GIVE_UP: unique symbol = Symbol('give up');
 
-const END: Token = { type: 'END', value: '', text: '', offset: -1, line: 0, col: 0, lineBreaks: 0 };
+const END: Token = { type: 'END', value: '', text: '', offset: -1, line: 0, col: 0, lineBreaks: 0, parts: undefined };
 
 const SCHEMA_KINDS = new Set(['schema', 'protocol', 'mixin']);
 const CONFIG_OPS = new Set([':', '=', '+=']);

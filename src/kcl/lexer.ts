@@ -9,6 +9,7 @@
  * INDENT only after a line that ends in `:`.
  */
 import moo from 'moo';
+import type { StringPart } from './ast.js';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
 import { bracesBeforeArrow } from './lambda-params.js';
@@ -22,6 +23,13 @@ export interface Token {
   line: number;
   col: number;
   lineBreaks: number;
+  /**
+   * A string's pieces once the parser has read its `${...}` (strings.ts). Every token carries the
+   * field, set or not: had the parser added it to some, their shape would live only as long as
+   * they did, and each full collection after a parse would throw away the parser's compiled code
+   * that had seen it (V8 deoptimizes for "weak objects"), so every few files ran slow again.
+   */
+  parts: StringPart[] | undefined;
 }
 
 /** Words that can never be names. Other KCL keywords (type, check, schema, rule, protocol, all,
@@ -230,7 +238,7 @@ function measureIndent(source: string, offset: number): IndentLevel {
 }
 
 function layoutToken(type: string, at: { offset: number; line: number; col: number }): Token {
-  return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0 };
+  return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0, parts: undefined };
 }
 
 export interface Lexed {
@@ -356,6 +364,7 @@ class Layout {
         line: raw.line,
         col: raw.col,
         lineBreaks: raw.lineBreaks,
+        parts: undefined,
       };
       if (this.lineBreak) {
         this.lineBreak = false;

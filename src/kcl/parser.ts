@@ -25,7 +25,7 @@ import {
 } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 import { nestingProblem, tokenNestingProblem } from './nesting.js';
-import { isInterpolated, splitInterpolations, type StringToken } from './strings.js';
+import { isInterpolated, splitInterpolations } from './strings.js';
 
 const TERMINAL_NAMES: Record<string, string> = {
   NEWLINE: 'newline',
@@ -385,7 +385,7 @@ export function parseInterpolation(text: string, file: string, line: number, col
  * token, for the grammar's string literal to take: interpolation is part of the syntax phase,
  * and its errors join the file's other syntax errors. */
 function parseInterpolations(tokens: Token[], file: string, problems: Diagnostic[]): void {
-  for (const tok of tokens as StringToken[]) {
+  for (const tok of tokens) {
     if (tok.type !== 'string' || !isInterpolated(tok)) continue;
     try {
       const raw = splitInterpolations(tok, file);

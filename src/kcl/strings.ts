@@ -8,11 +8,6 @@ import type * as A from './ast.js';
 import { kclError } from '../diagnostics/diagnostics.js';
 import type { Token } from './lexer.js';
 
-/** A string token whose interpolations the parser has already parsed. */
-export interface StringToken extends Token {
-  parts?: A.StringPart[];
-}
-
 /** A piece of an interpolated string before its expressions are parsed. */
 export type RawPart = { text: string } | { source: string; line: number; column: number; spec?: string };
 
@@ -182,7 +177,7 @@ export function splitInterpolations(tok: Token, file: string): RawPart[] {
 }
 
 /** The string literal of a token; `loc` is copied, so it may be a shared scratch span. */
-export function decodeString(tok: StringToken, loc: A.Loc, file = ''): A.StringLit {
+export function decodeString(tok: Token, loc: A.Loc, file = ''): A.StringLit {
   const node: A.StringLit = {
     type: 'StringLit',
     value: '',

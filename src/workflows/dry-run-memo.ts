@@ -24,20 +24,20 @@ export class DryRunMemo {
   /** By changeKey (cluster and id): one answer per resource, the last one asked. */
   private readonly entries = new Map<string, Entry>();
 
-  /** The server's last answer for this resource, when neither `sent` nor `live` changed since. */
-  recall(key: string, sent: KubeObject, live: KubeObject): KubeObject | undefined {
+  /**
+   * The server's answer to a dry run of `sent`: the last one for this resource while neither
+   * `sent` nor `live` changed since, else `ask`'s, kept for next time. The caller gets a copy
+   * either way, so nothing it does to the answer reaches the memo.
+   */
+  async answer(key: string, sent: KubeObject, live: KubeObject, ask: () => Promise<KubeObject>): Promise<KubeObject> {
+    const liveVersion = versionOf(live);
+    if (liveVersion === undefined) return ask();
+    const text = JSON.stringify(sent);
     const entry = this.entries.get(key);
-    const liveVersion = versionOf(live);
-    if (!entry || liveVersion === undefined || entry.liveVersion !== liveVersion) return undefined;
-    if (entry.sent !== JSON.stringify(sent)) return undefined;
-    // the plan's change set holds what it is given: a copy, so nothing it does reaches the memo
-    return structuredClone(entry.answer);
-  }
-
-  remember(key: string, sent: KubeObject, live: KubeObject, answer: KubeObject): void {
-    const liveVersion = versionOf(live);
-    if (liveVersion === undefined) return;
-    this.entries.set(key, { sent: JSON.stringify(sent), liveVersion, answer: structuredClone(answer) });
+    if (entry && entry.liveVersion === liveVersion && entry.sent === text) return structuredClone(entry.answer);
+    const answer = await ask();
+    this.entries.set(key, { sent: text, liveVersion, answer });
+    return structuredClone(answer);
   }
 
   /** Forgets the resources the stack no longer has, so the memo holds no more than one plan's worth. */

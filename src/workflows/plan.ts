@@ -138,7 +138,8 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     const resource = byId.get(id)!;
     const cluster = clusterOfId.get(id)!;
     const client = clusters.client(cluster);
-    const prior = priorOf.get(changeKey({ cluster, id }));
+    const key = changeKey({ cluster, id });
+    const prior = priorOf.get(key);
     const live = await readLive(cluster, refOf(resource.attributes as KubeObject));
     if (live) known.set(id, live);
     const { value: resolved, unresolved } = resolveReferences(resource.attributes, (target) => known.get(target));
@@ -148,13 +149,9 @@ export async function planChanges(input: PlanInput): Promise<ChangeSet> {
     // a create is not dry-run: its namespace (or CRD) may itself be about to be created
     if (live && unresolved.length === 0) {
       const sent = resolved as KubeObject;
-      const key = changeKey({ cluster, id });
+      const ask = () => call(() => client.apply(sent, { dryRun: true }));
       try {
-        dryRun = input.dryRuns?.recall(key, sent, live);
-        if (!dryRun) {
-          dryRun = await call(() => client.apply(sent, { dryRun: true }));
-          input.dryRuns?.remember(key, sent, live, dryRun);
-        }
+        dryRun = await (input.dryRuns ? input.dryRuns.answer(key, sent, live, ask) : ask());
       } catch (e) {
         if (e instanceof ApiError && e.status === 409) {
           // another manager (kubectl scale, an operator) took fields over: show what taking them back does

@@ -2,21 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Stack } from '../konfig/workspace.js';
 import type { Resource } from '../model/resource.js';
 import { LocalStateBackend } from '../state/local.js';
 import { DryRunMemo } from './dry-run-memo.js';
 import { executeChanges } from './execute.js';
 import { planChanges } from './plan.js';
-import { FakeClusters } from './testing.js';
+import { FakeClusters, testStack } from './testing.js';
 
-const stack: Stack = {
-  name: 'dev',
-  dir: '/x',
-  path: 'apps/web/dev',
-  project: { name: 'web', dir: '/x' },
-  cluster: 'a',
-};
+const stack = testStack('apps/web/dev', 'a');
 
 const configMap = (name: string, value: string): Resource => ({
   id: `v1:ConfigMap:web:${name}`,

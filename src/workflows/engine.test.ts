@@ -10,15 +10,9 @@ import { executeChanges, type EngineEvent } from './execute.js';
 import { summarize } from '../diff/change-set.js';
 import { changeJson } from '../diff/change-text.js';
 import { planChanges } from './plan.js';
-import { FakeClusters } from './testing.js';
+import { FakeClusters, testStack } from './testing.js';
 
-const stack: Stack = {
-  name: 'prod',
-  dir: '/x',
-  path: 'appops/shop/prod',
-  project: { name: 'shop', dir: '/x' },
-  cluster: 'a',
-};
+const stack = testStack('appops/shop/prod', 'a');
 const ns: Resource = {
   id: 'v1:Namespace:shop',
   type: 'Kubernetes',

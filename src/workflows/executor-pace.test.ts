@@ -8,13 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Resource } from '../model/resource.js';
-import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges, type EngineEvent } from './execute.js';
 import { planChanges } from './plan.js';
-import { FakeClusters, ScriptedHealth } from './testing.js';
+import { FakeClusters, ScriptedHealth, testStack } from './testing.js';
 
-const stack: Stack = { name: 'dev', dir: '/x', path: 'appops/shop/dev', project: { name: 'shop', dir: '/x' } };
+const stack = testStack('appops/shop/dev');
 const ns: Resource = {
   id: 'v1:Namespace:shop',
   type: 'Kubernetes',

@@ -4,15 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActor, toPromise, waitFor } from 'xstate';
 import type { Resource, Spec } from '../model/resource.js';
-import type { Stack } from '../konfig/workspace.js';
 import { LocalStateBackend } from '../state/local.js';
 import { executeChanges } from './execute.js';
 import { operationMachine, type ExecuteFn } from './operation-machine.js';
 import { planChanges } from './plan.js';
 import { changeKey } from '../diff/change-set.js';
-import { FakeClusters } from './testing.js';
+import { FakeClusters, testStack } from './testing.js';
 
-const stack: Stack = { name: 'dev', dir: '/x', path: 'appops/shop/dev', project: { name: 'shop', dir: '/x' } };
+const stack = testStack('appops/shop/dev');
 const cm = (n: number): Resource => ({
   id: `v1:ConfigMap:shop:c${n}`,
   type: 'Kubernetes',

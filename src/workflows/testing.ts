@@ -7,12 +7,19 @@ import { FIELD_MANAGER, type ApplyOptions } from '../cluster/objects.js';
 import { ApiError } from '../cluster/rest.js';
 import type { KubeObject, ObjectRef } from '../model/kube-object.js';
 import { refOf } from '../model/kube-object.js';
+import type { Stack } from '../konfig/workspace.js';
 import type { ClusterPort, Clusters } from './plan.js';
 import type { HealthFollower } from '../health/watched-health.js';
 import type { Health } from '../health/rules.js';
 
 const managersOf = (o: KubeObject | undefined) =>
   ((o?.metadata?.managedFields ?? []) as { manager: string }[]).map((e) => e.manager);
+
+/** A stack at `stackPath` (`appops/<project>/<stack>`), deploying to `cluster` (the current context when none). */
+export function testStack(stackPath: string, cluster?: string): Stack {
+  const [, project, name] = stackPath.split('/');
+  return { name, dir: '/x', path: stackPath, project: { name: project, dir: '/x' }, ...(cluster ? { cluster } : {}) };
+}
 
 const keyOf = (r: ObjectRef) => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
 

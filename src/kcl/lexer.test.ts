@@ -137,6 +137,68 @@ describe('lexer literals', () => {
     ]);
   });
 
+  it('reads where two tokens could start as kcl does: a float before an operator, a suffix only before a non-letter', () => {
+    expect(texts('1. 1..2 1.e5 a.5 1Gix 1mi 10Gi 0x 1e 1_2.5e+3')).toEqual([
+      'number:1.',
+      'number:1',
+      'op:.',
+      'number:.2',
+      'number:1',
+      'op:.',
+      'name:e5',
+      'name:a',
+      'number:.5',
+      'number:1',
+      'name:Gix',
+      'number:1',
+      'name:mi',
+      'number:10Gi',
+      'number:0',
+      'name:x',
+      'number:1',
+      'name:e',
+      'number:1_2.5e+3',
+    ]);
+  });
+
+  it('reads the longest operator, and a quote or prefix that starts no string as kcl does', () => {
+    expect(texts('a **= b // c ... d -> e != f << g')).toEqual([
+      'name:a',
+      'augop:**=',
+      'name:b',
+      'binop://',
+      'name:c',
+      'op:...',
+      'name:d',
+      'op:->',
+      'name:e',
+      'binop:!=',
+      'name:f',
+      'binop:<<',
+      'name:g',
+    ]);
+    // an unfinished triple quote is the empty string, and what follows it is read again
+    expect(texts('a = """"')).toEqual(['name:a', 'op:=', 'string:""', 'string:""']);
+    expect(texts('b"" r')).toEqual(['string:b""', 'name:r']);
+  });
+
+  it('continues a line after a backslash and counts the lines inside strings', () => {
+    const toks = tokenize('a = 1 + \\\n    2\nb = """x\ny"""\nc = 3\n', 'main.k');
+    expect(toks.filter((t) => t.type !== 'NEWLINE').map((t) => `${t.text}@${t.line}:${t.col}`)).toEqual([
+      'a@1:1',
+      '=@1:3',
+      '1@1:5',
+      '+@1:7',
+      '2@2:5',
+      'b@3:1',
+      '=@3:3',
+      '"""x\ny"""@3:5',
+      'c@5:1',
+      '=@5:3',
+      '3@5:5',
+    ]);
+  });
+
   it('keeps `$`-escaped keywords as names', () => {
     const [t] = tokenize('$if = 1', 'main.k');
     expect([t.type, t.value]).toEqual(['name', 'if']);
@@ -177,6 +239,13 @@ describe('lexer errors', () => {
 
   it('reports an unterminated string at its place', () => {
     expect(error('a = "abc\n').position).toMatchObject({ line: 1, column: 5 });
+  });
+  it('names a character KCL has no token for, at its place', () => {
+    expect(error('a = 1\nb = 2 \\ 3\n')).toMatchObject({
+      message: 'invalid character "\\\\"',
+      position: { line: 2, column: 7 },
+    });
+    expect(error('a = é\n').message).toBe('invalid character "é"');
   });
 });
 

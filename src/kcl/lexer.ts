@@ -1,6 +1,6 @@
 /**
- * The KCL lexer: moo splits the text into raw tokens, then a layout pass turns line structure into
- * NEWLINE / INDENT / DEDENT tokens the way kcl does it.
+ * The KCL lexer: the scanner (scanner.ts) reads the text's raw tokens, then a layout pass turns
+ * line structure into NEWLINE / INDENT / DEDENT tokens the way kcl does it.
  *
  * Layout is tracked per context. Module, schema and lambda bodies are blocks with Python's rules.
  * Inside brackets, lines are joined implicitly, except where KCL gives them meaning: config and
@@ -8,11 +8,11 @@
  * blocks. So inside a bracket a line break is a NEWLINE only when it can separate entries, and an
  * INDENT only after a line that ends in `:`.
  */
-import moo from 'moo';
 import type { StringPart } from './ast.js';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
 import { bracesBeforeArrow } from './lambda-params.js';
+import { Scanner, type RawKind } from './scanner.js';
 
 export interface Token {
   type: string;
@@ -31,113 +31,6 @@ export interface Token {
    */
   parts: StringPart[] | undefined;
 }
-
-/** Words that can never be names. Other KCL keywords (type, check, schema, rule, protocol, all,
- * any, map, filter) are recognised by position in the grammar, so `type` stays usable as a key. */
-const HARD_KEYWORDS = [
-  'True',
-  'False',
-  'None',
-  'Undefined',
-  'import',
-  'as',
-  'if',
-  'elif',
-  'else',
-  'for',
-  'in',
-  'not',
-  'and',
-  'or',
-  'is',
-  'lambda',
-  'assert',
-  'mixin',
-];
-
-/** One RegExp matching what the first of `alternatives` that matches would, as moo's rules do. */
-function anyOf(...alternatives: RegExp[]): RegExp {
-  return new RegExp(alternatives.map((r) => `(?:${r.source})`).join('|'));
-}
-
-const rules: moo.Rules = {
-  // single characters that never start a longer token come first: moo matches them by a table
-  // lookup instead of running its combined RegExp
-  punct: ['(', ')', '[', ']', '{', '}', ',', ':', ';', '@', '~', '?'],
-  // a space too: most runs of blanks are one space between tokens, and a run of indentation
-  // split into single spaces is still cheaper than a RegExp match each
-  space: ' ',
-  nl: { match: ['\n', '\r\n'], lineBreaks: true },
-  // what the layout pass skips is one rule: moo's RegExp has a capture group per rule, and every
-  // match allocates an array with a slot for each, so fewer rules make less garbage per token
-  blank: { match: anyOf(/[ \t\f]+/, /#[^\n]*/, /\\(?:\r?\n|(?![^]))/), lineBreaks: true },
-  // moo's RegExp tries its alternatives in order, so the most common tokens come early: names
-  // (except a string's prefix letter, see `prefix`) and a lone `=`, which `op` would also match
-  name: { match: /(?![rRbB]["'])\$?[A-Za-z_][A-Za-z0-9_]*/, type: moo.keywords({ keyword: HARD_KEYWORDS }) },
-  assign: { match: /=(?!=)/, type: () => 'op' },
-  // "unrolled" loops (`plain* (special plain*)*`): a run of plain characters is one greedy loop
-  // that needs no backtracking state per character, so a 20 MB literal does not overflow
-  // the RegExp engine's stack as `(?:plain|special)*` did
-  string: {
-    match: anyOf(
-      /[rRbB]?"""[^"\\]*(?:(?:\\[^]|"(?!""))[^"\\]*)*"""/,
-      /[rRbB]?'''[^'\\]*(?:(?:\\[^]|'(?!''))[^'\\]*)*'''/,
-      /[rRbB]?"[^"\\\n]*(?:\\[^][^"\\\n]*)*"/,
-      /[rRbB]?'[^'\\\n]*(?:\\[^][^'\\\n]*)*'/,
-    ),
-    lineBreaks: true,
-  },
-  // floats first: `1.5` would otherwise be the int `1`
-  number: anyOf(
-    /(?:\d[\d_]*)?\.\d[\d_]*(?:[eE][+-]?\d+)?|\d[\d_]*\.(?![.\w])(?:[eE][+-]?\d+)?|\d[\d_]*[eE][+-]?\d+/,
-    /0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:(?:[KMGTP]i|[numkKMGTP])(?![A-Za-z0-9_]))?/,
-  ),
-  op: [
-    '**=',
-    '//=',
-    '<<=',
-    '>>=',
-    '...',
-    '**',
-    '//',
-    '<<',
-    '>>',
-    '<=',
-    '>=',
-    '==',
-    '!=',
-    '->',
-    '+=',
-    '-=',
-    '*=',
-    '/=',
-    '%=',
-    '&=',
-    '|=',
-    '^=',
-    '+',
-    '-',
-    '*',
-    '/',
-    '%',
-    '&',
-    '|',
-    '^',
-    '<',
-    '>',
-    '=',
-    '.',
-    '!',
-  ],
-  // what no rule above matched, in one rule (a rule is a capture group in every match's array):
-  // `r`, `R`, `b` or `B` before a quote that starts no string, a name as `name` would have read
-  // it; a quote that starts no string; any other character
-  leftover: {
-    match: /[rRbB](?=["'])|[^]/,
-    lineBreaks: true,
-    type: (text) => (/^[rRbB]$/.test(text) ? 'name' : text === '"' || text === "'" ? 'unterminated' : 'invalid'),
-  },
-};
 
 interface IndentLevel {
   tabs: number;
@@ -182,8 +75,8 @@ const AUGMENTED_OPERATORS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=',
 const CONSTANTS = new Set(['True', 'False', 'None', 'Undefined']);
 const TWO_WORD_OPERATORS: Record<string, string> = { 'not in': 'not in', 'is not': 'is not' };
 
-function tokenClass(mooType: string, text: string): string {
-  switch (mooType) {
+function tokenClass(kind: RawKind, text: string): string {
+  switch (kind) {
     case 'keyword':
       if (CONSTANTS.has(text)) return 'constant';
       return BINARY_OPERATORS.has(text) ? 'binop' : 'keyword';
@@ -193,7 +86,7 @@ function tokenClass(mooType: string, text: string): string {
       if (BINARY_OPERATORS.has(text)) return 'binop';
       return AUGMENTED_OPERATORS.has(text) ? 'augop' : 'op';
     default:
-      return mooType;
+      return kind;
   }
 }
 
@@ -274,7 +167,7 @@ export function lex(source: string, file: string): Lexed {
 export const CONTINUATIONS: ReadonlySet<string> = new Set(['elif', 'else']);
 
 /**
- * Layouts not in use, each with its moo lexer. A file's lexing holds one until its last run, and
+ * Layouts not in use, each with its scanner. A file's lexing holds one until its last run, and
  * the parser lexes the `${...}` parts of a run's strings meanwhile, each with another. Kept, not
  * made per file: V8 compiles the lexer's loop for the hidden class of its Layout, and once no
  * Layout was alive a full collection freed that class and threw the code away with it, so every
@@ -306,7 +199,7 @@ export function* lexRuns(source: string, file: string, runTokens: number): Gener
  * loop compiled for one file threw its code away on the next ("wrong call target").
  */
 class Layout {
-  private readonly rawLexer = moo.compile(rules);
+  private readonly raw = new Scanner();
   // set by start
   private source!: string;
   private file!: string;
@@ -333,16 +226,14 @@ class Layout {
     this.contexts = [{ kind: 'block', closer: '', indents: [{ tabs: 0, spaces: 0 }], pendingLambdas: 0 }];
     this.lineBreak = false;
     this.last = undefined;
-    this.rawLexer.reset(source);
+    this.raw.reset(source);
   }
 
   *runs(runTokens: number): Generator<Token[], Diagnostic[]> {
     const contexts = this.contexts;
-    for (let raw = this.nextRaw(); raw !== undefined; raw = this.nextRaw()) {
-      switch (raw.type) {
-        case 'space':
-        case 'blank':
-          continue;
+    const raw = this.raw;
+    while (raw.next()) {
+      switch (raw.kind) {
         case 'nl':
           this.lineBreak = true;
           continue;
@@ -351,14 +242,10 @@ class Layout {
         case 'invalid':
           throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, this.position(raw));
       }
-      // a token of our own rather than moo's: the literal below makes only tokens that are kept, so
-      // V8 learns to allocate them where long-lived objects go instead of copying each one twice
-      // through the young generation (moo's allocation site mostly makes blanks, which die young),
-      // and they have the one shape of layout tokens
       const text = raw.text;
       const tok: Token = {
-        type: tokenClass(raw.type ?? 'op', text),
-        value: raw.type === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : raw.value,
+        type: tokenClass(raw.kind, text),
+        value: raw.kind === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : text,
         text,
         offset: raw.offset,
         line: raw.line,
@@ -542,22 +429,6 @@ class Layout {
       for (let i = 1; i < ctx.indents.length; i++) this.emit(layoutToken('DEDENT', tok));
       if (this.last?.type === 'NEWLINE') this.out.pop();
       this.last = this.out[this.out.length - 1];
-    }
-  }
-
-  private nextRaw(): moo.Token | undefined {
-    try {
-      return this.rawLexer.next();
-    } catch (e) {
-      // the RegExp engine's own stack: a string literal with millions of escapes
-      if (!(e instanceof RangeError)) throw e;
-      const last = this.last;
-      const at = last ? { line: last.line + last.lineBreaks, col: last.col + last.text.length } : { line: 1, col: 1 };
-      throw kclError(
-        'InvalidSyntax',
-        'this token is too long to read (a string of millions of escapes?)',
-        this.position(at),
-      );
     }
   }
 }

@@ -118,7 +118,7 @@ export const PATHOLOGICAL_INPUTS: readonly PathologicalInput[] = [
   {
     name: 'a string literal of 5 million escapes',
     make: (dir) => one(dir, `a = "${'x\\"'.repeat(5 * 2 ** 20)}"\n`),
-    expected: { diagnostic: /too long to read/ },
+    expected: { result: (yaml) => yaml === `a: ${'x"'.repeat(5 * 2 ** 20)}\n` },
   },
   {
     name: '[i for i in range(10000000000)]',

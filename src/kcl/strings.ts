@@ -54,17 +54,39 @@ function advance(line: number, col: number, text: string): { line: number; col: 
   return { line: line + count, col: text.length - nl };
 }
 
+/**
+ * A string built from many pieces in bounded memory: each `+=` of a string makes a rope node of
+ * its own (32 bytes however short the piece), so a literal of millions of escapes held hundreds of
+ * megabytes of nodes; here every thousand pieces become one flat string.
+ */
+class Pieces {
+  private pieces: string[] = [];
+  private readonly chunks: string[] = [];
+
+  add(piece: string): void {
+    this.pieces.push(piece);
+    if (this.pieces.length === 1024) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
+
+  toString(): string {
+    return this.chunks.join('') + this.pieces.join('');
+  }
+}
+
 function decodeEscapes(text: string, file: string, at: { line: number; col: number }): string {
   if (!text.includes('\\')) return text;
-  let out = '';
+  const out = new Pieces();
   for (let i = 0; i < text.length; i++) {
     // the text up to the next backslash goes in whole: one append, not one per character
     const next = text.indexOf('\\', i);
     if (next === -1) {
-      out += text.slice(i);
+      out.add(text.slice(i));
       break;
     }
-    if (next > i) out += text.slice(i, next);
+    if (next > i) out.add(text.slice(i, next));
     i = next;
     const n = text[++i];
     if (n === undefined) break;
@@ -74,7 +96,7 @@ function decodeEscapes(text: string, file: string, at: { line: number; col: numb
       continue;
     }
     if (n in SIMPLE_ESCAPES && !(n === '0' && /[0-7]/.test(text[i + 1] ?? ''))) {
-      out += SIMPLE_ESCAPES[n];
+      out.add(SIMPLE_ESCAPES[n]);
       continue;
     }
     const hex = n === 'x' ? 2 : n === 'u' ? 4 : n === 'U' ? 8 : 0;
@@ -83,19 +105,19 @@ function decodeEscapes(text: string, file: string, at: { line: number; col: numb
       if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits)) {
         throw kclError('InvalidSyntax', `invalid \\${n} escape in string`, { file, line: at.line, column: at.col });
       }
-      out += String.fromCodePoint(parseInt(digits, 16));
+      out.add(String.fromCodePoint(parseInt(digits, 16)));
       i += hex;
       continue;
     }
     if (/[0-7]/.test(n)) {
       const m = /^[0-7]{1,3}/.exec(text.slice(i))!;
-      out += String.fromCharCode(parseInt(m[0], 8));
+      out.add(String.fromCharCode(parseInt(m[0], 8)));
       i += m[0].length - 1;
       continue;
     }
-    out += '\\' + n;
+    out.add('\\' + n);
   }
-  return out;
+  return out.toString();
 }
 
 /** Finds the `}` closing an interpolation that starts at `start`, skipping nested brackets and strings. */

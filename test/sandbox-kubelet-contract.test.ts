@@ -2,8 +2,9 @@
  * What kubectl reads from kubelets, nodes and the API server's small rules, as a real cluster
  * answers: pod logs (timestamps, tail, a `--previous` that does not exist, `-f` that follows),
  * EndpointSlice port names, node Leases and node info, the cordon taint, the 1 MiB ConfigMap
- * limit, change-cause on ReplicaSets, a terminating namespace's conditions, and a lowercase
- * bearer scheme. Runs against a real cluster too (see support/kube-target.ts).
+ * limit, change-cause on ReplicaSets, a terminating namespace's conditions, a lowercase bearer
+ * scheme, and pods whose ConfigMap comes late (CreateContainerConfigError, FailedMount, then
+ * running). Runs against a real cluster too (see support/kube-target.ts).
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,4 +249,65 @@ describe('small semantics', () => {
     );
     expect(r.status).toBe(200);
   });
+});
+
+describe('what a pod refers to', () => {
+  /** A pod that needs the ConfigMap `config`: in its environment, or as a volume. */
+  function needing(name: string, config: string, as: 'env' | 'volume'): V1Pod {
+    const container = { name: 'main', image: 'busybox:1.36', command: ['sleep', '3600'] };
+    return {
+      metadata: { name },
+      spec:
+        as === 'env'
+          ? { containers: [{ ...container, envFrom: [{ configMapRef: { name: config } }] }] }
+          : {
+              containers: [{ ...container, volumeMounts: [{ name: 'config', mountPath: '/config' }] }],
+              volumes: [{ name: 'config', configMap: { name: config } }],
+            },
+    };
+  }
+
+  const warning = (pod: string, reason: string) =>
+    eventually(
+      `a ${reason} event for ${pod}`,
+      async () => {
+        const events = await t.core.listNamespacedEvent({
+          namespace: ns(),
+          fieldSelector: `involvedObject.name=${pod}`,
+        });
+        return events.items.find((e) => e.reason === reason && e.type === 'Warning');
+      },
+      30_000,
+    );
+
+  it('creates no container whose ConfigMap is missing, says why, and runs it once the ConfigMap exists', async () => {
+    await t.core.createNamespacedPod({ namespace: ns(), body: needing('env-late', 'late-env', 'env') });
+    await t.core.createNamespacedPod({ namespace: ns(), body: needing('volume-late', 'late-volume', 'volume') });
+
+    const waiting = await eventually(
+      'CreateContainerConfigError',
+      async () => {
+        const p = await t.core.readNamespacedPod({ name: 'env-late', namespace: ns() });
+        return p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError'
+          ? p.status.containerStatuses[0].state.waiting
+          : undefined;
+      },
+      30_000,
+    );
+    expect(waiting.message).toBe('configmap "late-env" not found');
+    expect((await warning('env-late', 'Failed')).message).toBe('Error: configmap "late-env" not found');
+
+    expect((await warning('volume-late', 'FailedMount')).message).toBe(
+      'MountVolume.SetUp failed for volume "config" : configmap "late-volume" not found',
+    );
+    const mounting = await t.core.readNamespacedPod({ name: 'volume-late', namespace: ns() });
+    expect(mounting.status?.phase).toBe('Pending');
+    expect(mounting.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('ContainerCreating');
+
+    for (const name of ['late-env', 'late-volume'])
+      await t.core.createNamespacedConfigMap({ namespace: ns(), body: { metadata: { name }, data: { mode: 'on' } } });
+    // the kubelet tries again on its own back-off: the volume within seconds, the environment at
+    // the pod worker's next sync (10 to 15 s)
+    for (const name of ['volume-late', 'env-late']) await running(name);
+  }, 90_000);
 });

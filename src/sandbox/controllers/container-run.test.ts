@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, backoffMs, newRun, type ContainerNature } from './container-run.js';
+import { advance, backoffMs, newRun, SYNC_RETRY_MS, type ContainerNature } from './container-run.js';
 
 const T = { podStartMs: 1000, jobRunMs: 2000, crashAfterMs: 3000 };
 const server: ContainerNature = { fault: undefined, restartPolicy: 'Always', exitCode: 0 };
@@ -43,5 +43,28 @@ describe('a simulated container', () => {
     });
     const retry: ContainerNature = { fault: undefined, restartPolicy: 'OnFailure', exitCode: 1 };
     expect(advance(newRun(0), 3000, retry, T).run).toMatchObject({ stage: 'backOff', restarts: 1 });
+  });
+
+  it('waits as CreateContainerConfigError while its environment cannot be made, and starts at the next sync after', () => {
+    const missing: ContainerNature = { ...server, configProblem: 'configmap "app" not found' };
+    const waiting = advance(newRun(0), 1500, missing, T);
+    expect(waiting).toMatchObject({
+      run: { stage: 'configError', configError: 'configmap "app" not found' },
+      happened: ['configFailed'],
+      next: 1000 + SYNC_RETRY_MS,
+    });
+    // still missing at the next sync: another try, another event
+    expect(advance(waiting.run, 1000 + SYNC_RETRY_MS, missing, T)).toMatchObject({
+      run: { stage: 'configError', since: 1000 + SYNC_RETRY_MS },
+      happened: ['configFailed'],
+    });
+    // there by the next sync: it starts then, not before
+    expect(advance(waiting.run, 1000 + SYNC_RETRY_MS - 1, server, T).run.stage).toBe('configError');
+    const started = advance(waiting.run, 1000 + SYNC_RETRY_MS, server, T);
+    expect(started).toMatchObject({
+      run: { stage: 'running', startedAt: 1000 + SYNC_RETRY_MS },
+      happened: ['started'],
+    });
+    expect(started.run.configError).toBeUndefined();
   });
 });

@@ -1,12 +1,12 @@
 /**
  * One simulated container, as a small state machine over time: created, then running (or stuck
- * pulling an image that never arrives), possibly exiting and being restarted with the kubelet's
- * back-off. `advance` is pure: given the state, the time and what the container is, it returns
+ * pulling an image that never arrives, or waiting for the ConfigMap or Secret its environment
+ * names), possibly exiting and being restarted with the kubelet's back-off. `advance` is pure: given the state, the time and what the container is, it returns
  * the new state, what happened on the way (for Events) and when to look again.
  */
 import type { ContainerFault } from '../faults.js';
 
-export type Stage = 'creating' | 'pullError' | 'pullBackOff' | 'running' | 'backOff' | 'exited';
+export type Stage = 'creating' | 'pullError' | 'pullBackOff' | 'configError' | 'running' | 'backOff' | 'exited';
 
 export interface Termination {
   exitCode: number;
@@ -25,6 +25,8 @@ export interface ContainerRun {
   startedAt?: number;
   /** The run that ended last: lastState.terminated, or state.terminated once exited for good. */
   last?: Termination;
+  /** Why the container could not be made (stage configError), in the kubelet's words. */
+  configError?: string;
 }
 
 export interface ContainerNature {
@@ -33,6 +35,8 @@ export interface ContainerNature {
   restartPolicy: 'Always' | 'OnFailure' | 'Never';
   /** The exit code when the container finishes on its own (a Job's), 0 unless told to fail. */
   exitCode: number;
+  /** Why its environment cannot be made now: a missing ConfigMap, Secret or key (config-refs.ts). */
+  configProblem?: string;
 }
 
 export interface RunTimings {
@@ -41,7 +45,7 @@ export interface RunTimings {
   crashAfterMs: number;
 }
 
-export type Happening = 'pulling' | 'pullFailed' | 'pullBackOff' | 'started' | 'exited' | 'backOff';
+export type Happening = 'pulling' | 'pullFailed' | 'pullBackOff' | 'configFailed' | 'started' | 'exited' | 'backOff';
 
 /** The kubelet's back-off for a restart or a pull: 10 s, doubling, at most 5 min. */
 export function backoffMs(attempt: number): number {
@@ -50,6 +54,10 @@ export function backoffMs(attempt: number): number {
 
 /** How long a pull error shows before the kubelet reports it as back-off. */
 const PULL_ERROR_MS = 1000;
+
+/** The pod worker's wait before it syncs a pod again after an error (the kubelet's backOffPeriod,
+ * without its jitter): a container whose ConfigMap came late starts up to this much later. */
+export const SYNC_RETRY_MS = 10_000;
 
 export function newRun(now: number): ContainerRun {
   return { stage: 'creating', since: now, restarts: 0, pullAttempts: 0 };
@@ -64,6 +72,8 @@ function due(run: ContainerRun, nature: ContainerNature, t: RunTimings): number 
       return run.since + PULL_ERROR_MS;
     case 'pullBackOff':
       return run.since + backoffMs(run.pullAttempts);
+    case 'configError':
+      return run.since + SYNC_RETRY_MS;
     case 'running':
       if (nature.fault === 'crashloop') return (run.startedAt ?? run.since) + t.crashAfterMs;
       if (nature.restartPolicy !== 'Always') return (run.startedAt ?? run.since) + t.jobRunMs;
@@ -75,8 +85,12 @@ function due(run: ContainerRun, nature: ContainerNature, t: RunTimings): number 
   }
 }
 
-function start(run: ContainerRun, at: number): ContainerRun {
-  return { ...run, stage: 'running', since: at, startedAt: at };
+/** The kubelet makes the container (its environment first) and starts it. */
+function start(run: ContainerRun, at: number, nature: ContainerNature): [ContainerRun, Happening] {
+  if (nature.configProblem !== undefined)
+    return [{ ...run, stage: 'configError', since: at, configError: nature.configProblem }, 'configFailed'];
+  const { configError: _gone, ...rest } = run;
+  return [{ ...rest, stage: 'running', since: at, startedAt: at }, 'started'];
 }
 
 function step(run: ContainerRun, at: number, nature: ContainerNature): [ContainerRun, Happening] {
@@ -85,7 +99,9 @@ function step(run: ContainerRun, at: number, nature: ContainerNature): [Containe
     case 'pullBackOff':
       if (nature.fault === 'nopull')
         return [{ ...run, stage: 'pullError', since: at, pullAttempts: run.pullAttempts + 1 }, 'pullFailed'];
-      return [start(run, at), 'started'];
+      return start(run, at, nature);
+    case 'configError':
+      return start(run, at, nature);
     case 'pullError':
       return [{ ...run, stage: 'pullBackOff', since: at }, 'pullBackOff'];
     case 'running': {
@@ -101,7 +117,7 @@ function step(run: ContainerRun, at: number, nature: ContainerNature): [Containe
       return [{ ...run, stage: 'backOff', since: at, last, restarts: run.restarts + 1 }, 'backOff'];
     }
     case 'backOff':
-      return [start(run, at), 'started'];
+      return start(run, at, nature);
     case 'exited':
       return [run, 'exited'];
   }

@@ -27,11 +27,31 @@ export interface ContainerPort {
   protocol?: string;
 }
 
+/** A ConfigMap or Secret a pod refers to: by `name` (a Secret volume says `secretName`). */
+export interface ConfigSource {
+  name?: string;
+  secretName?: string;
+  optional?: boolean;
+  /** A key of an env var's source. */
+  key?: string;
+  /** The keys a volume projects. */
+  items?: { key: string }[];
+}
+
 export interface Container {
   name: string;
   image: string;
   ports?: ContainerPort[];
   readinessProbe?: { initialDelaySeconds?: number; periodSeconds?: number };
+  env?: { name: string; valueFrom?: { configMapKeyRef?: ConfigSource; secretKeyRef?: ConfigSource } }[];
+  envFrom?: { configMapRef?: ConfigSource; secretRef?: ConfigSource }[];
+}
+
+export interface Volume {
+  name: string;
+  configMap?: ConfigSource;
+  secret?: ConfigSource;
+  projected?: { sources?: { configMap?: ConfigSource; secret?: ConfigSource }[] };
 }
 
 export interface Toleration {
@@ -46,6 +66,7 @@ export interface PodSpec {
   nodeName?: string;
   containers: Container[];
   initContainers?: Container[];
+  volumes?: Volume[];
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   nodeSelector?: Record<string, string>;
   tolerations?: Toleration[];

@@ -14,6 +14,7 @@ import type { Container, Node, Pod } from './kinds.js';
 import type { Controller } from './manager.js';
 import { isNodeReady } from './nodes.js';
 import { containerStatus, podStatus } from './pod-status.js';
+import { containerConfigProblem, mountRetryMs, volumeProblem, type ConfigLookup } from './config-refs.js';
 import { get, keyOf, removeNow, typeOf, wake, writeStatus, type ControllerContext } from './runtime.js';
 
 const KUBELET = 'kubelet';
@@ -23,7 +24,16 @@ interface PodMemory {
   runs: Map<string, ContainerRun>;
   /** When the kubelet started stopping the pod's containers. */
   stoppingSince?: number;
+  /** Its ConfigMap and Secret volumes are mounted: its containers can be made. */
+  mounted: boolean;
+  /** Mounts that failed in a row, and when the volume manager tries again. */
+  mountFailures: number;
+  mountRetryAt: number;
 }
+
+/** A pod some earlier kubelet run got past its volumes for (restored from a snapshot). */
+const pastMount = (pod: Pod) =>
+  (pod.status?.containerStatuses ?? []).some((s) => s.state.waiting?.reason !== 'ContainerCreating');
 
 function tagOf(image: string): string {
   const lastSlash = image.lastIndexOf('/');
@@ -43,12 +53,19 @@ function runFromStatus(pod: Pod, name: string, now: number): ContainerRun {
 export function kubeletController(ctx: ControllerContext): Controller {
   const pods = typeOf(ctx, '', 'pods');
   const nodes = typeOf(ctx, '', 'nodes');
+  const sources = { ConfigMap: typeOf(ctx, '', 'configmaps'), Secret: typeOf(ctx, '', 'secrets') };
   const memory = new Map<string, PodMemory>();
+
+  const lookupIn =
+    (pod: Pod): ConfigLookup =>
+    (kind, name) =>
+      get(ctx, sources[kind], `${pod.metadata.namespace ?? ''}/${name}`);
 
   const nature = (pod: Pod, c: Container): ContainerNature => ({
     fault: ctx.faults.containerFault(c.image),
     restartPolicy: pod.spec.restartPolicy ?? 'Always',
     exitCode: tagOf(c.image) === 'fail' ? 1 : 0,
+    configProblem: containerConfigProblem(pod, c, lookupIn(pod)),
   });
 
   const readinessDelay = (pod: Pod, c: Container): number => {
@@ -72,8 +89,11 @@ export function kubeletController(ctx: ControllerContext): Controller {
     return `${base}.254`;
   };
 
-  const record = (pod: Pod, c: Container, what: Happening, host: string) => {
+  const record = (pod: Pod, c: Container, what: Happening, run: ContainerRun, host: string) => {
     switch (what) {
+      case 'configFailed':
+        ctx.events.record(pod, 'Warning', 'Failed', `Error: ${run.configError ?? ''}`, KUBELET, host);
+        break;
       case 'started':
         ctx.events.record(
           pod,
@@ -136,14 +156,33 @@ export function kubeletController(ctx: ControllerContext): Controller {
       const now = ctx.api.clock.now();
       let mem = memory.get(key);
       if (!mem || mem.uid !== pod.metadata.uid) {
-        mem = { uid: pod.metadata.uid ?? '', runs: new Map() };
+        mem = {
+          uid: pod.metadata.uid ?? '',
+          runs: new Map(),
+          mounted: pastMount(pod),
+          mountFailures: 0,
+          mountRetryAt: 0,
+        };
         memory.set(key, mem);
       }
       if (pod.metadata.deletionTimestamp) return stop(pod, mem, now);
       if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
 
+      // the volumes first: until they are mounted no container is made, and the containers'
+      // start takes its time from the mount
+      if (!mem.mounted && now >= mem.mountRetryAt) {
+        const mountProblem = volumeProblem(pod, lookupIn(pod));
+        if (mountProblem === undefined) {
+          mem.mounted = true;
+          if (mem.mountFailures > 0) mem.runs.clear();
+        } else {
+          mem.mountFailures++;
+          mem.mountRetryAt = now + mountRetryMs(mem.mountFailures);
+          ctx.events.record(pod, 'Warning', 'FailedMount', mountProblem, KUBELET, nodeName);
+        }
+      }
       const fresh = pod.status?.startTime === undefined;
-      if (fresh)
+      if (mem.mounted && mem.runs.size === 0 && (fresh || mem.mountFailures > 0))
         ctx.events.record(
           pod,
           'Normal',
@@ -153,15 +192,18 @@ export function kubeletController(ctx: ControllerContext): Controller {
           nodeName,
         );
       let next = Infinity;
-      let initDone = true;
+      let initDone = mem.mounted;
       const statuses = pod.spec.containers.map((ctr) => {
-        const before = mem.runs.get(ctr.name) ?? (fresh ? newRun(now) : runFromStatus(pod, ctr.name, now));
-        const moved = advance(before, now, nature(pod, ctr), ctx.timings);
+        if (!mem.mounted) return containerStatus(pod, ctr.name, ctr.image, newRun(now), false);
+        const before =
+          mem.runs.get(ctr.name) ?? (fresh || mem.mountFailures > 0 ? newRun(now) : runFromStatus(pod, ctr.name, now));
+        const what = nature(pod, ctr);
+        const moved = advance(before, now, what, ctx.timings);
         mem.runs.set(ctr.name, moved.run);
-        for (const h of moved.happened) record(pod, ctr, h, nodeName);
+        for (const h of moved.happened) record(pod, ctr, h, moved.run, nodeName);
         if (moved.next !== undefined) next = Math.min(next, moved.next);
         if (moved.run.stage === 'creating') initDone = false;
-        const fault = nature(pod, ctr).fault;
+        const fault = what.fault;
         const readyAt = (moved.run.startedAt ?? now) + readinessDelay(pod, ctr);
         const ready =
           moved.run.stage === 'running' && fault !== 'neverready' && fault !== 'crashloop' && now >= readyAt;
@@ -200,6 +242,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
         now,
       );
       writeStatus(ctx, pods, pod, status, KUBELET);
+      if (!mem.mounted) next = mem.mountRetryAt;
       if (next !== Infinity) wake(ctx, c, key, next - now);
     },
   };

@@ -44,6 +44,8 @@ function stateOf(pod: Pod, name: string, image: string, run: ContainerRun): Cont
       };
     case 'pullBackOff':
       return { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` } };
+    case 'configError':
+      return { waiting: { reason: 'CreateContainerConfigError', message: run.configError } };
     case 'running':
       return { running: { startedAt: rfc3339(run.startedAt ?? run.since) } };
     case 'backOff':

@@ -5,11 +5,14 @@
  * at N = 20, 100 and 333 (1,000 resources). Three clocks, median of 3 runs each:
  * - kdeck: `kdeck apply --yes` from its process start to its exit with everything healthy (sandbox-a);
  * - pace: the same objects sent at once with `kubectl apply --server-side -f` (sandbox-b), from its
- *   start until a separate watcher sees the last Deployment Available: the cluster's own pace. The
- *   bar's pace lists them as the Spec does (by id: the Deployments before the ConfigMaps and
- *   Services their pods need); a second pace lists them in dependency order, the order kdeck keeps;
+ *   start until a separate watcher sees the last Deployment Available, in two orders: as the Spec
+ *   lists them (by id: the Deployments before the ConfigMaps and Services their pods need), and in
+ *   dependency order, the order kdeck keeps. The cluster's own pace, the bar's, is the faster of
+ *   the two: a pod whose ConfigMap is not there yet when its kubelet makes the container waits as
+ *   CreateContainerConfigError for the kubelet's next try, 10 s later, so at N = 100 the Spec's
+ *   order is far slower, and comparing kdeck with it would flatter kdeck;
  * - kubectl: `kubectl apply -f` then `kubectl wait --for=condition=Available deploy --all` (sandbox-b),
- *   what a user types.
+ *   what a user types, with the objects in dependency order for the same reason.
  * Every run uses a namespace of its own, deleted (and waited for) before the next one. A first
  * round at N = 20 warms the sandbox up and is not counted.
  *
@@ -216,7 +219,7 @@ async function measure(sandbox: Sandbox, clusters: ClusterSet, apps: number, run
   // what a user types on sandbox-b: kubectl apply, then kubectl wait --all
   const nsW = `pace-${apps}-w-${run}`;
   const applyAndWait = async (root: string) => {
-    const objects = manifest(root, 'spec');
+    const objects = manifest(root, 'dependencies');
     const t0 = performance.now();
     await exec('kubectl', [...apply, '-f', objects], root);
     await exec(
@@ -259,13 +262,15 @@ async function main(): Promise<number> {
       const f = noFigures();
       for (let run = 1; run <= runs; run++) await measure(sandbox, clusters, apps, String(run), f);
       const k = median(f.kdeck);
-      const p = median(f.pace);
-      const d = median(f.paceInOrder);
       const w = median(f.kubectl);
+      // the cluster's pace is the faster order's
+      const p = Math.min(median(f.pace), median(f.paceInOrder));
       console.log(
         `  N=${String(apps).padEnd(4)} (${3 * apps + 1} resources)  kdeck ${s(k)}  pace ${s(p)}  kubectl apply+wait ${s(w)}  kdeck/pace ${(k / p).toFixed(2)}  kdeck/kubectl ${(k / w).toFixed(2)}`,
       );
-      console.log(`         pace with the objects in dependency order ${s(d)}: kdeck/that ${(k / d).toFixed(2)}`);
+      console.log(
+        `         pace in the Spec's order ${s(median(f.pace))}, in dependency order ${s(median(f.paceInOrder))}`,
+      );
       console.log(
         `         runs: kdeck ${f.kdeck.map(s).join(', ')}; pace ${f.pace.map(s).join(', ')}; in dependency order ${f.paceInOrder.map(s).join(', ')}; kubectl ${f.kubectl.map(s).join(', ')}`,
       );

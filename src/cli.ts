@@ -18,6 +18,7 @@ import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { globalFlags } from './commands/command-flags.js';
 import { interactive, NON_INTERACTIVE, uiCommand } from './commands/ui.js';
+import { versionCommand, versionLine } from './commands/version.js';
 import { unknownCommand } from './app/unknown-command.js';
 import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
@@ -45,6 +46,7 @@ function program(): Command {
     .description('an interactive ops console for Konfig repositories written in KCL')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .version(versionLine(), '-v, --version', 'print the version of kdeck')
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
     .option(
       '--context <name>',
@@ -81,6 +83,7 @@ function program(): Command {
   root.addCommand(recoverCommand());
   root.addCommand(sandboxCommand());
   root.addCommand(uiCommand(runUi));
+  root.addCommand(versionCommand());
   // a bare `kdeck` opens the console on a terminal; elsewhere (a script, a pipe) it shows the
   // help; a word that names no command is a typo to point out, not an argument
   root.allowExcessArguments(true).action(async () => {

@@ -214,4 +214,15 @@ describe('kdeck ls', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("kdeck: unknown command 'applly' — did you mean apply? (kdeck --help lists the commands)\n");
   });
+
+  it('prints its version with --version, -v and version, as kubectl and kusion users type it', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const args of [['--version'], ['-v'], ['version']]) {
+      const r = kdeck(args, copy);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toBe(`kdeck ${version} (node ${process.version}, ${process.platform}/${process.arch})\n`);
+    }
+  });
 });

@@ -92,6 +92,15 @@ export function kubeletController(ctx: ControllerContext): Controller {
   const record = (pod: Pod, c: Container, what: Happening, run: ContainerRun, host: string) => {
     switch (what) {
       case 'configFailed':
+        // the image is there; making the container is what fails, at every try
+        ctx.events.record(
+          pod,
+          'Normal',
+          'Pulled',
+          `Container image "${c.image}" already present on machine`,
+          KUBELET,
+          host,
+        );
         ctx.events.record(pod, 'Warning', 'Failed', `Error: ${run.configError ?? ''}`, KUBELET, host);
         break;
       case 'started':

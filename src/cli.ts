@@ -46,7 +46,12 @@ function program(): Command {
     .description('an interactive ops console for Konfig repositories written in KCL')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
-    .version(versionLine(), '-v, --version', 'print the version of kdeck')
+    // the version is read when asked for, not on every start
+    .option('-v, --version', 'print the version of kdeck')
+    .on('option:version', () => {
+      process.stdout.write(`${versionLine()}\n`);
+      throw new SilentExit(0);
+    })
     .option('--kubeconfig <file>', 'the kubeconfig to use (default: KUBECONFIG, then ~/.kube/config)')
     .option(
       '--context <name>',

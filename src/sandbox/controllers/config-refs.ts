@@ -25,19 +25,20 @@ function keysOf(o: KubeObject): Set<string> {
   return keys;
 }
 
+/** A source's name: a Secret volume says `secretName`, every other reference `name`. */
+const nameOf = (source: ConfigSource) => source.secretName ?? source.name ?? '';
+
 type Missing = { what: 'object' } | { what: 'key'; key: string };
 
 /** What of `source` is missing (nothing when it is optional), with the keys it needs. */
 function missingOf(kind: SourceKind, source: ConfigSource, keys: string[], lookup: ConfigLookup): Missing | undefined {
   if (source.optional === true) return undefined;
-  const found = lookup(kind, (kind === 'Secret' ? source.secretName : undefined) ?? source.name ?? '');
+  const found = lookup(kind, nameOf(source));
   if (!found) return { what: 'object' };
   const present = keysOf(found);
   const key = keys.find((k) => !present.has(k));
   return key === undefined ? undefined : { what: 'key', key };
 }
-
-const nameOf = (source: ConfigSource) => source.secretName ?? source.name ?? '';
 
 /** Why the container's environment cannot be made now (CreateContainerConfigError), if it cannot. */
 export function containerConfigProblem(pod: Pod, container: Container, lookup: ConfigLookup): string | undefined {

@@ -89,29 +89,25 @@ export function kubeletController(ctx: ControllerContext): Controller {
     return `${base}.254`;
   };
 
+  const pulled = (pod: Pod, c: Container, host: string) =>
+    ctx.events.record(
+      pod,
+      'Normal',
+      'Pulled',
+      `Container image "${c.image}" already present on machine`,
+      KUBELET,
+      host,
+    );
+
   const record = (pod: Pod, c: Container, what: Happening, run: ContainerRun, host: string) => {
     switch (what) {
       case 'configFailed':
         // the image is there; making the container is what fails, at every try
-        ctx.events.record(
-          pod,
-          'Normal',
-          'Pulled',
-          `Container image "${c.image}" already present on machine`,
-          KUBELET,
-          host,
-        );
+        pulled(pod, c, host);
         ctx.events.record(pod, 'Warning', 'Failed', `Error: ${run.configError ?? ''}`, KUBELET, host);
         break;
       case 'started':
-        ctx.events.record(
-          pod,
-          'Normal',
-          'Pulled',
-          `Container image "${c.image}" already present on machine`,
-          KUBELET,
-          host,
-        );
+        pulled(pod, c, host);
         ctx.events.record(pod, 'Normal', 'Created', `Created container: ${c.name}`, KUBELET, host);
         ctx.events.record(pod, 'Normal', 'Started', `Started container ${c.name}`, KUBELET, host);
         break;

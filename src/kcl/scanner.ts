@@ -58,6 +58,18 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === UNDERSCORE;
 const isWord = (c: number) => isLetter(c) || isDigit(c);
 const isQuote = (c: number) => c === DOUBLE_QUOTE || c === SINGLE_QUOTE;
+const isHexDigit = (c: number) => isDigit(c) || ((c | 0x20) >= 97 && (c | 0x20) <= 102);
+const isOctalDigit = (c: number) => c >= 48 && c <= 55;
+const isBinaryDigit = (c: number) => c === 48 || c === 49;
+/** The digits of a hex, octal or binary int, by the letter after its `0`. */
+const RADIX_DIGITS: ReadonlyMap<string, (c: number) => boolean> = new Map([
+  ['x', isHexDigit],
+  ['X', isHexDigit],
+  ['o', isOctalDigit],
+  ['O', isOctalDigit],
+  ['b', isBinaryDigit],
+  ['B', isBinaryDigit],
+]);
 /** `r`, `R`, `b` or `B`: a string's prefix when a quote follows. */
 const isPrefix = (c: number) => c === 114 || c === 82 || c === 98 || c === 66;
 
@@ -217,44 +229,18 @@ export class Scanner {
    */
   private numberEnd(i: number): number {
     const s = this.source;
-    const digitsEnd = (from: number) => {
-      let j = from;
-      while (isDigit(s.charCodeAt(j)) || s.charCodeAt(j) === UNDERSCORE) j++;
-      return j;
-    };
-    const exponentEnd = (from: number) => {
-      const e = s.charCodeAt(from);
-      if (e !== 101 && e !== 69) return from;
-      let j = from + 1;
-      const sign = s.charCodeAt(j);
-      if (sign === 43 || sign === 45) j++;
-      if (!isDigit(s.charCodeAt(j))) return from;
-      while (isDigit(s.charCodeAt(j))) j++;
-      return j;
-    };
-    const intEnd = isDigit(s.charCodeAt(i)) ? digitsEnd(i + 1) : i;
+    const intEnd = isDigit(s.charCodeAt(i)) ? this.digitsEnd(i + 1, isDigit) : i;
     if (s.charCodeAt(intEnd) === DOT) {
       const after = s.charCodeAt(intEnd + 1);
-      if (isDigit(after)) return exponentEnd(digitsEnd(intEnd + 2));
-      if (intEnd > i && after !== DOT && !isWord(after)) return exponentEnd(intEnd + 1);
+      if (isDigit(after)) return this.exponentEnd(this.digitsEnd(intEnd + 2, isDigit));
+      if (intEnd > i && after !== DOT && !isWord(after)) return this.exponentEnd(intEnd + 1);
     }
-    const exponent = exponentEnd(intEnd);
+    const exponent = this.exponentEnd(intEnd);
     if (exponent > intEnd) return exponent;
-    if (s.charCodeAt(i) === 48 && intEnd === i + 1) {
-      const radix = s.charCodeAt(i + 1) | 0x20;
-      const digit =
-        radix === 120 /* x */
-          ? (c: number) => isDigit(c) || ((c | 0x20) >= 97 && (c | 0x20) <= 102)
-          : radix === 111 /* o */
-            ? (c: number) => c >= 48 && c <= 55
-            : radix === 98 /* b */
-              ? (c: number) => c === 48 || c === 49
-              : undefined;
-      if (digit) {
-        let j = i + 2;
-        while (digit(s.charCodeAt(j)) || s.charCodeAt(j) === UNDERSCORE) j++;
-        if (j > i + 2) return j;
-      }
+    const radixDigit = s.charCodeAt(i) === 48 && intEnd === i + 1 ? RADIX_DIGITS.get(s[i + 1]!) : undefined;
+    if (radixDigit) {
+      const end = this.digitsEnd(i + 2, radixDigit);
+      if (end > i + 2) return end;
     }
     // a unit suffix: `Ki`..`Pi`, or one of `n u m k K M G T P`, that no letter or digit follows
     const unit = intEnd < s.length ? s[intEnd] : '';
@@ -267,6 +253,27 @@ export class Scanner {
       return intEnd + 2;
     if (unit !== '' && 'numkKMGTP'.includes(unit) && !isWord(s.charCodeAt(intEnd + 1))) return intEnd + 1;
     return intEnd;
+  }
+
+  /** The end of a run of `digit`s and underscores from `from`. */
+  private digitsEnd(from: number, digit: (c: number) => boolean): number {
+    const s = this.source;
+    let j = from;
+    while (digit(s.charCodeAt(j)) || s.charCodeAt(j) === UNDERSCORE) j++;
+    return j;
+  }
+
+  /** The end of an exponent (`e5`, `E-3`) at `from`, or `from` when none is there. */
+  private exponentEnd(from: number): number {
+    const s = this.source;
+    const e = s.charCodeAt(from);
+    if (e !== 101 && e !== 69) return from;
+    let j = from + 1;
+    const sign = s.charCodeAt(j);
+    if (sign === 43 || sign === 45) j++;
+    if (!isDigit(s.charCodeAt(j))) return from;
+    while (isDigit(s.charCodeAt(j))) j++;
+    return j;
   }
 
   /** The end of the longest operator at `i`, or -1 when none starts there. */

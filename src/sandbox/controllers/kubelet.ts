@@ -186,8 +186,10 @@ export function kubeletController(ctx: ControllerContext): Controller {
           ctx.events.record(pod, 'Warning', 'FailedMount', mountProblem, KUBELET, nodeName);
         }
       }
-      const fresh = pod.status?.startTime === undefined;
-      if (mem.mounted && mem.runs.size === 0 && (fresh || mem.mountFailures > 0))
+      // its containers start from nothing: a new pod, or one whose volumes were only now mounted
+      // (a pod the kubelet knew nothing of carries on from its status)
+      const fromScratch = pod.status?.startTime === undefined || mem.mountFailures > 0;
+      if (mem.mounted && mem.runs.size === 0 && fromScratch)
         ctx.events.record(
           pod,
           'Normal',
@@ -200,8 +202,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
       let initDone = mem.mounted;
       const statuses = pod.spec.containers.map((ctr) => {
         if (!mem.mounted) return containerStatus(pod, ctr.name, ctr.image, newRun(now), false);
-        const before =
-          mem.runs.get(ctr.name) ?? (fresh || mem.mountFailures > 0 ? newRun(now) : runFromStatus(pod, ctr.name, now));
+        const before = mem.runs.get(ctr.name) ?? (fromScratch ? newRun(now) : runFromStatus(pod, ctr.name, now));
         const what = nature(pod, ctr);
         const moved = advance(before, now, what, ctx.timings);
         mem.runs.set(ctr.name, moved.run);

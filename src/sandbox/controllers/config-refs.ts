@@ -18,10 +18,10 @@ export type ConfigLookup = (kind: SourceKind, name: string) => KubeObject | unde
 
 const WORD = { ConfigMap: 'configmap', Secret: 'secret' } as const;
 
+/** The keys of a stored ConfigMap or Secret (a Secret's stringData is folded into data on write). */
 function keysOf(o: KubeObject): Set<string> {
   const keys = new Set<string>();
-  for (const field of ['data', 'binaryData', 'stringData'])
-    if (isMap(o[field])) for (const k of Object.keys(o[field])) keys.add(k);
+  for (const field of ['data', 'binaryData']) if (isMap(o[field])) for (const k of Object.keys(o[field])) keys.add(k);
   return keys;
 }
 

@@ -63,6 +63,7 @@ export class PackageLoader {
   /** The packages under evaluation, the innermost last: the chain an import cycle reports. */
   private readonly recordings: Recording[] = [];
   private readonly holding = new Map<EvaluatedPackage, boolean>();
+  private outside = false;
   /** The run's instances: those made while a package is evaluated go to its journal. */
   readonly instances = new InstanceRegistry((inst, pkgpath) =>
     this.current()?.journal.push({ kind: 'instance', inst, pkgpath }),
@@ -78,8 +79,14 @@ export class PackageLoader {
     return v;
   }
 
+  /** Whether anything in the run, in a package or the main files, reached outside the program. */
+  get reachedOutside(): boolean {
+    return this.outside;
+  }
+
   /** The package being evaluated, if any, depends on something outside the program. */
   reachesOutside(): void {
+    this.outside = true;
     const rec = this.current();
     if (rec) rec.keep = false;
   }

@@ -55,9 +55,18 @@ export interface RunOptions {
   guards?: RunGuards;
 }
 
-export interface RunResult {
+/** What a run did besides computing its result. */
+interface RunFacts {
   /** What `print()` wrote, which kcl shows before the result. */
   printed: string;
+  /**
+   * Whether it reached outside the program (files, the environment, the clock, its output, a
+   * plugin; see ProgramHost.reachesOutside): running it again may give another result or act twice.
+   */
+  reachedOutside: boolean;
+}
+
+export interface RunResult extends RunFacts {
   /** The output as `kcl run` prints it (computed on demand: a compile for apply only needs the data). */
   readonly yaml: string;
   /** The output documents as plain data, filtered as the YAML is (computed on demand). */
@@ -224,11 +233,12 @@ function runProgram(opts: RunOptions): RunResult {
     },
   );
   const ctx = evaluator.runModules(modules);
+  const facts = (): RunFacts => ({ printed, reachedOutside: packages.reachedOutside });
   // manifests.yaml_stream(...) replaces the program's output with its stream, as in kcl
   if (manifests !== undefined) {
     // the v0.4-era toolchain left empty lists out of these documents too, as its planner did
     const documents = rules.emptyListsPrinted ? manifests.documents : manifests.documents.map(withoutEmptyLists);
-    return output(printed, documents, manifests.options);
+    return output(facts(), documents, manifests.options);
   }
   const globals = new DictValue();
   for (const name of ctx.order) {
@@ -248,18 +258,18 @@ function runProgram(opts: RunOptions): RunResult {
   // kcl's planner prints a list of configs (`-S persons`) as a stream of documents, one each
   if (isList(result) && result.every(isDict)) {
     return output(
-      printed,
+      facts(),
       result.flatMap((d) => planDocuments(d, plan)),
       encode,
     );
   }
   if (!isDict(result))
     return runResult(
-      printed,
+      facts(),
       () => toYaml(result, encode),
       () => [plainData(result, encode)],
     );
-  return output(printed, planDocuments(result, plan), encode);
+  return output(facts(), planDocuments(result, plan), encode);
 }
 
 /** A document with the empty lists among its values left out, and nothing else changed. */
@@ -268,19 +278,19 @@ function withoutEmptyLists(doc: Value): Value {
   return planDocuments(doc, { omitEmptyLists: true, showHidden: true })[0] ?? new DictValue();
 }
 
-function output(printed: string, documents: Value[], options: YamlStreamOptions): RunResult {
+function output(run: RunFacts, documents: Value[], options: YamlStreamOptions): RunResult {
   return runResult(
-    printed,
+    run,
     () => toYamlStream(documents, options),
     () => documents.map((d) => plainData(d, options)),
   );
 }
 
 /** A result whose YAML is written the first time it is read, and once: writing it took as long as the evaluation. */
-function runResult(printed: string, yaml: () => string, data: () => unknown[]): RunResult {
+function runResult(run: RunFacts, yaml: () => string, data: () => unknown[]): RunResult {
   let text: string | undefined;
   return {
-    printed,
+    ...run,
     get yaml() {
       return (text ??= yaml());
     },

@@ -39,6 +39,9 @@ export interface CompiledStack {
   spec: Spec;
   /** What the program printed with `print()`. */
   printed: string;
+  /** Whether compiling it again only computes (see RunResult.reachedOutside): no file written,
+   * no plugin asked, no clock read. */
+  repeatable: boolean;
 }
 
 const DEFAULT_SETTINGS = ['ci-test/settings.yaml', 'kcl.yaml'];
@@ -103,5 +106,5 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
   ]);
   checkReferences(spec);
   checkAcyclic(graphOf(spec));
-  return { root, stack, spec, printed: result.printed };
+  return { root, stack, spec, printed: result.printed, repeatable: !result.reachedOutside };
 }

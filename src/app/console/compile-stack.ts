@@ -51,14 +51,16 @@ function inputsOf(dir: string): StackInputs {
   }
 }
 
-export function compileOutcome(dir: string): CompileOutcome {
+/** A compile's outcome, and whether compiling the stack again only computes (see
+ * CompiledStack.repeatable): a failure is not repeated. */
+export function compileOutcome(dir: string): { outcome: CompileOutcome; repeatable: boolean } {
   const start = performance.now();
   try {
-    const { stack, spec } = compileStack(dir);
+    const { stack, spec, repeatable } = compileStack(dir);
     const ms = performance.now() - start;
-    return { ok: true, spec, ms, inputs: stackInputs(stack) };
+    return { outcome: { ok: true, spec, ms, inputs: stackInputs(stack) }, repeatable };
   } catch (e) {
     const ms = performance.now() - start;
-    return { ok: false, failure: failureOf(e, dir), ms, inputs: inputsOf(dir) };
+    return { outcome: { ok: false, failure: failureOf(e, dir), ms, inputs: inputsOf(dir) }, repeatable: false };
   }
 }

@@ -15,7 +15,7 @@ export interface StackCompiler {
 /** Compiles in this thread (tests). */
 export class InlineCompiler implements StackCompiler {
   async compile(dir: string): Promise<CompileOutcome> {
-    return compileOutcome(dir);
+    return compileOutcome(dir).outcome;
   }
 
   async close(): Promise<void> {}

@@ -35,7 +35,7 @@ function warmUpWith(compile: (dir: string) => boolean, msPerCompile = 1) {
 }
 
 describe('the compile thread warm-up', () => {
-  it('compiles a stack again after an idle moment, a bounded number of times, once per stack', () => {
+  it('compiles the stack again once the thread is idle, a bounded number of times in all', () => {
     const { warm, timer, compiled } = warmUpWith(() => true);
     warm.compiled('a', true);
     expect(timer.due.map((d) => d.ms)).toEqual([WARM_UP_IDLE_MS]);
@@ -44,7 +44,8 @@ describe('the compile thread warm-up', () => {
     expect(timer.due.map((d) => d.ms)).toEqual([0]);
     timer.drain();
     expect(compiled).toEqual(Array(WARM_UP_PASSES).fill('a'));
-    warm.compiled('a', true);
+    // warm once for the thread, whichever stacks come next
+    warm.compiled('b', true);
     expect(timer.due).toEqual([]);
   });
 
@@ -54,14 +55,17 @@ describe('the compile thread warm-up', () => {
     expect(timer.due).toEqual([]);
   });
 
-  it('gives way to a request and does not resume', () => {
+  it('gives way to a request, then resumes on the stack compiled last', () => {
     const { warm, timer, compiled } = warmUpWith(() => true);
     warm.compiled('a', true);
     timer.step();
     timer.step();
     warm.interrupt();
+    expect(timer.due).toEqual([]);
+    warm.compiled('b', true);
+    expect(timer.due.map((d) => d.ms)).toEqual([WARM_UP_IDLE_MS]);
     timer.drain();
-    expect(compiled).toEqual(['a', 'a']);
+    expect(compiled).toEqual(['a', 'a', ...Array(WARM_UP_PASSES - 2).fill('b')]);
   });
 
   it('stops when a pass fails or the budget is spent', () => {

@@ -2,21 +2,24 @@
  * The compile thread's warm-up. Watch mode recompiles a stack at every save, and the first
  * recompiles after the console starts run the evaluator before V8 has optimized it: on
  * konfig-sample's guestbook prod stack they take 45–85 ms, against 12–25 ms from about the
- * eighth on. So once a stack has compiled, the thread spends an idle moment compiling it a few
- * times more, results discarded, and the user's first save is as quick as the later ones.
+ * eighth on. So whenever the thread is idle, it spends a few compiles of the stack it compiled
+ * last, results discarded, until the evaluator is warm, and the user's first save is as quick as
+ * the later ones. The optimized code serves every stack, so the thread warms up once, not once
+ * per stack: a request interrupts the warm-up, which resumes, on the stack compiled last, the
+ * next time the thread is idle, until its passes or its time are spent.
  *
  * Only a compile that reached nothing outside the program is repeated (CompiledStack.repeatable):
  * one that writes files or asks a plugin must not run more often than the user asked. A request
- * stops the warm-up at once; the compile in progress, if any, delays it by that one compile.
+ * waits at most for the one pass in progress.
  */
 import { performance } from 'node:perf_hooks';
 
-/** Passes after a stack's first compile: about what it takes V8 to optimize the evaluator. */
+/** Passes in all: about what it takes V8 to optimize the evaluator. */
 export const WARM_UP_PASSES = 10;
-/** The most the warm-up of one stack spends: a large stack gets fewer passes, not seconds of them. */
+/** The most the warm-up spends: a large stack gets fewer passes, not seconds of them. */
 export const WARM_UP_BUDGET_MS = 1_000;
-/** How long the thread waits after a compile before warming up: the console plans and draws the
- * compile's result meanwhile, on the other thread. */
+/** How long the thread must have been idle before a pass: the console plans and draws the last
+ * compile's result meanwhile, on the other thread, and saves tend to come in bursts. */
 export const WARM_UP_IDLE_MS = 300;
 
 /** Runs `run` after `ms`; the returned function cancels it if it has not run yet. */
@@ -28,7 +31,10 @@ const schedule: Schedule = (ms, run) => {
 };
 
 export class WarmUp {
-  private readonly warmed = new Set<string>();
+  private passesLeft = WARM_UP_PASSES;
+  private spentMs = 0;
+  /** The stack the passes compile: the last one compiled, when it may be compiled again. */
+  private target: string | undefined;
   private cancel: (() => void) | undefined;
 
   /** `compile` compiles a stack and tells whether it may be compiled again (false on a failure). */
@@ -43,22 +49,24 @@ export class WarmUp {
     this.cancel = undefined;
   }
 
-  /** A stack has compiled: warm up for it, once per stack. */
+  /** A requested compile has ended: the passes resume, on this stack if it may be repeated. */
   compiled(dir: string, repeatable: boolean): void {
-    if (!repeatable || this.warmed.has(dir)) return;
-    this.warmed.add(dir);
-    this.pass(dir, WARM_UP_IDLE_MS, WARM_UP_PASSES, 0);
+    this.target = repeatable ? dir : undefined;
+    this.next(WARM_UP_IDLE_MS);
   }
 
-  private pass(dir: string, delayMs: number, left: number, spentMs: number): void {
+  private next(delayMs: number): void {
+    const dir = this.target;
+    if (dir === undefined || this.passesLeft === 0 || this.spentMs >= WARM_UP_BUDGET_MS) return;
     const now = this.options.now ?? (() => performance.now());
     this.cancel = (this.options.schedule ?? schedule)(delayMs, () => {
       this.cancel = undefined;
       const start = now();
-      const again = this.compile(dir);
-      const spent = spentMs + now() - start;
-      // a zero delay between passes lets a waiting request in first
-      if (again && left > 1 && spent < WARM_UP_BUDGET_MS) this.pass(dir, 0, left - 1, spent);
+      if (!this.compile(dir)) this.target = undefined;
+      this.spentMs += now() - start;
+      this.passesLeft--;
+      // no idle wait between passes: a request already queued still goes first
+      this.next(0);
     });
   }
 }

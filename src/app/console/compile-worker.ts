@@ -24,5 +24,5 @@ parentPort?.on('message', (request: CompileRequest) => {
   const { outcome, repeatable } = compileOutcome(request.dir);
   const reply: CompileReply = { id: request.id, ...outcome };
   parentPort?.postMessage(reply);
-  warmUp.compiled(request.dir, repeatable);
+  warmUp.compiled(request.dir, repeatable, outcome.ms);
 });

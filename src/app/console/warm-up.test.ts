@@ -2,7 +2,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileStack } from '../../konfig/compile.js';
 import { MINIMAL_STACK, tempWorkspace } from '../../konfig/testing.js';
-import { WARM_UP_BUDGET_MS, WARM_UP_IDLE_MS, WARM_UP_PASSES, WarmUp, type Schedule } from './warm-up.js';
+import {
+  WARM_UP_BUDGET_MS,
+  WARM_UP_IDLE_MS,
+  WARM_UP_MAX_PASS_MS,
+  WARM_UP_PASSES,
+  WarmUp,
+  type Schedule,
+} from './warm-up.js';
 
 /** A hand-driven timer: `due` holds what is scheduled, `step()` runs the next one. */
 function manualSchedule() {
@@ -37,7 +44,7 @@ function warmUpWith(compile: (dir: string) => boolean, msPerCompile = 1) {
 describe('the compile thread warm-up', () => {
   it('compiles the stack again once the thread is idle, a bounded number of times in all', () => {
     const { warm, timer, compiled } = warmUpWith(() => true);
-    warm.compiled('a', true);
+    warm.compiled('a', true, 10);
     expect(timer.due.map((d) => d.ms)).toEqual([WARM_UP_IDLE_MS]);
     timer.step();
     // later passes wait for nothing but a request already queued
@@ -45,39 +52,50 @@ describe('the compile thread warm-up', () => {
     timer.drain();
     expect(compiled).toEqual(Array(WARM_UP_PASSES).fill('a'));
     // warm once for the thread, whichever stacks come next
-    warm.compiled('b', true);
+    warm.compiled('b', true, 10);
     expect(timer.due).toEqual([]);
   });
 
   it('never repeats a compile that reached outside the program', () => {
     const { warm, timer } = warmUpWith(() => true);
-    warm.compiled('writes-files', false);
+    warm.compiled('writes-files', false, 10);
     expect(timer.due).toEqual([]);
   });
 
   it('gives way to a request, then resumes on the stack compiled last', () => {
     const { warm, timer, compiled } = warmUpWith(() => true);
-    warm.compiled('a', true);
+    warm.compiled('a', true, 10);
     timer.step();
     timer.step();
     warm.interrupt();
     expect(timer.due).toEqual([]);
-    warm.compiled('b', true);
+    warm.compiled('b', true, 10);
     expect(timer.due.map((d) => d.ms)).toEqual([WARM_UP_IDLE_MS]);
     timer.drain();
     expect(compiled).toEqual(['a', 'a', ...Array(WARM_UP_PASSES - 2).fill('b')]);
   });
 
+  it('leaves alone a stack whose compile takes long, and stops at a pass that took long', () => {
+    const { warm, timer } = warmUpWith(() => true);
+    warm.compiled('slow', true, WARM_UP_MAX_PASS_MS + 1);
+    expect(timer.due).toEqual([]);
+
+    const slower = warmUpWith(() => true, WARM_UP_MAX_PASS_MS + 1);
+    slower.warm.compiled('a', true, 10);
+    slower.timer.drain();
+    expect(slower.compiled).toEqual(['a']);
+  });
+
   it('stops when a pass fails or the budget is spent', () => {
     const failing = warmUpWith(() => false);
-    failing.warm.compiled('a', true);
+    failing.warm.compiled('a', true, 10);
     failing.timer.drain();
     expect(failing.compiled).toEqual(['a']);
 
-    const slow = warmUpWith(() => true, 400);
-    slow.warm.compiled('a', true);
+    const slow = warmUpWith(() => true, 150);
+    slow.warm.compiled('a', true, 10);
     slow.timer.drain();
-    expect(slow.compiled).toHaveLength(Math.ceil(WARM_UP_BUDGET_MS / 400));
+    expect(slow.compiled).toHaveLength(Math.ceil(WARM_UP_BUDGET_MS / 150));
   });
 });
 

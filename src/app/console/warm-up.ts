@@ -10,7 +10,10 @@
  *
  * Only a compile that reached nothing outside the program is repeated (CompiledStack.repeatable):
  * one that writes files or asks a plugin must not run more often than the user asked. A request
- * waits at most for the one pass in progress.
+ * waits at most for the one pass in progress, so the passes are kept short: none is started on
+ * a stack whose compile took longer than WARM_UP_MAX_PASS_MS, and the warm-up stops after a pass
+ * that did. Such a stack's own compiles warm the evaluator up anyway, and a save must not wait
+ * seconds behind a pass nobody asked for.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -18,6 +21,8 @@ import { performance } from 'node:perf_hooks';
 export const WARM_UP_PASSES = 10;
 /** The most the warm-up spends: a large stack gets fewer passes, not seconds of them. */
 export const WARM_UP_BUDGET_MS = 1_000;
+/** The longest compile the warm-up repeats, ms. */
+export const WARM_UP_MAX_PASS_MS = 500;
 /** How long the thread must have been idle before a pass: the console plans and draws the last
  * compile's result meanwhile, on the other thread, and saves tend to come in bursts. */
 export const WARM_UP_IDLE_MS = 300;
@@ -49,9 +54,10 @@ export class WarmUp {
     this.cancel = undefined;
   }
 
-  /** A requested compile has ended: the passes resume, on this stack if it may be repeated. */
-  compiled(dir: string, repeatable: boolean): void {
-    this.target = repeatable ? dir : undefined;
+  /** A requested compile has ended, after `ms`: the passes resume, on this stack if it may be
+   * repeated and is quick enough to. */
+  compiled(dir: string, repeatable: boolean, ms: number): void {
+    this.target = repeatable && ms <= WARM_UP_MAX_PASS_MS ? dir : undefined;
     this.next(WARM_UP_IDLE_MS);
   }
 
@@ -62,8 +68,10 @@ export class WarmUp {
     this.cancel = (this.options.schedule ?? schedule)(delayMs, () => {
       this.cancel = undefined;
       const start = now();
-      if (!this.compile(dir)) this.target = undefined;
-      this.spentMs += now() - start;
+      const again = this.compile(dir);
+      const ms = now() - start;
+      if (!again || ms > WARM_UP_MAX_PASS_MS) this.target = undefined;
+      this.spentMs += ms;
       this.passesLeft--;
       // no idle wait between passes: a request already queued still goes first
       this.next(0);

@@ -14,7 +14,7 @@
  * - kubectl: `kubectl apply -f` then `kubectl wait --for=condition=Available deploy --all` (sandbox-b),
  *   what a user types, with the objects in dependency order for the same reason.
  * Every run uses a namespace of its own, deleted (and waited for) before the next one. A first
- * round at N = 20 warms the sandbox up and is not counted.
+ * round at each size warms the sandbox up and is not counted.
  *
  * Usage: node dist/bench/pace.js [--sizes 20,100,333] [--runs 3]
  */
@@ -39,8 +39,6 @@ const STACK = 'apps/load/pace';
 const PACE_BAR = 1.2;
 const KUBECTL_BAR = 0.5;
 const RUN_LIMIT_MS = 600_000;
-/** The stack of the uncounted first round. */
-const WARM_UP_APPS = 20;
 
 function argument(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -251,14 +249,17 @@ async function main(): Promise<number> {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const targets = [];
   try {
-    // a round nobody counts first: a new sandbox runs its server and controllers in code V8 has
-    // not compiled yet, and whichever side went first in the first round paid for that, which
-    // is the emulator's start and not the cluster's pace (a real API server is long warm)
-    await measure(sandbox, clusters, WARM_UP_APPS, 'warm-up', noFigures());
     console.log(
       `kdeck apply against the cluster's pace (two-cluster sandbox, 12 nodes, pods start 300 ms, readiness 1 s; median of ${runs})`,
     );
     for (const apps of sizes) {
+      // a round nobody counts first, at every size: a new sandbox runs its server and controllers
+      // in code V8 has not compiled yet, and at each larger size it first grows its heap (page
+      // faults, about 13 µs each on the bench's machine); whichever side went first paid for
+      // that, which is the emulator's start and not the cluster's pace (a real API server is long
+      // warm). kdeck goes first in every round, and its first run at N=100 was the slowest of the
+      // three in each series measured without this round.
+      await measure(sandbox, clusters, apps, 'warm-up', noFigures());
       const f = noFigures();
       for (let run = 1; run <= runs; run++) await measure(sandbox, clusters, apps, String(run), f);
       const k = median(f.kdeck);

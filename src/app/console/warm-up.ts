@@ -30,7 +30,7 @@ export const WARM_UP_IDLE_MS = 300;
 /** Runs `run` after `ms`; the returned function cancels it if it has not run yet. */
 export type Schedule = (ms: number, run: () => void) => () => void;
 
-const schedule: Schedule = (ms, run) => {
+const afterTimeout: Schedule = (ms, run) => {
   const timer = setTimeout(run, ms);
   return () => clearTimeout(timer);
 };
@@ -41,12 +41,17 @@ export class WarmUp {
   /** The stack the passes compile: the last one compiled, when it may be compiled again. */
   private target: string | undefined;
   private cancel: (() => void) | undefined;
+  private readonly schedule: Schedule;
+  private readonly now: () => number;
 
   /** `compile` compiles a stack and tells whether it may be compiled again (false on a failure). */
   constructor(
     private readonly compile: (dir: string) => boolean,
-    private readonly options: { schedule?: Schedule; now?: () => number } = {},
-  ) {}
+    options: { schedule?: Schedule; now?: () => number } = {},
+  ) {
+    this.schedule = options.schedule ?? afterTimeout;
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** A compile request has come: it goes first. */
   interrupt(): void {
@@ -64,12 +69,11 @@ export class WarmUp {
   private next(delayMs: number): void {
     const dir = this.target;
     if (dir === undefined || this.passesLeft === 0 || this.spentMs >= WARM_UP_BUDGET_MS) return;
-    const now = this.options.now ?? (() => performance.now());
-    this.cancel = (this.options.schedule ?? schedule)(delayMs, () => {
+    this.cancel = this.schedule(delayMs, () => {
       this.cancel = undefined;
-      const start = now();
+      const start = this.now();
       const again = this.compile(dir);
-      const ms = now() - start;
+      const ms = this.now() - start;
       if (!again || ms > WARM_UP_MAX_PASS_MS) this.target = undefined;
       this.spentMs += ms;
       this.passesLeft--;

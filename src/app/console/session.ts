@@ -75,6 +75,11 @@ type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
 /** An editor's write, rename and chmod of one save come within a few ms of each other. */
 const DEBOUNCE_MS = 10;
+/**
+ * How long a compile or plan runs before the screen says so: a save's compile and plan usually
+ * end sooner, and their result is then the one frame drawn (each frame holds the event loop).
+ */
+const PROGRESS_DELAY_MS = 100;
 /** Plans made at once (each is a few reads and dry runs per resource). */
 const PLAN_CONCURRENCY = 4;
 /** After a drift is seen, wait this long for more before planning again. */
@@ -150,9 +155,11 @@ export class ConsoleSession implements ConsoleControl {
           plan: (key, spec) => this.planOf(key, spec),
         },
         {
-          compileStarted: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, compiling: true }))),
+          compileStarted: (key) =>
+            this.store.updateLater((s) => withStack(s, key, (e) => ({ ...e, compiling: true })), PROGRESS_DELAY_MS),
           compiled: (key, outcome) => this.compiled(key, outcome),
-          planStarted: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: true }))),
+          planStarted: (key) =>
+            this.store.updateLater((s) => withStack(s, key, (e) => ({ ...e, planning: true })), PROGRESS_DELAY_MS),
           planned: (key, result) =>
             result.ok ? this.planned(key, result.changeSet) : this.planFailed(key, result.message),
           planAbandoned: (key) => this.store.update((s) => withStack(s, key, (e) => ({ ...e, planning: false }))),
@@ -245,16 +252,19 @@ export class ConsoleSession implements ConsoleControl {
   private compiled(key: string, outcome: CompileOutcome): void {
     if (!this.entry(key)) return;
     const wasError = this.entry(key)?.compile.state === 'error';
+    // a plan follows a good compile: its result is the next frame (the compile shows in it too)
     if (outcome.ok) {
-      this.store.update((s) =>
-        withStack(s, key, (e) => ({
-          ...e,
-          compiling: false,
-          compiles: e.compiles + 1,
-          compile: { state: 'ok', ms: outcome.ms },
-          spec: outcome.spec,
-          graph: graphOf(outcome.spec),
-        })),
+      this.store.updateLater(
+        (s) =>
+          withStack(s, key, (e) => ({
+            ...e,
+            compiling: false,
+            compiles: e.compiles + 1,
+            compile: { state: 'ok', ms: outcome.ms },
+            spec: outcome.spec,
+            graph: graphOf(outcome.spec),
+          })),
+        PROGRESS_DELAY_MS,
       );
       if (wasError) this.log('info', `${key} compiles again`, [key]);
       return;

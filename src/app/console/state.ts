@@ -143,6 +143,8 @@ export function withEvent(state: ConsoleState, event: ConsoleEvent): ConsoleStat
 /** A value that changes over time, for useSyncExternalStore. */
 export class Store<T> {
   private listeners = new Set<() => void>();
+  /** The notification updateLater has scheduled. */
+  private pending: NodeJS.Timeout | undefined;
 
   constructor(private value: T) {}
 
@@ -157,6 +159,26 @@ export class Store<T> {
     const next = change(this.value);
     if (next === this.value) return;
     this.value = next;
+    this.notify();
+  }
+
+  /**
+   * Changes the value now, and tells the listeners `delayMs` later, unless an update() tells them
+   * sooner: for news of work in the background (a compile started, a plan started) that is worth
+   * a frame only when the work lasts. A frame is drawn synchronously and takes milliseconds, so
+   * drawn at once it held up the work that follows; the work's result, told with update(), is
+   * then the only frame. Several changes in a row are told once, by the first one's deadline.
+   */
+  updateLater(change: (value: T) => T, delayMs: number): void {
+    const next = change(this.value);
+    if (next === this.value) return;
+    this.value = next;
+    this.pending ??= setTimeout(() => this.notify(), delayMs);
+  }
+
+  private notify(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
     for (const l of this.listeners) l();
   }
 }

@@ -96,6 +96,22 @@ describe('kdeck compile', () => {
     const r = kdeck(['compile', '-Y', 'kcl.yaml,../../nginx-example/prod/ci-test/settings.yaml']);
     expect(r.code).toBe(0);
   });
+
+  it('keeps its parses in .kdeck/cache/ast and compiles the same Spec from them; --read-only keeps none', () => {
+    const cache = path.join(copy, '.kdeck', 'cache', 'ast');
+    fs.rmSync(cache, { recursive: true, force: true });
+    const readOnly = kdeck(['--read-only', 'compile']);
+    expect(readOnly.code).toBe(0);
+    expect(fs.existsSync(cache)).toBe(false);
+    const first = kdeck(['compile']);
+    expect(first.code).toBe(0);
+    // every file the stack imports, one entry each
+    expect(fs.readdirSync(cache).length).toBeGreaterThan(100);
+    const again = kdeck(['compile']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    expect(first.stdout).toBe(readOnly.stdout);
+  });
 });
 
 describe('kdeck compile, mistakes a newcomer makes: one diagnostic at file:line:col, exit 2', () => {

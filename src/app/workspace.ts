@@ -98,7 +98,13 @@ export async function openStack(
   const { clusterSet, close } = await openClusters(options, root);
   try {
     return {
-      compile: () => compileStack(stackDir, compile),
+      // `--read-only` holds for the program too: it writes no file, nor its parses to the cache
+      compile: () =>
+        compileStack(stackDir, {
+          ...compile,
+          guards: { ...compile.guards, readOnly: compile.guards?.readOnly === true || options.readOnly === true },
+          keepParses: true,
+        }),
       root,
       clusterSet,
       clusters: new DefaultedClusters(clusterSet, singleContext(options)),

@@ -12,7 +12,7 @@ import type { CompileFlags } from './compile.js';
 
 export function runCompile(flags: CompileFlags, readOnly: boolean | undefined): void {
   const guards = runGuardsFrom(flags.evalTimeout, '--eval-timeout', readOnly);
-  const compiled = compileStack(flags.workdir ?? process.cwd(), { ...compileOptions(flags), guards });
+  const compiled = compileStack(flags.workdir ?? process.cwd(), { ...compileOptions(flags), guards, keepParses: true });
   // print() output goes to stderr so that stdout stays a clean Spec for pipes
   if (compiled.printed) process.stderr.write(compiled.printed);
   const yaml = specToYaml(compiled.spec);

@@ -16,6 +16,7 @@ import type * as A from './ast.js';
 import { KclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { readSource, sourceStat } from './input-limits.js';
 import { parseModule } from './parser.js';
+import type { AstCache } from './ast-cache.js';
 
 export interface PackageFiles {
   /** Dotted path from the root (`base.pkg.models`), as kcl names packages. */
@@ -54,8 +55,8 @@ function untouched(cached: CachedParse, stat: fs.BigIntStats): boolean {
   return stampOf(stat) === cached.stamp && Number(stat.ctimeNs / 1_000_000n) < cached.readAt - SETTLED_MS;
 }
 
-/** Parses a file, reusing the last AST when its text has not changed. */
-export function parseFile(file: string): A.Module {
+/** Parses a file, reusing the last AST when its text has not changed (this process's, or the one `disk` kept). */
+export function parseFile(file: string, disk?: AstCache): A.Module {
   const stat = sourceStat(file);
   const cached = parseCache.get(file);
   if (cached && untouched(cached, stat)) return cached.module;
@@ -66,19 +67,23 @@ export function parseFile(file: string): A.Module {
     parseCache.set(file, { ...cached, stamp, readAt });
     return cached.module;
   }
-  const module = parseModule(source, file);
+  let module = disk?.get(file, source);
+  if (!module) {
+    module = parseModule(source, file);
+    disk?.put(file, source, module);
+  }
   parseCache.set(file, { source, module, stamp, readAt });
   return module;
 }
 
 /** Parses the files of a program or package; throws the errors of all of them together, as kcl
  * parses every file before it reports. */
-export function parseFiles(files: readonly string[]): A.Module[] {
+export function parseFiles(files: readonly string[], disk?: AstCache): A.Module[] {
   const problems: Diagnostic[] = [];
   const modules: A.Module[] = [];
   for (const file of files) {
     try {
-      modules.push(parseFile(file));
+      modules.push(parseFile(file, disk));
     } catch (e) {
       if (!(e instanceof KclError)) throw e;
       problems.push(e.diagnostic);

@@ -16,6 +16,7 @@ import { InstanceRegistry } from './eval/instances.js';
 import { SYSTEM_MODULES } from './eval/system/index.js';
 import { repr, type ModuleValue, type Value } from './eval/values.js';
 import { packageAt, packageTarget, parseFile, parseFiles, type PackageFiles } from './loader.js';
+import type { AstCache } from './ast-cache.js';
 import type { EvaluatedPackage, JournalItem, PackageCache } from './package-cache.js';
 import { PLUGIN_PREFIX, type PluginRegistry } from './plugins.js';
 import { resolveNames } from './resolver.js';
@@ -34,6 +35,8 @@ export interface LoaderSettings {
   /** The run's plugins, and the ones kcl ships, asked when the run's have no such plugin. */
   plugins: PluginRegistry;
   standardPlugins: PluginRegistry;
+  /** Parsed files kept on disk between runs, if any. */
+  astCache?: AstCache;
 }
 
 /** A package being evaluated, and what its evaluation has depended on so far. */
@@ -194,7 +197,7 @@ export class PackageLoader {
     let files: A.Module[];
     let members: Map<string, Value>;
     try {
-      files = parseFiles(pkg.files);
+      files = parseFiles(pkg.files, this.settings.astCache);
       this.checkImports(files);
       resolveNames(files, BUILTIN_NAMES, pkg.pkgpath, {
         undefinedSchemaNamesReadUndefined: this.settings.undefinedSchemaNamesReadUndefined,

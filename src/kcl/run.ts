@@ -21,6 +21,7 @@ import {
 } from './eval/values.js';
 import type { SystemContext } from './eval/system/common.js';
 import { findRoot, parseFiles } from './loader.js';
+import type { AstCache } from './ast-cache.js';
 import { mergedAssignments } from './config-merge.js';
 import { versionRules } from './kcl-mod.js';
 import { applyOverrides } from './override.js';
@@ -53,6 +54,8 @@ export interface RunOptions {
   packageCache?: PackageCache;
   /** A deadline and `--read-only` (see run-guards.ts). */
   guards?: RunGuards;
+  /** Parsed files kept on disk between runs (ast-cache.ts); none by default. */
+  astCache?: AstCache;
 }
 
 /** What a run did besides computing its result. */
@@ -171,7 +174,7 @@ export function runKcl(opts: RunOptions): RunResult {
 function runProgram(opts: RunOptions): RunResult {
   const workDir = opts.workDir ?? process.cwd();
   const files = inputFiles(opts.files, workDir);
-  let modules = parseFiles(files);
+  let modules = parseFiles(files, opts.astCache);
   if (opts.overrides?.length) {
     // parsed files are cached and shared: change copies
     modules = modules.map((m) => structuredClone(m));
@@ -190,6 +193,7 @@ function runProgram(opts: RunOptions): RunResult {
     undefinedSchemaNamesReadUndefined: rules.undefinedSchemaNamesReadUndefined,
     plugins: opts.plugins ?? new PluginRegistry(),
     standardPlugins: new PluginRegistry().register(PROJECT_CONTEXT_PLUGIN, projectContextPlugin({ files, workDir })),
+    astCache: opts.astCache,
   });
   packages.checkImports(modules);
   const merged = mergedAssignments(modules, { mergeRepeatedAssignments: rules.repeatedAssignmentsMerge });

@@ -14,6 +14,7 @@ import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import type { RunGuards } from '../kcl/run-guards.js';
+import { AstCache } from '../kcl/ast-cache.js';
 import { crdResources } from './crd.js';
 import { resourcesOfOutput, specOf } from './spec.js';
 import { type Spec } from '../model/resource.js';
@@ -31,6 +32,11 @@ export interface CompileOptions {
   packageCache?: PackageCache;
   /** `--eval-timeout` and `--read-only` (see kcl/run-guards.ts). */
   guards?: RunGuards;
+  /**
+   * Keep parsed files in the workspace's `.kdeck/cache/ast` between runs (kcl/ast-cache.ts),
+   * reading them there and, unless `--read-only`, writing them: what kdeck's own commands do.
+   */
+  keepParses?: boolean;
 }
 
 export interface CompiledStack {
@@ -99,6 +105,9 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
     plugins: options.plugins,
     packageCache: options.packageCache,
     guards: options.guards,
+    ...(options.keepParses
+      ? { astCache: new AstCache(path.join(root, '.kdeck', 'cache', 'ast'), options.guards?.readOnly !== true) }
+      : {}),
   });
   const spec = specOf([
     ...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`),

@@ -75,7 +75,7 @@ interface ThreadFigures {
 /** Recompiles in the console's compile thread, each after an edit of `main`, in ms as the thread
  * measures them: `RUNS` in a row, then `RUNS` paused; the first compile and the warm-up before. */
 async function threadRecompiles(stackDir: string, main: string, source: string): Promise<ThreadFigures | string> {
-  const compiler = new WorkerCompiler(COMPILE_WORKER);
+  const compiler = new WorkerCompiler({ script: COMPILE_WORKER });
   let edits = 0;
   const recompile = async (): Promise<number | string> => {
     fs.writeFileSync(main, `${source}\n# thread edit ${edits++}\n`);

@@ -66,7 +66,7 @@ export async function runConsole(
     dir,
     clusterSet,
     backend: backendOf(config.backend, root, config, clusterSet),
-    compiler: new WorkerCompiler(),
+    compiler: new WorkerCompiler({ readOnly: global.readOnly === true }),
     contexts: global.context,
     readOnly: global.readOnly === true,
     showSecrets: console_.showSecrets,

@@ -6,6 +6,12 @@
 import type { StackInputs } from '../../konfig/stack-inputs.js';
 import type { Spec } from '../../model/resource.js';
 
+/** How the console compiles, given to its worker once (as workerData). */
+export interface CompileSettings {
+  /** `--read-only`: the program writes no file, and no parse is kept on disk (kcl/ast-cache.ts). */
+  readOnly: boolean;
+}
+
 export interface CompileRequest {
   id: number;
   /** The stack folder. */

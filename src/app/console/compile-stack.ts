@@ -10,7 +10,7 @@ import { compileStack } from '../../konfig/compile.js';
 import { stackInputs, type StackInputs } from '../../konfig/stack-inputs.js';
 import { findWorkspaceRoot, loadStack } from '../../konfig/workspace.js';
 import { UserError, errorMessage } from '../../diagnostics/user-error.js';
-import type { CompileFailure, CompileOutcome } from './compile-protocol.js';
+import type { CompileFailure, CompileOutcome, CompileSettings } from './compile-protocol.js';
 
 /** `main.k` for a file of the stack, `base/pkg/x.k` for one elsewhere in the workspace. */
 function shortPath(file: string, stackDir: string): string {
@@ -51,12 +51,20 @@ function inputsOf(dir: string): StackInputs {
   }
 }
 
+/** The console's compile of a stack, as the commands compile it (parses kept on disk). */
+export function compileForConsole(dir: string, settings: CompileSettings) {
+  return compileStack(dir, { keepParses: true, guards: { readOnly: settings.readOnly } });
+}
+
 /** A compile's outcome, and whether compiling the stack again only computes (see
  * CompiledStack.repeatable): a failure is not repeated. */
-export function compileOutcome(dir: string): { outcome: CompileOutcome; repeatable: boolean } {
+export function compileOutcome(
+  dir: string,
+  settings: CompileSettings,
+): { outcome: CompileOutcome; repeatable: boolean } {
   const start = performance.now();
   try {
-    const { stack, spec, repeatable } = compileStack(dir);
+    const { stack, spec, repeatable } = compileForConsole(dir, settings);
     const ms = performance.now() - start;
     return { outcome: { ok: true, spec, ms, inputs: stackInputs(stack) }, repeatable };
   } catch (e) {

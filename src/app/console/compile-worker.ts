@@ -4,15 +4,16 @@
  * V8's code for the evaluator (warm-up.ts). A file that sends the compiler into a long loop
  * delays only this thread; the console stays responsive and stops it at its limit.
  */
-import { parentPort } from 'node:worker_threads';
-import { compileStack } from '../../konfig/compile.js';
-import type { CompileReply, CompileRequest } from './compile-protocol.js';
-import { compileOutcome } from './compile-stack.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CompileReply, CompileRequest, CompileSettings } from './compile-protocol.js';
+import { compileForConsole, compileOutcome } from './compile-stack.js';
 import { WarmUp } from './warm-up.js';
+
+const settings = workerData as CompileSettings;
 
 const warmUp = new WarmUp((dir) => {
   try {
-    return compileStack(dir).repeatable;
+    return compileForConsole(dir, settings).repeatable;
   } catch {
     // the files changed under the warm-up and no longer compile: the next request says how
     return false;
@@ -21,7 +22,7 @@ const warmUp = new WarmUp((dir) => {
 
 parentPort?.on('message', (request: CompileRequest) => {
   warmUp.interrupt();
-  const { outcome, repeatable } = compileOutcome(request.dir);
+  const { outcome, repeatable } = compileOutcome(request.dir, settings);
   const reply: CompileReply = { id: request.id, ...outcome };
   parentPort?.postMessage(reply);
   warmUp.compiled(request.dir, repeatable, outcome.ms);

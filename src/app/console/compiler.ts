@@ -4,7 +4,7 @@
  * for tests that want the same answers without a thread.
  */
 import { Worker } from 'node:worker_threads';
-import type { CompileOutcome, CompileReply } from './compile-protocol.js';
+import type { CompileOutcome, CompileReply, CompileSettings } from './compile-protocol.js';
 import { compileOutcome } from './compile-stack.js';
 
 export interface StackCompiler {
@@ -14,8 +14,10 @@ export interface StackCompiler {
 
 /** Compiles in this thread (tests). */
 export class InlineCompiler implements StackCompiler {
+  constructor(private readonly settings: CompileSettings = { readOnly: false }) {}
+
   async compile(dir: string): Promise<CompileOutcome> {
-    return compileOutcome(dir).outcome;
+    return compileOutcome(dir, this.settings).outcome;
   }
 
   async close(): Promise<void> {}
@@ -51,10 +53,16 @@ export class WorkerCompiler implements StackCompiler {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(
-    private readonly script: URL = WORKER_SCRIPT,
-    private readonly limitMs = 30_000,
-  ) {}
+  private readonly script: URL;
+  private readonly limitMs: number;
+  private readonly settings: CompileSettings;
+
+  /** `script` for tests (a stand-in worker); `limitMs` the time a compile may take. */
+  constructor(options: Partial<CompileSettings> & { script?: URL; limitMs?: number } = {}) {
+    this.script = options.script ?? WORKER_SCRIPT;
+    this.limitMs = options.limitMs ?? 30_000;
+    this.settings = { readOnly: options.readOnly === true };
+  }
 
   compile(dir: string): Promise<CompileOutcome> {
     const run = this.queue.then(() => this.runOne(dir));
@@ -65,6 +73,7 @@ export class WorkerCompiler implements StackCompiler {
   private started(): Worker {
     if (!this.worker) {
       this.worker = new Worker(this.script, {
+        workerData: this.settings,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
       // the console's process may end while the worker idles

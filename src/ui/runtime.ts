@@ -7,12 +7,16 @@
  * at about 300 MB). Growth of at most half of what is live keeps that stack under 200 MB.
  * V8's optimize-for-size mode kept it lower (about 155 MB) at the frames' expense: in its
  * memory-reducing mode it collected and compacted the whole heap about every 20 keys on that
- * stack, and a key cost about 21 ms of CPU instead of 12. Set before the app's modules load,
- * so that the compile worker started later shares it.
+ * stack, and a key cost about 21 ms of CPU instead of 12. V8's memory reducer is off: 8 s
+ * after the heap last grew it collects and shrinks it, so a save after the user paused to read
+ * paid for faulting the memory back in (the median save to screen 8 s apart: 134-138 ms with it,
+ * 121-126 ms without, on the bench's machine); the peak, which the console's budget bounds, is
+ * the same. Set before the app's modules load, so that the compile worker started later shares it.
  */
 import v8 from 'node:v8';
 
 export function tuneConsoleRuntime(): void {
   process.env.NODE_ENV ??= 'production';
   v8.setFlagsFromString('--heap-growing-percent=50');
+  v8.setFlagsFromString('--no-memory-reducer');
 }

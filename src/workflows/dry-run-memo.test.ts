@@ -88,4 +88,43 @@ describe('dry runs kept between the plans of a stack', () => {
     await planChanges({ stack, spec: { resources: all }, clusters, backend, dryRuns: memo });
     expect(cluster.calls.filter((c) => c.startsWith('dry-run'))).toEqual(['dry-run apply ConfigMap/three']);
   });
+
+  it("asks a changed resource's dry run together with its read, not after it", async () => {
+    const { backend, clusters, cluster } = await appliedStack();
+    const memo = new DryRunMemo();
+    const all = [configMap('one', '1'), configMap('two', '2'), configMap('three', '3')];
+    await planChanges({ stack, spec: { resources: all }, clusters, backend, dryRuns: memo });
+    cluster.latency = () => new Promise((r) => setTimeout(r, 5));
+    cluster.maxInFlight = 0;
+    const saved = [configMap('one', '1'), configMap('two', 'II'), configMap('three', '3')];
+    const changeSet = await planChanges({ stack, spec: { resources: saved }, clusters, backend, dryRuns: memo });
+    // the list of the ConfigMaps and the dry run of the changed one, at once
+    expect(cluster.maxInFlight).toBe(2);
+    expect(changeSet.changes.find((c) => c.id.endsWith(':two'))?.action).toBe('Update');
+  });
+
+  it('asks again when the object changed between the early dry run and the read', async () => {
+    const { backend, clusters, cluster } = await appliedStack();
+    cluster.latency = () => new Promise((r) => setTimeout(r, 5));
+    const list = cluster.list.bind(cluster);
+    // the list is answered after someone edited the object; the early dry run before that
+    cluster.list = async (kind) => {
+      await new Promise((r) => setTimeout(r, 20));
+      cluster.edit({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'web', name: 'two' }, (o) => {
+        o.data = { value: 'edited' };
+      });
+      return list(kind);
+    };
+    cluster.calls.length = 0;
+    const changeSet = await planChanges({
+      stack,
+      spec: { resources: [configMap('one', '1'), configMap('two', '2'), configMap('three', '3')] },
+      clusters,
+      backend,
+    });
+    expect(cluster.calls.filter((c) => c === 'dry-run apply ConfigMap/two')).toHaveLength(2);
+    const two = changeSet.changes.find((c) => c.id.endsWith(':two'))!;
+    expect(two.action).toBe('Update');
+    expect(two.dryRun?.metadata?.resourceVersion).toBe(two.live?.metadata?.resourceVersion);
+  });
 });

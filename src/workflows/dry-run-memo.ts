@@ -40,6 +40,11 @@ export class DryRunMemo {
     return structuredClone(answer);
   }
 
+  /** Whether the last answer for this resource was to `sent` (it holds while the live object is unchanged too). */
+  holds(key: string, sent: KubeObject): boolean {
+    return this.entries.get(key)?.sent === JSON.stringify(sent);
+  }
+
   /** Forgets the resources the stack no longer has, so the memo holds no more than one plan's worth. */
   retain(keys: ReadonlySet<string>): void {
     for (const key of this.entries.keys()) if (!keys.has(key)) this.entries.delete(key);

@@ -96,7 +96,8 @@ export class FakeCluster implements ClusterPort {
       metadata: {
         ...structuredClone(o.metadata ?? {}),
         uid: existing?.metadata?.uid ?? `uid-${ref.name}`,
-        resourceVersion: String(++this.version),
+        // a dry run stores nothing, so it makes no new version: the object keeps the one it has
+        resourceVersion: options.dryRun ? (existing?.metadata?.resourceVersion ?? '') : String(++this.version),
         managedFields: [...managers].map((manager) => ({ manager })),
       },
       // a Service keeps the cluster IP it was given first

@@ -114,6 +114,8 @@ export interface PodView {
   initStatuses: ContainerStatus[];
   /** The pod's own readiness gates, all True. */
   gatesPass: boolean;
+  /** When its containers became ready (the last probe to pass), if they are: Ready's transition time. */
+  readySince?: number;
 }
 
 export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
@@ -142,8 +144,9 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
           'ContainersNotReady',
           `containers with unready status: [${unready.join(' ')}]`,
         );
+  const readyAt = v.readySince === undefined ? t : rfc3339(v.readySince);
   const readyCond =
-    containersReady && v.gatesPass && !terminal ? cond(old, 'Ready', 'True', t, gen) : notReady('Ready');
+    containersReady && v.gatesPass && !terminal ? cond(old, 'Ready', 'True', readyAt, gen) : notReady('Ready');
   const conditions: Condition[] = [
     cond(old, 'PodReadyToStartContainers', terminal ? 'False' : 'True', t, gen),
     initialized
@@ -158,7 +161,7 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
           `containers with incomplete status: [${v.initStatuses.map((s) => s.name).join(' ')}]`,
         ),
     readyCond,
-    containersReady && !terminal ? cond(old, 'ContainersReady', 'True', t, gen) : notReady('ContainersReady'),
+    containersReady && !terminal ? cond(old, 'ContainersReady', 'True', readyAt, gen) : notReady('ContainersReady'),
     old.find((c) => c.type === 'PodScheduled') ?? cond(old, 'PodScheduled', 'True', t, gen),
   ];
   // conditions the kubelet does not own (readiness gates set by others) stay as they are

@@ -23,7 +23,7 @@ const MAX_ENTRIES = 10_000;
  * the bundle alike, where it shares its chunk with the parser), and V8's version, which the
  * serialized form depends on.
  */
-function buildId(): string {
+function readBuildId(): string {
   const self = fileURLToPath(import.meta.url);
   try {
     const stat = fs.statSync(self);
@@ -33,9 +33,17 @@ function buildId(): string {
   }
 }
 
+/** The build does not change while the process runs: read once, not at every compile. */
+let buildId: string | undefined;
+
+/**
+ * The folders pruned by this process: a cache is made for every compile (the console's, at
+ * every save), and listing a folder of thousands of entries each time would be a save's cost.
+ */
+const pruned = new Set<string>();
+
 export class AstCache {
-  private readonly build = buildId();
-  private pruned = false;
+  private readonly build = (buildId ??= readBuildId());
 
   /** `writable` false: entries are read, none written (`--read-only`). */
   constructor(
@@ -72,7 +80,7 @@ export class AstCache {
     const temporary = `${entry}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
     try {
       fs.mkdirSync(this.dir, { recursive: true });
-      if (!this.pruned) this.prune();
+      if (!pruned.has(this.dir)) this.prune();
       fs.writeFileSync(temporary, v8.serialize(module));
       fs.renameSync(temporary, entry);
     } catch {
@@ -81,9 +89,9 @@ export class AstCache {
     }
   }
 
-  /** Once per run that writes: past MAX_ENTRIES, the older half goes (by when it was written). */
+  /** Once per process that writes: past MAX_ENTRIES, the older half goes (by when it was written). */
   private prune(): void {
-    this.pruned = true;
+    pruned.add(this.dir);
     const names = fs.readdirSync(this.dir);
     if (names.length <= MAX_ENTRIES) return;
     const written = (name: string) => {

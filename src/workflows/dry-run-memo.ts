@@ -23,6 +23,15 @@ interface Entry {
 export class DryRunMemo {
   /** By changeKey (cluster and id): one answer per resource, the last one asked. */
   private readonly entries = new Map<string, Entry>();
+  /** What was sent, as text: a plan asks holds() and then answer() of the same object, and what it
+   * sends (compiled attributes, or their resolved copy) never changes once made. */
+  private readonly texts = new WeakMap<KubeObject, string>();
+
+  private textOf(sent: KubeObject): string {
+    let text = this.texts.get(sent);
+    if (text === undefined) this.texts.set(sent, (text = JSON.stringify(sent)));
+    return text;
+  }
 
   /**
    * The server's answer to a dry run of `sent`: the last one for this resource while neither
@@ -32,7 +41,7 @@ export class DryRunMemo {
   async answer(key: string, sent: KubeObject, live: KubeObject, ask: () => Promise<KubeObject>): Promise<KubeObject> {
     const liveVersion = versionOf(live);
     if (liveVersion === undefined) return ask();
-    const text = JSON.stringify(sent);
+    const text = this.textOf(sent);
     const entry = this.entries.get(key);
     if (entry && entry.liveVersion === liveVersion && entry.sent === text) return structuredClone(entry.answer);
     const answer = await ask();
@@ -42,7 +51,7 @@ export class DryRunMemo {
 
   /** Whether the last answer for this resource was to `sent` (it holds while the live object is unchanged too). */
   holds(key: string, sent: KubeObject): boolean {
-    return this.entries.get(key)?.sent === JSON.stringify(sent);
+    return this.entries.get(key)?.sent === this.textOf(sent);
   }
 
   /** Forgets the resources the stack no longer has, so the memo holds no more than one plan's worth. */

@@ -201,7 +201,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
       let next = Infinity;
       let initDone = mem.mounted;
       /** When the last container's readiness probe passed: the reconcile that sees it may come later. */
-      let readySince = -Infinity;
+      let readySince: number | undefined;
       const statuses = pod.spec.containers.map((ctr) => {
         if (!mem.mounted) return containerStatus(pod, ctr.name, ctr.image, newRun(now), false);
         const before = mem.runs.get(ctr.name) ?? (fromScratch ? newRun(now) : runFromStatus(pod, ctr.name, now));
@@ -216,7 +216,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
         const ready =
           moved.run.stage === 'running' && fault !== 'neverready' && fault !== 'crashloop' && now >= readyAt;
         if (moved.run.stage === 'running' && !ready && fault === undefined) next = Math.min(next, readyAt);
-        if (ready) readySince = Math.max(readySince, readyAt);
+        if (ready) readySince = Math.max(readySince ?? readyAt, readyAt);
         return containerStatus(pod, ctr.name, ctr.image, moved.run, ready);
       });
       // init containers are taken to finish as the pod's sandbox comes up
@@ -247,9 +247,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
           statuses,
           initStatuses,
           gatesPass,
-          // a kubelet's prober ticks on its own: the pod turned Ready when the probe passed, however
-          // late this reconcile is (gates set by others turn it Ready when they pass, now)
-          ...(gates.length === 0 && readySince > -Infinity ? { readySince: Math.min(readySince, now) } : {}),
+          ...(readySince !== undefined ? { readySince } : {}),
         },
         now,
       );

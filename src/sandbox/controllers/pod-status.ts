@@ -144,7 +144,9 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
           'ContainersNotReady',
           `containers with unready status: [${unready.join(' ')}]`,
         );
-  const readyAt = v.readySince === undefined ? t : rfc3339(v.readySince);
+  // a kubelet's prober ticks on its own: the pod turned Ready when the probe passed, however late
+  // the reconcile that sees it (readiness gates, which others set, turn it Ready when they pass)
+  const readyAt = v.readySince === undefined || (pod.spec.readinessGates ?? []).length > 0 ? t : rfc3339(v.readySince);
   const readyCond =
     containersReady && v.gatesPass && !terminal ? cond(old, 'Ready', 'True', readyAt, gen) : notReady('Ready');
   const conditions: Condition[] = [

@@ -10,8 +10,25 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Printable ASCII: one cell a character, by far the most common text on screen. */
 const PLAIN = /^[\x20-\x7e]*$/;
 
+/**
+ * The widths of the other texts measured lately: string-width reads them grapheme by grapheme,
+ * some microseconds a character, and a frame measures the same few (a row with ▸, a title with
+ * ·) at every key. Bounded; the oldest goes first.
+ */
+const measured = new Map<string, number>();
+const MEASURED_MAX = 2000;
+
 /** The cells `text` takes on a terminal. */
-export const cells = (text: string): number => (PLAIN.test(text) ? text.length : stringWidth(text));
+export function cells(text: string): number {
+  if (PLAIN.test(text)) return text.length;
+  let width = measured.get(text);
+  if (width === undefined) {
+    width = stringWidth(text);
+    if (measured.size >= MEASURED_MAX) measured.delete(measured.keys().next().value!);
+    measured.set(text, width);
+  }
+  return width;
+}
 
 /** `text` cut to `width` cells (with … when cut), padded to exactly `width`. */
 export function fit(text: string, width: number): string {

@@ -4,6 +4,7 @@
  * (`✓ compiled prod in 38 ms` or `✗ main.k:12:5 …`) and its plan in numbers.
  */
 import path from 'node:path';
+import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { summarize } from '../../diff/change-set.js';
 import type { ConsoleState, StackEntry } from '../../app/console/state.js';
@@ -38,7 +39,16 @@ function planText(s: StackEntry, short: boolean): string {
   return `${stale}${shown.map(([count, what]) => `${count} ${what}`).join(', ')}`;
 }
 
-export function Header({ state, stack, width }: { state: ConsoleState; stack?: StackEntry; width: number }) {
+/** Memoized: it reads only the store's state, which a key that moves the selection leaves alone. */
+export const Header = memo(function Header({
+  state,
+  stack,
+  width,
+}: {
+  state: ConsoleState;
+  stack?: StackEntry;
+  width: number;
+}) {
   const target = stack ? `${stack.key} → ${stack.stack.cluster ?? state.context ?? '(no context)'}` : 'no stack';
   const lineOf = (short: boolean) => ({
     compile: stack ? compileText(stack, short) : undefined,
@@ -73,4 +83,4 @@ export function Header({ state, stack, width }: { state: ConsoleState; stack?: S
       </Text>
     </Box>
   );
-}
+});

@@ -315,6 +315,30 @@ describe('writes', () => {
     expect(refused).toMatchObject({ code: 422, reason: 'Invalid' });
   });
 
+  it("lets a Pod's update change its images and tolerations, and refuses any other change of its spec", async () => {
+    await t.core.createNamespacedPod({
+      namespace: t.namespace,
+      body: {
+        metadata: { name: 'spec-change' },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.25' }], nodeSelector: { disk: 'ssd' } },
+      },
+    });
+    // strategic merge patches: they carry no resourceVersion, so the scheduler's and kubelet's writes do not conflict
+    const change = (spec: object) =>
+      t.core.patchNamespacedPod({ namespace: t.namespace, name: 'spec-change', body: { spec } }, strategic);
+    const retagged = await change({
+      containers: [{ name: 'main', image: 'nginx:1.26' }],
+      tolerations: [{ key: 'spot', operator: 'Exists', effect: 'NoSchedule' }],
+    });
+    expect(retagged.spec?.containers[0].image).toBe('nginx:1.26');
+    expect(retagged.spec?.tolerations).toContainEqual({ key: 'spot', operator: 'Exists', effect: 'NoSchedule' });
+    for (const spec of [{ nodeSelector: { disk: 'hdd' } }, { containers: [{ name: 'main', workingDir: '/srv' }] }]) {
+      const refused = statusOf(await failure(change(spec)));
+      expect(refused).toMatchObject({ code: 422, reason: 'Invalid' });
+      expect(refused.message).toContain('pod updates may not change fields other than');
+    }
+  });
+
   it('stores nothing on dryRun=All but answers as if it had', async () => {
     const made = await t.core.createNamespacedConfigMap({
       namespace: t.namespace,

@@ -20,6 +20,16 @@ export function clone<T>(v: T): T {
   return v;
 }
 
+/**
+ * Sets `key` to `value`, or removes it when `value` is undefined. Not set to undefined first and
+ * deleted after: V8 turns a map that loses a property it has just been given into a slow
+ * dictionary, and a stored object is read by every write, watch event and list after.
+ */
+export function assignOrRemove<T extends object, K extends keyof T>(map: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) map[key] = value;
+  else if (key in map) delete map[key];
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {
@@ -27,19 +37,23 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
     return true;
   }
-  if (isMap(a) && isMap(b)) {
-    // counted rather than listed: this runs on every write, and allocates nothing
-    let na = 0;
-    for (const k in a) {
-      if (a[k] === undefined) continue;
-      na++;
-      if (!deepEqual(a[k], b[k])) return false;
-    }
-    let nb = 0;
-    for (const k in b) if (b[k] !== undefined) nb++;
-    return na === nb;
+  return isMap(a) && isMap(b) && deepEqualExcept(a, b, NO_KEYS);
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+/** Whether two maps are deep-equal in every key but the `ignored` ones. */
+export function deepEqualExcept(a: JsonMap, b: JsonMap, ignored: ReadonlySet<string>): boolean {
+  // counted rather than listed: this runs on every write, and allocates nothing
+  let na = 0;
+  for (const k in a) {
+    if (a[k] === undefined || ignored.has(k)) continue;
+    na++;
+    if (!deepEqual(a[k], b[k])) return false;
   }
-  return false;
+  let nb = 0;
+  for (const k in b) if (b[k] !== undefined && !ignored.has(k)) nb++;
+  return na === nb;
 }
 
 /** The value at a dotted path of map keys, or undefined. */

@@ -4,7 +4,7 @@
  * change), Job restart policies, Service ports, immutable ConfigMaps and Secrets, and the 1 MiB
  * limit on a Secret's data (what makes a large kdeck state spread over several Secrets).
  */
-import { deepEqual, getPath, isMap, type JsonMap } from '../json.js';
+import { deepEqual, deepEqualExcept, getPath, isMap } from '../json.js';
 import type { FieldError } from './errors.js';
 import { keyProblems, labelValueProblems, nameProblems, type NameRule } from './names.js';
 import type { KubeObject } from './object.js';
@@ -278,23 +278,38 @@ export function validate(o: KubeObject, r: ResourceType, old?: KubeObject, bindi
   return errs;
 }
 
+/** The fields of a Pod's spec an update may change (beside its containers' images). */
+const POD_SPEC_MUTABLE: ReadonlySet<string> = new Set([
+  'activeDeadlineSeconds',
+  'tolerations',
+  'terminationGracePeriodSeconds',
+  'containers',
+  'initContainers',
+]);
+const IMAGE: ReadonlySet<string> = new Set(['image']);
+
+/** Two lists of containers alike but for their images (a missing list is an empty one). */
+function sameButImages(a: unknown, b: unknown): boolean {
+  const as = Array.isArray(a) ? a : [];
+  const bs = Array.isArray(b) ? b : [];
+  return (
+    as.length === bs.length &&
+    as.every((c: unknown, i) => {
+      const d: unknown = bs[i];
+      return isMap(c) && isMap(d) ? deepEqualExcept(c, d, IMAGE) : deepEqual(c, d);
+    })
+  );
+}
+
 /** A Pod's spec may change only in its images (and a few fields kdeck does not model). */
 function podUpdateErrors(o: KubeObject, old: KubeObject, errs: FieldError[]): void {
-  const strip = (spec: unknown): JsonMap => {
-    if (!isMap(spec)) return {};
-    const copy: JsonMap = { ...spec };
-    delete copy.activeDeadlineSeconds;
-    delete copy.tolerations;
-    delete copy.terminationGracePeriodSeconds;
-    copy.containers = Array.isArray(spec.containers)
-      ? spec.containers.map((c) => (isMap(c) ? { ...c, image: '' } : c))
-      : [];
-    copy.initContainers = Array.isArray(spec.initContainers)
-      ? spec.initContainers.map((c) => (isMap(c) ? { ...c, image: '' } : c))
-      : [];
-    return copy;
-  };
-  if (!deepEqual(strip(o.spec), strip(old.spec))) {
+  const spec = isMap(o.spec) ? o.spec : {};
+  const oldSpec = isMap(old.spec) ? old.spec : {};
+  const same =
+    deepEqualExcept(spec, oldSpec, POD_SPEC_MUTABLE) &&
+    sameButImages(spec.containers, oldSpec.containers) &&
+    sameButImages(spec.initContainers, oldSpec.initContainers);
+  if (!same) {
     errs.push({
       type: 'FieldValueForbidden',
       field: 'spec',

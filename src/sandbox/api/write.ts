@@ -4,7 +4,7 @@
  * managed fields, no-op detection, dry run, and finalization of objects being deleted.
  */
 import { randomUUID } from 'node:crypto';
-import { clone, deepEqual, isMap } from '../json.js';
+import { assignOrRemove, clone, deepEqual, isMap } from '../json.js';
 import { rfc3339 } from '../time.js';
 import { recordUpdate } from '../patch/managed-fields.js';
 import type { Scope } from '../patch/fieldset.js';
@@ -222,16 +222,15 @@ export function commitUpdate(
   else delete meta.namespace;
   meta.uid = oldMeta.uid;
   meta.creationTimestamp = oldMeta.creationTimestamp;
-  meta.deletionTimestamp = oldMeta.deletionTimestamp;
-  meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
-  meta.generateName = oldMeta.generateName;
-  if (opts.deletion) {
-    meta.deletionTimestamp = opts.deletion.timestamp;
-    meta.deletionGracePeriodSeconds = opts.deletion.graceSeconds;
-    if (r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
-  }
-  for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generateName'] as const)
-    if (meta[k] === undefined) delete meta[k];
+  const deletion = opts.deletion;
+  assignOrRemove(meta, 'deletionTimestamp', deletion ? deletion.timestamp : oldMeta.deletionTimestamp);
+  assignOrRemove(
+    meta,
+    'deletionGracePeriodSeconds',
+    deletion ? deletion.graceSeconds : oldMeta.deletionGracePeriodSeconds,
+  );
+  assignOrRemove(meta, 'generateName', oldMeta.generateName);
+  if (deletion && r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
   const baseFields = givenManagedFields(meta.managedFields, oldMeta.managedFields);
   meta.managedFields = oldMeta.managedFields;
   o.apiVersion = apiVersionOf(r);

@@ -60,15 +60,10 @@ export class AstCache {
   /** The tree parsed from `source` for `file` before, if kept. */
   get(file: string, source: string): A.Module | undefined {
     if (source.length > MAX_CACHED_SOURCE) return undefined;
-    let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(this.entryOf(file, source));
+      return v8.deserialize(fs.readFileSync(this.entryOf(file, source))) as A.Module;
     } catch {
-      return undefined;
-    }
-    try {
-      return v8.deserialize(bytes) as A.Module;
-    } catch {
+      // no entry, or one that is not a tree
       return undefined;
     }
   }

@@ -154,8 +154,7 @@ export function commitCreate(ctx: ApiContext, r: ResourceType, o: KubeObject, op
     delete meta[k];
   meta.uid = randomUUID();
   meta.creationTimestamp = rfc3339(now);
-  if (r.generation) meta.generation = 1;
-  else delete meta.generation;
+  assignOrRemove(meta, 'generation', r.generation ? 1 : undefined);
   o.apiVersion = apiVersionOf(r);
   o.kind = r.kind;
   if (hasStatus(r)) delete o.status;
@@ -206,20 +205,15 @@ export function commitUpdate(
   if (scope === 'status') {
     // the new state shares spec and the rest with the old one: a status write copies only what it changes
     o = { ...old, metadata: { ...old.metadata } };
-    if (next.status === undefined) delete o.status;
-    else o.status = next.status;
+    assignOrRemove(o, 'status', next.status);
   } else {
     o = next;
-    if (hasStatus(r) && !opts.binding) {
-      if (old.status === undefined) delete o.status;
-      else o.status = clone(old.status);
-    }
+    if (hasStatus(r) && !opts.binding) assignOrRemove(o, 'status', clone(old.status));
   }
   const meta = o.metadata;
   const oldMeta = old.metadata;
   meta.name = oldMeta.name;
-  if (r.namespaced) meta.namespace = oldMeta.namespace;
-  else delete meta.namespace;
+  assignOrRemove(meta, 'namespace', r.namespaced ? oldMeta.namespace : undefined);
   meta.uid = oldMeta.uid;
   meta.creationTimestamp = oldMeta.creationTimestamp;
   const deletion = opts.deletion;
@@ -232,7 +226,7 @@ export function commitUpdate(
   assignOrRemove(meta, 'generateName', oldMeta.generateName);
   if (deletion && r.kind === 'Namespace') o.status = { ...(isMap(old.status) ? old.status : {}), phase: 'Terminating' };
   const baseFields = givenManagedFields(meta.managedFields, oldMeta.managedFields);
-  meta.managedFields = oldMeta.managedFields;
+  assignOrRemove(meta, 'managedFields', oldMeta.managedFields);
   o.apiVersion = apiVersionOf(r);
   o.kind = r.kind;
   if (oldMeta.deletionTimestamp !== undefined) {
@@ -270,8 +264,7 @@ export function commitUpdate(
   // the status a binding writes is owned as if written through the status subresource
   if (opts.binding && !opts.managedFields)
     fields = recordUpdate(fields, old, o, r.kind, { ...record, scope: 'status', subresource: 'status' });
-  if (fields.length > 0) meta.managedFields = fields;
-  else delete meta.managedFields;
+  assignOrRemove(meta, 'managedFields', fields.length > 0 ? fields : undefined);
   if (deepEqual(o, old)) return old;
   if (opts.dryRun) return o;
   const key = resourceKey(r);

@@ -120,7 +120,23 @@ function intLit(tok: Token): A.NumberLit {
 }
 
 export function numberLit(tok: Token): A.NumberLit {
+  if (isPlainDecimal(tok.text)) {
+    const s = tokenSpan(tok);
+    const value = BigInt(tok.text);
+    return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
+  }
   return /^\d[\d_]*[numkKMGTP]?i?$|^0[xXoObB]/.test(tok.text) ? intLit(tok) : floatLit(tok);
+}
+
+/** Digits only, without a leading zero (`0` itself aside): most of a file's numbers, which need
+ * none of the patterns for separators, suffixes, bases and floats. */
+function isPlainDecimal(text: string): boolean {
+  if (text.length > 1 && text.charCodeAt(0) === 48) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 function floatLit(tok: Token): A.NumberLit {

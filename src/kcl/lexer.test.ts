@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KclError } from '../diagnostics/diagnostics.js';
-import { lexRuns, tokenize, type Token } from './lexer.js';
+import { dottedNameTokens, lexRuns, tokenize, type Token } from './lexer.js';
 
 const kinds = (src: string) =>
   tokenize(src, 'main.k').map((t) => (['op', 'keyword', 'binop', 'augop'].includes(t.type) ? t.text : t.type));
@@ -286,5 +286,32 @@ describe('lexer runs', () => {
   it('makes runs of at least the length asked for', () => {
     const cut = runs('a = 1\nb = 2\nc = 3\nd = 4\n', 8);
     expect(cut.map((run) => run.length)).toEqual([8, 8]);
+  });
+});
+
+describe('dotted-name tokens (the fast path for `${name}` interpolations)', () => {
+  it('gives what tokenize gives for a name or a dotted name', () => {
+    for (const text of ['p', 'svc0000.containerPort', '_a.b_1.c2', 'all', 'a.type', 'schema', 'x.filter.map'])
+      expect(dottedNameTokens(text)).toEqual(tokenize(text, 'main.k'));
+  });
+
+  it('declines anything else, which goes to the lexer', () => {
+    for (const text of [
+      '',
+      'a.',
+      '.a',
+      'a..b',
+      'a .b',
+      '$a',
+      'a.$b',
+      'a[0]',
+      'a + b',
+      'True',
+      'x.if',
+      '1a',
+      'a-b',
+      'é',
+    ])
+      expect(dottedNameTokens(text)).toBeUndefined();
   });
 });

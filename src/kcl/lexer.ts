@@ -12,7 +12,7 @@ import type { StringPart } from './ast.js';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
 import { bracesBeforeArrow } from './lambda-params.js';
-import { Scanner, type RawKind } from './scanner.js';
+import { dottedNames, Scanner, type RawKind } from './scanner.js';
 
 export interface Token {
   type: string;
@@ -145,6 +145,29 @@ export function tokenize(source: string, file: string): Token[] {
   const { tokens, problems } = lex(source, file);
   throwAll(problems);
   return tokens;
+}
+
+/**
+ * `tokenize(text)` for a text that is one name or a dotted name (`p`, `svc.port`), the commonest
+ * `${...}` of a string, made without the scanner and layout pass a whole file needs; undefined
+ * for any other text.
+ */
+export function dottedNameTokens(text: string): Token[] | undefined {
+  const names = dottedNames(text);
+  if (!names) return undefined;
+  const tokens: Token[] = [];
+  let offset = 0;
+  for (const name of names) {
+    if (offset > 0) tokens.push(rawToken('op', '.', offset - 1));
+    tokens.push(rawToken('name', name, offset));
+    offset += name.length + 1;
+  }
+  tokens.push(layoutToken('NEWLINE', { offset: text.length, line: 1, col: text.length + 1 }));
+  return tokens;
+}
+
+function rawToken(type: string, text: string, offset: number): Token {
+  return { type, value: text, text, offset, line: 1, col: offset + 1, lineBreaks: 0, parts: undefined };
 }
 
 /**

@@ -187,3 +187,20 @@ describe('grammar', () => {
     expect(places('x = [1,\ny = = 2\n')).toHaveLength(1);
   });
 });
+
+describe('number literals', () => {
+  it('reads plain decimals and the other integer forms alike', () => {
+    const values = (src: string) =>
+      parseModule(src, 'main.k').body.map((s) =>
+        s.type === 'Assign' && s.value.type === 'NumberLit' ? s.value.value : undefined,
+      );
+    expect(values('a = 0\nb = 7\nc = 1234567890123456789012\nd = 017\ne = 1_000\nf = 0x1F\n')).toEqual([
+      0n,
+      7n,
+      1234567890123456789012n,
+      15n,
+      1000n,
+      31n,
+    ]);
+  });
+});

@@ -15,6 +15,7 @@ import {
   CLOSERS,
   CONTINUATIONS,
   describeToken,
+  dottedNameTokens,
   LAYOUT,
   lex,
   lexRuns,
@@ -362,7 +363,8 @@ export function parseInterpolation(text: string, file: string, line: number, col
     throw kclError('InvalidSyntax', 'string interpolation expression can not be empty', { file, line, column: col });
   }
   const indent = text.length - text.trimStart().length;
-  const tokens = tokenizeIn(text.trim(), file);
+  const source = text.trim();
+  const tokens = dottedNameTokens(source) ?? tokenizeIn(source, file);
   // the tokens are new and only ours, so they move to the place in the file where they are
   for (const t of tokens) {
     if (t.line === 1) t.col += col - 1 + indent;

@@ -26,6 +26,19 @@ describe('the controller manager', () => {
     manager.stop();
   });
 
+  it('lets what was queued just after the work (a response ending) go before the reconciles', async () => {
+    const manager = new ControllerManager(new Store(), new ManualClock());
+    const order: string[] = [];
+    const c: Controller = { name: 'c', follows: {}, reconcile: (key) => order.push(`reconcile ${key}`) };
+    manager.add(c);
+    manager.start();
+    manager.enqueue(c, 'a');
+    setImmediate(() => order.push('response ended'));
+    await manager.settle();
+    expect(order).toEqual(['response ended', 'reconcile a']);
+    manager.stop();
+  });
+
   it('goes on past deferred work that fails, and keeps the failure', async () => {
     const manager = new ControllerManager(new Store(), new ManualClock());
     const done: string[] = [];

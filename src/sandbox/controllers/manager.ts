@@ -126,7 +126,12 @@ export class ControllerManager {
   private schedule(): void {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
-    setImmediate(() => this.drain());
+    // A request's write queues reconciles before its response is sent, and Node's HTTP/2 server
+    // ends a response (its trailers) in an immediate of its own, queued after this one: going
+    // round once more lets the responses of the requests just served go out before the
+    // controllers run, as an API server answers whatever its controllers are busy with. With one
+    // round, a burst of applies waited for the whole reconcile batch it caused (p90 91 ms).
+    setImmediate(() => setImmediate(() => this.drain()));
   }
 
   private drain(): void {

@@ -102,10 +102,10 @@ export function dotted(first: Token, rest: [Token, Token][]): A.Identifier {
 
 function intLit(tok: Token): A.NumberLit {
   const text = tok.text.replace(/_/g, '');
-  const s = tokenSpan(tok);
   // a unit suffix makes a number multiplier: the number as written, and its suffix
   const m = /^(\d+)([numkKMGTP]i?)$/.exec(text);
-  if (m)
+  if (m) {
+    const s = tokenSpan(tok);
     return {
       type: 'NumberLit',
       value: BigInt(m[1]),
@@ -115,16 +115,18 @@ function intLit(tok: Token): A.NumberLit {
       endLine: s.endLine,
       endColumn: s.endColumn,
     };
-  const value = /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
+  }
+  return integer(tok, /^0[0-7]+$/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text));
+}
+
+/** The literal of an integer without a unit suffix. */
+function integer(tok: Token, value: bigint): A.NumberLit {
+  const s = tokenSpan(tok);
   return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
 export function numberLit(tok: Token): A.NumberLit {
-  if (isPlainDecimal(tok.text)) {
-    const s = tokenSpan(tok);
-    const value = BigInt(tok.text);
-    return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
-  }
+  if (isPlainDecimal(tok.text)) return integer(tok, BigInt(tok.text));
   return /^\d[\d_]*[numkKMGTP]?i?$|^0[xXoObB]/.test(tok.text) ? intLit(tok) : floatLit(tok);
 }
 

@@ -12,7 +12,7 @@ import type { StringPart } from './ast.js';
 import { kclError, throwAll, type Diagnostic, type Position } from '../diagnostics/diagnostics.js';
 import { MAX_TOKENS } from './input-limits.js';
 import { bracesBeforeArrow } from './lambda-params.js';
-import { dottedNames, Scanner, type RawKind } from './scanner.js';
+import { Scanner, type RawKind } from './scanner.js';
 
 export interface Token {
   type: string;
@@ -134,6 +134,28 @@ function layoutToken(type: string, at: { offset: number; line: number; col: numb
   return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0, parts: undefined };
 }
 
+/** The token of what the scanner just read. */
+function tokenOf(raw: Scanner): Token {
+  const text = raw.text;
+  return {
+    type: tokenClass(raw.kind, text),
+    value: raw.kind === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : text,
+    text,
+    offset: raw.offset,
+    line: raw.line,
+    col: raw.col,
+    lineBreaks: raw.lineBreaks,
+    parts: undefined,
+  };
+}
+
+/** The NEWLINE that ends a line whose last token is `last`: where that token ends. */
+function newlineAfter(last: Token): Token {
+  const nl = last.text.lastIndexOf('\n');
+  const col = nl === -1 ? last.col + last.text.length : last.text.length - nl;
+  return layoutToken('NEWLINE', { offset: last.offset + last.text.length, line: last.line + last.lineBreaks, col });
+}
+
 export interface Lexed {
   tokens: Token[];
   /** Errors the lexer went on after: lines indented to no level of their block. */
@@ -147,27 +169,31 @@ export function tokenize(source: string, file: string): Token[] {
   return tokens;
 }
 
+/** Reads `dottedNameTokens`' texts; they are read whole, one at a time. */
+const nameScanner = new Scanner();
+
 /**
- * `tokenize(text)` for a text that is one name or a dotted name (`p`, `svc.port`), the commonest
- * `${...}` of a string, made without the scanner and layout pass a whole file needs; undefined
- * for any other text.
+ * `tokenize(text)` for a text that is one name or a dotted name written without blanks (`p`,
+ * `svc.port`), the commonest `${...}` of a string, made without the layout pass a whole file
+ * needs; undefined for any other text.
  */
 export function dottedNameTokens(text: string): Token[] | undefined {
-  const names = dottedNames(text);
-  if (!names) return undefined;
+  const raw = nameScanner;
+  raw.reset(text);
   const tokens: Token[] = [];
-  let offset = 0;
-  for (const name of names) {
-    if (offset > 0) tokens.push(rawToken('op', '.', offset - 1));
-    tokens.push(rawToken('name', name, offset));
-    offset += name.length + 1;
+  try {
+    for (let end = 0; raw.next(); end = raw.offset + raw.text.length) {
+      const wanted = tokens.length % 2 === 0 ? raw.kind === 'name' && raw.text.charCodeAt(0) !== 36 : raw.text === '.';
+      if (!wanted || raw.offset !== end) return undefined;
+      tokens.push(tokenOf(raw));
+    }
+  } finally {
+    raw.reset('');
   }
-  tokens.push(layoutToken('NEWLINE', { offset: text.length, line: 1, col: text.length + 1 }));
+  // none, or a dot last
+  if (tokens.length % 2 === 0) return undefined;
+  tokens.push(newlineAfter(tokens[tokens.length - 1]));
   return tokens;
-}
-
-function rawToken(type: string, text: string, offset: number): Token {
-  return { type, value: text, text, offset, line: 1, col: offset + 1, lineBreaks: 0, parts: undefined };
 }
 
 /**
@@ -265,17 +291,7 @@ class Layout {
         case 'invalid':
           throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, this.position(raw));
       }
-      const text = raw.text;
-      const tok: Token = {
-        type: tokenClass(raw.kind, text),
-        value: raw.kind === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : text,
-        text,
-        offset: raw.offset,
-        line: raw.line,
-        col: raw.col,
-        lineBreaks: raw.lineBreaks,
-        parts: undefined,
-      };
+      const tok = tokenOf(raw);
       if (this.lineBreak) {
         this.lineBreak = false;
         const ctx = contexts[contexts.length - 1];
@@ -368,10 +384,7 @@ class Layout {
   // a NEWLINE sits where its line ends, so "unexpected newline" points after the last token
   private newline(fallback: Token | { offset: number; line: number; col: number }): Token {
     const last = this.last;
-    if (!last || LAYOUT.has(last.type)) return layoutToken('NEWLINE', fallback);
-    const nl = last.text.lastIndexOf('\n');
-    const col = nl === -1 ? last.col + last.text.length : last.text.length - nl;
-    return layoutToken('NEWLINE', { offset: last.offset + last.text.length, line: last.line + last.lineBreaks, col });
+    return !last || LAYOUT.has(last.type) ? layoutToken('NEWLINE', fallback) : newlineAfter(last);
   }
 
   private blockLineBreak(ctx: Context, tok: Token): void {

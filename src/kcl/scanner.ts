@@ -59,24 +59,6 @@ const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) ||
 const isWord = (c: number) => isLetter(c) || isDigit(c);
 const isQuote = (c: number) => c === DOUBLE_QUOTE || c === SINGLE_QUOTE;
 
-/**
- * The names of `text` when it is one name or a dotted name and nothing else (`p`, `svc.port`), as
- * the scanner reads them; undefined for anything else, a keyword among the names included.
- */
-export function dottedNames(text: string): string[] | undefined {
-  const names: string[] = [];
-  for (let start = 0; ;) {
-    if (!isLetter(text.charCodeAt(start))) return undefined;
-    let end = start + 1;
-    while (end < text.length && isWord(text.charCodeAt(end))) end++;
-    const name = text.slice(start, end);
-    if (HARD_KEYWORDS.has(name)) return undefined;
-    names.push(name);
-    if (end === text.length) return names;
-    if (text.charCodeAt(end) !== DOT) return undefined;
-    start = end + 1;
-  }
-}
 const isHexDigit = (c: number) => isDigit(c) || ((c | 0x20) >= 97 && (c | 0x20) <= 102);
 const isOctalDigit = (c: number) => c >= 48 && c <= 55;
 const isBinaryDigit = (c: number) => c === 48 || c === 49;

@@ -115,6 +115,37 @@ describe('schema bodies', () => {
     expect(run(main)).toBe('d:\n  k: 2\nmade: 1\n');
   });
 
+  it('an instance a body holds in several places is one instance, as it was made once', () => {
+    const main = lines(
+      'schema Inner:',
+      '    v: int = 1',
+      '    check:',
+      '        v > 0',
+      'schema Outer:',
+      '    i: Inner = Inner {}',
+      '    pair: [Inner] = [i, i]',
+      '    byName: {str:Inner} = {first = i, second = i}',
+      'o = Outer {}',
+      'made = len(Inner.instances())',
+    );
+    expect(run(main)).toBe(
+      lines(
+        'o:',
+        '  i:',
+        '    v: 1',
+        '  pair:',
+        '  - v: 1',
+        '  - v: 1',
+        '  byName:',
+        '    first:',
+        '      v: 1',
+        '    second:',
+        '      v: 1',
+        'made: 1',
+      ),
+    );
+  });
+
   it('a rule reads any key of the config it checks', () => {
     const main = lines(
       'protocol P:',

@@ -109,6 +109,9 @@ export class Evaluator {
   /** The provisional instances of this run not yet finished, with the frames that built them:
    * a run's frames serve that run only. */
   readonly unfinished = new WeakMap<DictValue, UnfinishedInstance>();
+  /** What each provisional instance a frame finished became: the same instance met again (a
+   * value held in two places, `[i, i]`) is the same finished instance, not a second one. */
+  private readonly finishedAs = new WeakMap<DictValue, DictValue>();
   /** Above 0 while instances are made that kcl before v0.5 did not check for required
    * attributes (see `requiredAttributesCheckedOnlyWhereWritten`). */
   uncheckedDepth = 0;
@@ -569,14 +572,19 @@ export class Evaluator {
    * and counted among its schema's instances: finished by the frame that built it when it is that
    * very instance (nothing merged into it since; the outermost instance's statement is still
    * running, so what its bodies read is as it was), else rebuilt from its config. Each frame
-   * finishes once, as each rebuild makes a new instance. */
+   * finishes once; met again, the instance it finished is its answer: rebuilding that very
+   * instance would make the same values, and count a second instance where kcl has one. */
   finishProvisional(inst: DictValue, env: Env): DictValue {
     const frame = this.provisionalDepth === 0 ? this.unfinished.get(inst) : undefined;
-    if (!frame) return this.reinstantiate(inst, configOf(inst), env);
+    if (!frame) {
+      const finished = this.provisionalDepth === 0 ? this.finishedAs.get(inst) : undefined;
+      return finished ?? this.reinstantiate(inst, configOf(inst), env);
+    }
     this.unfinished.delete(inst);
     const madeIn = inst.madeIn ?? env.module.pkgpath;
     try {
       const out = frame.finish();
+      this.finishedAs.set(inst, out);
       out.madeIn = madeIn;
       this.instances.made(out, madeIn);
       return out;

@@ -1,8 +1,9 @@
 /**
  * The compile thread's warm-up. Watch mode recompiles a stack at every save, and the first
  * recompiles after the console starts run the evaluator before V8 has optimized it: on
- * konfig-sample's guestbook prod stack they take 45–85 ms, against 12–25 ms from about the
- * eighth on. So whenever the thread is idle, it spends a few compiles of the stack it compiled
+ * konfig-sample's guestbook prod stack (in one process, saves back to back) the second to the
+ * sixteenth take 40–130 ms, and they settle at about 30 ms from about the seventeenth on. So
+ * whenever the thread is idle, it spends a few compiles of the stack it compiled
  * last, results discarded, until the evaluator is warm, and the user's first save is as quick as
  * the later ones. The optimized code serves every stack, so the thread warms up once, not once
  * per stack: a request interrupts the warm-up, which resumes, on the stack compiled last, the
@@ -17,10 +18,11 @@
  */
 import { performance } from 'node:perf_hooks';
 
-/** Passes in all: about what it takes V8 to optimize the evaluator. */
-export const WARM_UP_PASSES = 10;
+/** Passes in all: about what it takes V8 to optimize the evaluator. Ten left the first saves
+ * at 39–46 ms in the compile thread, thirty at 29–35 ms (bench/compile.ts). */
+export const WARM_UP_PASSES = 30;
 /** The most the warm-up spends: a large stack gets fewer passes, not seconds of them. */
-export const WARM_UP_BUDGET_MS = 1_000;
+export const WARM_UP_BUDGET_MS = 2_500;
 /** The longest compile the warm-up repeats, ms. */
 export const WARM_UP_MAX_PASS_MS = 500;
 /** How long the thread must have been idle before a pass: the console plans and draws the last

@@ -3,7 +3,6 @@
  * blocks input, with a time limit after which the worker is stopped and replaced; or inline,
  * for tests that want the same answers without a thread.
  */
-import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { CompileOutcome, CompileReply, CompileSettings } from './compile-protocol.js';
 import { compileOutcome } from './compile-stack.js';
@@ -36,17 +35,6 @@ const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
  * worker together; 12 MB (semi-spaces of 4 MB) takes about 15 MB off a 1,000-resource stack's peak.
  */
 const WORKER_YOUNG_GENERATION_MB = 12;
-
-/**
- * V8's memory reducer gives an idle heap's memory back a few seconds after its last work, and a
- * save after a pause then pays to grow it again: recompiles 8 s apart took a median 63–70 ms in
- * the worker against 41–50 ms without it. The flag holds for heaps made after it is set, so the
- * worker's heap is made without one while the console's thread keeps its own; the worker keeps
- * what one compile needed (peak memory is the same).
- */
-function withoutMemoryReducer(): void {
-  v8.setFlagsFromString('--no-memory-reducer');
-}
 
 const stopped = (dir: string, why: string): CompileOutcome => ({
   ok: false,
@@ -84,7 +72,6 @@ export class WorkerCompiler implements StackCompiler {
 
   private started(): Worker {
     if (!this.worker) {
-      withoutMemoryReducer();
       this.worker = new Worker(this.script, {
         workerData: this.settings,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },

@@ -575,11 +575,9 @@ export class Evaluator {
    * finishes once; met again, the instance it finished is its answer: rebuilding that very
    * instance would make the same values, and count a second instance where kcl has one. */
   finishProvisional(inst: DictValue, env: Env): DictValue {
-    const frame = this.provisionalDepth === 0 ? this.unfinished.get(inst) : undefined;
-    if (!frame) {
-      const finished = this.provisionalDepth === 0 ? this.finishedAs.get(inst) : undefined;
-      return finished ?? this.reinstantiate(inst, configOf(inst), env);
-    }
+    if (this.provisionalDepth > 0) return this.reinstantiate(inst, configOf(inst), env);
+    const frame = this.unfinished.get(inst);
+    if (!frame) return this.finishedAs.get(inst) ?? this.reinstantiate(inst, configOf(inst), env);
     this.unfinished.delete(inst);
     const madeIn = inst.madeIn ?? env.module.pkgpath;
     try {

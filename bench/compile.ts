@@ -2,9 +2,9 @@
  * The Konfig part of `npm run bench`: `kdeck compile` of one prod stack in a fresh process (cold:
  * nothing cached; then with the parses a run before kept on disk), every sample stack compiled in one fresh process (the package cache is shared
  * between stacks), and warm recompiles after the stack's main.k changed: in the console's compile
- * thread as watch mode does them (under the console's runtime settings, its warm-up done, a user's
- * first save coming a couple of seconds after the console showed the stack), and in this process
- * straight after a cold compile, without the warm-up.
+ * thread as watch mode does them (its warm-up done, a user's first save coming a couple of seconds
+ * after the console showed the stack), and in this process straight after a cold compile, without
+ * the warm-up; both under the console's runtime settings.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +16,10 @@ import { WARM_UP_BUDGET_MS, WARM_UP_IDLE_MS } from '../src/app/console/warm-up.j
 import { compileStack } from '../src/konfig/compile.js';
 import { tuneConsoleRuntime } from '../src/ui/runtime.js';
 import { median, printTargets, type Target } from './report.js';
+
+// the console's runtime settings, which hold for the compile thread it starts (V8's memory reducer
+// off among them): without them the saves 8 s apart measured a heap the console never gives back
+tuneConsoleRuntime();
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(HERE, '..');
@@ -76,9 +80,6 @@ interface ThreadFigures {
 /** Recompiles in the console's compile thread, each after an edit of `main`, in ms as the thread
  * measures them: `RUNS` in a row, then `RUNS` paused; the first compile and the warm-up before. */
 async function threadRecompiles(stackDir: string, main: string, source: string): Promise<ThreadFigures | string> {
-  // the console's flags hold for the worker it starts (V8's memory reducer among them): without
-  // them the saves 8 s apart measured a heap the console never gives back
-  tuneConsoleRuntime();
   const compiler = new WorkerCompiler({ script: COMPILE_WORKER });
   let edits = 0;
   const recompile = async (): Promise<number | string> => {

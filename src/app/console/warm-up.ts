@@ -3,8 +3,8 @@
  * recompiles after the console starts run the evaluator before V8 has optimized it: on
  * konfig-sample's guestbook prod stack (in one process, saves back to back) the second to the
  * sixteenth take 40–130 ms, and they settle at about 30 ms from about the seventeenth on. So
- * whenever the thread is idle, it spends a few compiles of the stack it compiled
- * last, results discarded, until the evaluator is warm, and the user's first save is as quick as
+ * whenever the thread is idle, it spends a few compiles of the stack it compiled last, results
+ * discarded, until the evaluator is warm, and the user's first save is as quick as
  * the later ones. The optimized code serves every stack, so the thread warms up once, not once
  * per stack: a request interrupts the warm-up, which resumes, on the stack compiled last, the
  * next time the thread is idle, until its passes or its time are spent.

@@ -6,7 +6,7 @@
  */
 import type * as A from './ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostics.js';
-import { didYouMeanOne } from './suggestions.js';
+import { didYouMeanAny } from './suggestions.js';
 
 /** kcl's UnitUsize: the unit is plural only past one ("0 positional argument"). */
 function counted(n: number, unit: string): string {
@@ -36,7 +36,7 @@ export function schemaCallProblems(call: SchemaCall, file: string): Diagnostic[]
   }
   for (const k of keywords) {
     if (!params.some((p) => p.name === k.name)) {
-      const hint = didYouMeanOne(
+      const hint = didYouMeanAny(
         k.name,
         params.map((p) => p.name),
       );

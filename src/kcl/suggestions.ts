@@ -3,9 +3,11 @@
  * written is over 0.8, least similar first, which is the order kcl prints them in.
  *
  * The similarity is written here rather than taken from a package because which names kcl
- * offers follows the variant of Rust's strsim exactly (a match window of max/2 − 1, the prefix
- * boost only above 0.7 and over at most four characters); the JavaScript packages differ in
- * those details, and so would offer other names.
+ * offers follows the Rust crate it calls exactly: `suggestions` 0.1.1, over strsim 0.10 (its
+ * `^0.10` admits no later release). strsim 0.10 counts a transposition each time a match lies
+ * before the one matched last, and boosts every common prefix, however long and however unlike
+ * the rest; strsim 0.11 and the JavaScript packages count and boost otherwise, and so would offer
+ * other names (`ErrOther` would not get `Other`).
  */
 
 const THRESHOLD = 0.8;
@@ -13,28 +15,24 @@ const THRESHOLD = 0.8;
 function jaro(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 && b.length === 0) return 1;
   if (a.length === 0 || b.length === 0) return 0;
-  const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
-  const aMatched = new Array<boolean>(a.length).fill(false);
-  const bMatched = new Array<boolean>(b.length).fill(false);
+  if (a.length === 1 && b.length === 1) return a[0] === b[0] ? 1 : 0;
+  const range = Math.floor(Math.max(a.length, b.length) / 2) - 1;
+  const consumed = new Array<boolean>(b.length).fill(false);
   let matches = 0;
+  let transpositions = 0;
+  let lastMatch = 0;
   for (let i = 0; i < a.length; i++) {
-    const end = Math.min(b.length, i + window + 1);
-    for (let j = Math.max(0, i - window); j < end; j++) {
-      if (bMatched[j] || a[i] !== b[j]) continue;
-      aMatched[i] = bMatched[j] = true;
+    const last = Math.min(b.length - 1, i + range);
+    for (let j = Math.max(0, i - range); j <= last; j++) {
+      if (consumed[j] || a[i] !== b[j]) continue;
+      consumed[j] = true;
       matches++;
+      if (j < lastMatch) transpositions++;
+      lastMatch = j;
       break;
     }
   }
   if (matches === 0) return 0;
-  let outOfOrder = 0;
-  for (let i = 0, j = 0; i < a.length; i++) {
-    if (!aMatched[i]) continue;
-    while (!bMatched[j]) j++;
-    if (a[i] !== b[j]) outOfOrder++;
-    j++;
-  }
-  const transpositions = Math.floor(outOfOrder / 2);
   return (matches / a.length + matches / b.length + (matches - transpositions) / matches) / 3;
 }
 
@@ -43,10 +41,9 @@ export function jaroWinkler(first: string, second: string): number {
   const a = [...first];
   const b = [...second];
   const similarity = jaro(a, b);
-  if (similarity <= 0.7) return similarity;
   let prefix = 0;
-  while (prefix < 4 && prefix < a.length && a[prefix] === b[prefix]) prefix++;
-  return similarity + 0.1 * prefix * (1 - similarity);
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  return Math.min(1, similarity + 0.1 * prefix * (1 - similarity));
 }
 
 /** The candidates close enough to `name`, least similar first (ties keep the candidates' order). */
@@ -65,8 +62,8 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   return found.length ? `, did you mean '[${found.map((s) => JSON.stringify(s)).join(', ')}]'?` : '';
 }
 
-/** `, did you mean 'a'?` with the closest candidate alone, as kcl words it for a keyword argument. */
-export function didYouMeanOne(name: string, candidates: Iterable<string>): string {
-  const best = suggestions(name, candidates).at(-1);
-  return best === undefined ? '' : `, did you mean '${best}'?`;
+/** `, did you mean 'a or b'?` as kcl words it for a keyword argument, or nothing without a candidate. */
+export function didYouMeanAny(name: string, candidates: Iterable<string>): string {
+  const found = suggestions(name, candidates);
+  return found.length ? `, did you mean '${found.join(' or ')}'?` : '';
 }

@@ -15,7 +15,6 @@ export interface Position {
 
 export type ErrorKind =
   | 'InvalidSyntax'
-  | 'TabError'
   | 'IndentationError'
   | 'CannotFindModule'
   | 'CompileError'
@@ -49,7 +48,6 @@ export type ErrorKind =
 
 const CODES: Record<ErrorKind, string> = {
   InvalidSyntax: 'E1001',
-  TabError: 'E1002',
   IndentationError: 'E1003',
   CannotFindModule: 'E2F04',
   CompileError: 'E2L23',
@@ -148,11 +146,16 @@ function terminalWidth(ch: string): number {
   return stringWidth(ch);
 }
 
+/** A control character (a tab among them) has no width to kcl's renderer (annotate-snippets
+ * counts unicode-width's "none" as 0), so a caret after a tab stands where the tab is. */
+const isControl = (ch: string) => ch < ' ' || (ch >= '\x7f' && ch <= '\x9f');
+
 /** How far the caret stands under a column (counted in characters): a wide character such as
- * 张 takes two places on the terminal, as kcl's renderer counts it. */
+ * 张 takes two places on the terminal, a control character none, as kcl's renderer counts them. */
 function caretOffset(text: string, column: number): number {
   let offset = 0;
-  for (const ch of [...text].slice(0, Math.max(0, column - 1))) offset += terminalWidth(ch) === 2 ? 2 : 1;
+  for (const ch of [...text].slice(0, Math.max(0, column - 1)))
+    offset += isControl(ch) ? 0 : terminalWidth(ch) === 2 ? 2 : 1;
   return offset + Math.max(0, column - 1 - [...text].length);
 }
 

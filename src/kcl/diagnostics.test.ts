@@ -60,4 +60,14 @@ describe('renderDiagnostic', () => {
     );
     expect(text).toContain(`  | ${' '.repeat(18)}^ here`);
   });
+
+  it('puts the caret after a tab where the tab is: a control character has no width to kcl', () => {
+    const tabbed = (file: string) => (file === 'tab.k' ? 'schema A:\n\tage: int\n' : undefined);
+    const text = renderDiagnostic(
+      { kind: 'InvalidSyntax', message: 'here', position: { file: 'tab.k', line: 2, column: 2 } },
+      tabbed,
+    );
+    expect(text).toContain('error[E1001]: InvalidSyntax');
+    expect(text).toContain('2 | \tage: int\n  | ^ here');
+  });
 });

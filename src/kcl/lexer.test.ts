@@ -233,8 +233,9 @@ describe('lexer errors', () => {
     ]);
   });
 
-  it('refuses inconsistent tabs and spaces', () => {
-    expect(error('if a:\n\tb = 1\n        c = 2\n').kind).toBe('TabError');
+  it('refuses inconsistent tabs and spaces as a syntax error, as kcl does (E1001)', () => {
+    const e = error('if a:\n\tb = 1\n        c = 2\n');
+    expect([e.kind, e.message]).toEqual(['InvalidSyntax', 'inconsistent use of tabs and spaces in indentation']);
   });
 
   it('reports an unterminated string at its place', () => {

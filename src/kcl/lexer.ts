@@ -115,7 +115,7 @@ export const LAYOUT: ReadonlySet<string> = new Set(['NEWLINE', 'INDENT', 'DEDENT
 function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
   if (a.tabs === b.tabs) return Math.sign(a.spaces - b.spaces);
   if (a.tabs < b.tabs ? a.spaces <= b.spaces : a.spaces >= b.spaces) return Math.sign(a.tabs - b.tabs);
-  throw kclError('TabError', 'inconsistent use of tabs and spaces in indentation', pos);
+  throw kclError('InvalidSyntax', 'inconsistent use of tabs and spaces in indentation', pos);
 }
 
 function measureIndent(source: string, offset: number): IndentLevel {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { KclError, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { runKcl, type RunOptions } from './run.js';
 
 const root = fs.mkdtempSync(path.join(tmpdir(), 'kdeck-upstream-'));
@@ -24,6 +25,17 @@ function run(files: Record<string, string> | string, opts: Partial<RunOptions> =
 }
 
 const lines = (...l: string[]) => l.join('\n') + '\n';
+
+/** The diagnostic a program fails with (the test fails if it runs). */
+function failure(files: Record<string, string> | string): Diagnostic {
+  try {
+    run(files);
+  } catch (e) {
+    if (e instanceof KclError) return e.diagnostic;
+    throw e;
+  }
+  throw new Error('the program ran without an error');
+}
 
 describe('floats in YAML output', () => {
   it('print as kcl prints them after its JSON round trip, which can move the last digit', () => {
@@ -198,5 +210,24 @@ describe('output', () => {
     const main = lines('persons = [{name = "a"}, {name = "b"}]', 'names = ["a"]');
     expect(run(main, { pathSelectors: ['persons'] })).toBe('name: a\n---\nname: b\n');
     expect(run(main, { pathSelectors: ['names'] })).toBe('- a\n');
+  });
+});
+
+describe('literal types', () => {
+  // kcl's checker lets an int through where a float is declared, a float literal type too; its
+  // runtime then refuses it, naming the type as written
+  it("refuse an int for a float literal type when the program runs, in the runtime's words", () => {
+    const d = failure(lines('schema C:', '    f: 0.0', 'x = C {', '    f: 0', '}'));
+    expect([d.kind, d.message, d.position?.line]).toEqual(['EvaluationError', 'expect 0.0, got int', 2]);
+  });
+
+  it('name a union of literal types as it was written', () => {
+    const d = failure(lines('schema C:', '    x?: True|123|3.14|"abc"|[]|{str:}', 'c = C {', '    x: 443', '}'));
+    expect(d.message).toBe('expect True | 123 | 3.14 | "abc" | [] | {str:}, got int');
+  });
+
+  it('still refuse before running what the checker refuses: a str for a float literal type', () => {
+    const d = failure(lines('schema C:', '    f: 0.0', 'x = C {', '    f: "0"', '}'));
+    expect([d.kind, d.message]).toEqual(['TypeError', 'expected float(0), got str(0)']);
   });
 });

@@ -181,12 +181,7 @@ function literalMismatches(
   let value = literalValueOf(entry.value);
   if (value === undefined) return [];
   for (let i = rest.length - 1; i >= 0; i--) value = new DictValue([[rest[i].name, value]]);
-  try {
-    convert(value, type, env);
-    return [];
-  } catch (e) {
-    if (!(e instanceof KclError)) throw e;
-  }
+  if (!failsBeforeRunning(value, type, env)) return [];
   const inner: Diagnostic[] = [];
   if (rest.length === 0 && type.type === 'DictType' && type.value && entry.value.type === 'ConfigExpr') {
     for (const i of entry.value.items)
@@ -219,12 +214,7 @@ export function literalArgumentMismatch(
   if (!param.annotation) return undefined;
   const literal = literalValueOf(arg);
   if (literal === undefined || !isPlain(param.annotation, env)) return undefined;
-  try {
-    convert(literal, param.annotation, env);
-    return undefined;
-  } catch (e) {
-    if (!(e instanceof KclError)) throw e;
-  }
+  if (!failsBeforeRunning(literal, param.annotation, env)) return undefined;
   const expected = declaredTypeText(param.annotation, env);
   const got = valueTypeText(literal);
   return {
@@ -252,6 +242,54 @@ export function literalCastProblem(value: A.Expr, target: A.TypeNode, env: TypeE
     if (!(e instanceof KclError)) throw e;
   }
   return `Conversion of type '${valueTypeText(literal)}' to type '${typeText(target)}' may be a mistake because neither type sufficiently overlaps with the other`;
+}
+
+/**
+ * Whether a literal value fails its declared type before anything runs. kcl's checker decides
+ * that by its `subsume` of the value's literal type, which is looser than the runtime's
+ * conversion in one place: an int (or a bool) goes where a float is declared, a float literal
+ * type among them (`x: 0.0` given `0`), and the runtime judges it then, in its own words.
+ */
+function failsBeforeRunning(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
+  try {
+    convert(v, t, env);
+    return false;
+  } catch (e) {
+    if (!(e instanceof KclError)) throw e;
+  }
+  return !checkerLetsThrough(v, t, env);
+}
+
+function checkerLetsThrough(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
+  if (v === null) return true;
+  switch (t.type) {
+    case 'AnyType':
+      return true;
+    case 'UnionType':
+      return t.members.some((m) => checkerLetsThrough(v, m, env));
+    case 'NamedType': {
+      const name = t.name.join('.');
+      if (name === 'float') return typeof v === 'bigint' || typeof v === 'boolean';
+      const alias = env.resolveType(t.name);
+      return alias !== undefined && !('kind' in alias) && checkerLetsThrough(v, alias as A.TypeNode, env);
+    }
+    case 'LiteralType':
+      return typeof t.value === 'number' && typeof v === 'bigint';
+    case 'ListType':
+      return Array.isArray(v) && t.element !== undefined && v.every((x) => letsThroughOrFits(x, t.element!, env));
+    case 'DictType':
+      return (
+        v instanceof DictValue &&
+        t.value !== undefined &&
+        [...v.entries.values()].every((x) => letsThroughOrFits(x, t.value!, env))
+      );
+    default:
+      return false;
+  }
+}
+
+function letsThroughOrFits(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
+  return !failsBeforeRunning(v, t, env);
 }
 
 /** Types whose check cannot run code: no schema, so converting a literal has no side effect. */
@@ -341,13 +379,8 @@ function checkDefault(stmt: A.AttrStmt, value: A.Expr, file: string, env: TypeEn
     checkWrittenInstance(stmt.annotation, value, env, place);
   } else if (isPlain(stmt.annotation, env)) {
     const literal = literalValueOf(value);
-    if (literal === undefined) return;
-    try {
-      convert(literal, stmt.annotation, env);
-    } catch (e) {
-      if (!(e instanceof KclError)) throw e;
-      throw kclError('TypeError', `expected ${typeText(stmt.annotation)}, got ${valueTypeText(literal)}`, place);
-    }
+    if (literal === undefined || !failsBeforeRunning(literal, stmt.annotation, env)) return;
+    throw kclError('TypeError', `expected ${typeText(stmt.annotation)}, got ${valueTypeText(literal)}`, place);
   }
 }
 

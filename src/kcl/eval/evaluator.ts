@@ -30,6 +30,7 @@ import { importedName, LazyStatements } from './lazy.js';
 import { Scope, type SchemaParts } from './scope.js';
 import { stringMethod } from './string-methods.js';
 import {
+  annotationText,
   convert,
   convertToSchema,
   inferType,
@@ -926,7 +927,7 @@ export class Evaluator {
         type &&
         e.diagnostic.message.startsWith('expected ')
       ) {
-        throw kclError('EvaluationError', `expect ${typeText(type)}, got ${widenedTypeText(v)}`);
+        throw kclError('EvaluationError', `expect ${annotationText(type)}, got ${widenedTypeText(v)}`);
       }
       throw e;
     }

@@ -19,7 +19,7 @@ import { CheckFailure } from './check-failure.js';
 import { checkDefaults } from './config-check.js';
 import { LazyStatements } from './lazy.js';
 import { Scope, type AttributeSource, type SchemaParts } from './scope.js';
-import { convert, isSchemaDef, typeText, widenedTypeText } from './types.js';
+import { annotationText, convert, isSchemaDef, typeText, widenedTypeText } from './types.js';
 import {
   deepCopy,
   DictValue,
@@ -257,7 +257,7 @@ class SchemaFrame implements AttributeSource {
           !e.diagnostic.position &&
           e.diagnostic.message.startsWith('expected ')
         ) {
-          throw kclError('EvaluationError', `expect ${typeText(decl.type)}, got ${widenedTypeText(v)}`, {
+          throw kclError('EvaluationError', `expect ${annotationText(decl.type)}, got ${widenedTypeText(v)}`, {
             ...decl.at,
             column: 1,
             lineOnly: true,

@@ -74,6 +74,60 @@ export function typeText(t: TypeNode): string {
   }
 }
 
+/**
+ * A type as written, in the form kcl's runtime names a declared type in its errors (`expect 0.0 |
+ * "abc" | [], got int`): its AST printed back, an element or key left out left out, literals as
+ * in the source. typeText is the checker's form (`float(0) | str(abc) | [any]`).
+ */
+export function annotationText(t: TypeNode): string {
+  switch (t.type) {
+    case 'AnyType':
+      return 'any';
+    case 'NamedType':
+      return t.name.join('.');
+    case 'ListType':
+      return `[${t.element ? annotationText(t.element) : ''}]`;
+    case 'DictType':
+      return `{${t.key ? annotationText(t.key) : ''}:${t.value ? annotationText(t.value) : ''}}`;
+    case 'LiteralType':
+      return literalAsWritten(t);
+    case 'UnionType':
+      return t.members.length === 0 ? 'any' : t.members.map(annotationText).join(' | ');
+    case 'FunctionType':
+      return `(${t.params.map(annotationText).join(', ')})${t.ret ? ` -> ${annotationText(t.ret)}` : ''}`;
+  }
+}
+
+function literalAsWritten(t: LiteralTypeNode): string {
+  const v = t.value;
+  if (typeof v === 'string') return `"${v.replaceAll('"', '\\"')}"`;
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'bigint') return `${v}${t.suffix ?? ''}`;
+  if (typeof v === 'number') return rustFloat(v);
+  return 'None';
+}
+
+/** A float as Rust prints it: every digit, never an exponent, and `.0` on a whole number. */
+function rustFloat(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'inf' : '-inf';
+  const plain = String(v).includes('e') ? expandExponent(v) : String(v);
+  return plain.includes('.') ? plain : `${plain}.0`;
+}
+
+function expandExponent(v: number): string {
+  const [mantissa, exp] = v.toExponential().split('e');
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const point = 1 + Number(exp);
+  const body =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return negative ? `-${body}` : body;
+}
+
 type LiteralTypeNode = Extract<TypeNode, { type: 'LiteralType' }>;
 
 /** `x: 1Ki`: the literal is the number as written, its text has the suffix. */

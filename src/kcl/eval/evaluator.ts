@@ -933,8 +933,13 @@ export class Evaluator {
     }
   }
 
-  /** Binds call arguments to parameters, with defaults and type checks. */
-  bindParams(params: A.Param[], call: CallArgs, scope: Scope, env: Env, what: string): void {
+  /**
+   * Binds call arguments to parameters, with defaults and type checks. A schema's parameter given
+   * no argument and no default is None, as in kcl's runtime: a dict converted to a schema type
+   * passes none (`d: S = {...}`), and an explicit call short of arguments was refused before
+   * running (call-check.ts). A lambda's is refused here, where kdeck's checker has not seen it.
+   */
+  bindParams(params: A.Param[], call: CallArgs, scope: Scope, env: Env, what: string, missingIsNone = false): void {
     if (call.args.length > params.length) {
       throw kclError(
         'TypeError',
@@ -947,10 +952,10 @@ export class Evaluator {
     }
     params.forEach((p, i) => {
       let v: Value | undefined = i < call.args.length ? call.args[i] : call.kwargs.get(p.name);
-      if (v === undefined) {
-        if (!p.default) throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
-        v = this.evalExpr(p.default, withScope(env, scope));
-      }
+      if (v === undefined && p.default) v = this.evalExpr(p.default, withScope(env, scope));
+      else if (v === undefined && missingIsNone) v = null;
+      else if (v === undefined)
+        throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
       scope.vars.set(p.name, this.convertAtRuntime(v, p.annotation, env));
     });
   }
@@ -1094,7 +1099,7 @@ export function slice(v: Value, lower?: number, upper?: number, step = 1): Value
  * the value is made (converting it to the declared type) is reported at that line, as kcl's
  * runtime keeps the line of the expression it walked last.
  */
-function lastEvaluatedLine(e: A.Expr): number {
+export function lastEvaluatedLine(e: A.Expr): number {
   for (let cur = e; ;) {
     let next: A.Expr | undefined;
     if (cur.type === 'ConfigExpr') {

@@ -285,7 +285,7 @@ class SchemaFrame implements AttributeSource {
     const scope = new Scope(owner.scope, 'schema', this);
     const env: Env = { scope, file: owner.file, module: owner.module };
     this.envs.set(owner, env);
-    if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`);
+    if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`, true);
     if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);
   }
 

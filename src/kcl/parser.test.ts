@@ -159,6 +159,11 @@ describe('grammar', () => {
     );
     expect(message('mi = 1mi\n')).toBe('1:6 invalid int binary suffix');
     expect(message('d = [i for k, i.j.k in data]\n')).toBe('1:15 loop variables can only be ordinary identifiers');
+    expect(message('if True:\n    a = 1\nelse if False:\n    b = 1\n')).toBe(
+      "3:1 'else if' here is invalid in KCL, consider using the 'elif' keyword",
+    );
+    // in an if expression `else if` is no such mistake to kcl's parser, only an unexpected token
+    expect(message('a = 1 if False else if\n')).not.toContain('elif');
     expect(message('schema A:\n    x: int = 1\n    x?.y = 2\n')).toBe(
       "3:5 'SelectorExpression' is an illegal expression for assignment, because the left-hand side of an assignment expression may not be an optional attribute access.",
     );

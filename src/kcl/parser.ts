@@ -186,6 +186,21 @@ function illegalLoopVariable(tokens: Token[], at: number, file: string): KclErro
   });
 }
 
+/**
+ * A syntax error at the `if` of an `else if` starting a line: kcl's parser of if statements
+ * names the mistake and the keyword to use, at the line of the `else`.
+ */
+function elseIf(tokens: Token[], at: number, file: string): KclError | undefined {
+  const [prev, els, tok] = [tokens[at - 2], tokens[at - 1], tokens[at]];
+  if (tok?.text !== 'if' || els?.text !== 'else' || (prev && !LAYOUT.has(prev.type))) return undefined;
+  return kclError('InvalidSyntax', "'else if' here is invalid in KCL, consider using the 'elif' keyword", {
+    file,
+    line: els.line,
+    column: els.col,
+    lineOnly: true,
+  });
+}
+
 /** Every complete parse of the tokens (exactly one for valid input), or the syntax error and the
  * index of the token it is at. */
 function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { error: KclError; at: number } {
@@ -196,6 +211,7 @@ function attempt(tokens: Token[], file: string): { parses: A.Stmt[][] } | { erro
       const error = e as EarleySyntaxError<Token>;
       // at the end of the input the error points after the last token, as nearley's did
       const syntax =
+        elseIf(tokens, error.tokenIndex, file) ??
         illegalTarget(tokens, error.tokenIndex, file) ??
         illegalLoopVariable(tokens, error.tokenIndex, file) ??
         invalidSuffix(tokens, error.tokenIndex, file) ??

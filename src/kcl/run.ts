@@ -4,9 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type * as A from './ast.js';
 import { KclError, kclError, type Position } from '../diagnostics/diagnostics.js';
 import { union } from './eval/config.js';
-import { BUILTIN_NAMES, Evaluator } from './eval/evaluator.js';
+import { BUILTIN_NAMES, Evaluator, lastEvaluatedLine } from './eval/evaluator.js';
 import {
   DictValue,
   isDict,
@@ -119,16 +120,42 @@ function isOutput(name: string, v: Value, showHidden: boolean): boolean {
   return !isUndefined(v) && !isFunction(v) && !isSchemaType(v) && !isModule(v);
 }
 
-function select(root: Value, selector: string): Value {
-  const spec = selector.includes(':') ? selector.slice(selector.indexOf(':') + 1) : selector;
-  let v: Value = root;
-  for (const part of spec.split('.').filter(Boolean)) {
-    const next: Value | undefined = isDict(v) ? v.get(part) : undefined;
-    if (next === undefined)
-      throw kclError('EvaluationError', `invalid path selector '${selector}': '${part}' not found`);
-    v = next;
+/**
+ * What `-S` selects, as kcl's planner finds it in a config: each path split at its dots, a list
+ * indexed by a number and a config by a key; several paths make a list of their values. A path
+ * that finds nothing fails at the line kcl's runtime ended on, the last statement's.
+ */
+function selectPaths(root: Value, paths: readonly string[], end: Position): Value {
+  if (!isDict(root)) return root;
+  const values = paths.map((path) => {
+    const v = valueAtPath(root, path);
+    if (v === undefined)
+      throw kclError('EvaluationError', `invalid path select operand ${path}, value not found`, {
+        ...end,
+        lineOnly: true,
+      });
+    return v;
+  });
+  return values.length === 1 ? values[0] : values;
+}
+
+function valueAtPath(root: Value, path: string): Value | undefined {
+  let v: Value | undefined = root;
+  for (const key of path.split('.')) {
+    if (isList(v)) v = /^\+?\d+$/.test(key) ? v[Number(key)] : undefined;
+    else if (isDict(v)) v = v.get(key);
+    else return undefined;
   }
   return v;
+}
+
+/** Where a run ends: the last expression walked in the last statement of the last file. */
+function endOfRun(modules: readonly A.Module[]): Position {
+  const last = modules.at(-1);
+  const stmt = last?.body.at(-1);
+  if (!last || !stmt) return { file: last?.file ?? '', line: 1, column: 1 };
+  const value = stmt.type === 'Assign' || stmt.type === 'Attr' ? stmt.value : undefined;
+  return { file: last.file, line: value ? lastEvaluatedLine(value) : stmt.line, column: 1 };
 }
 
 /**
@@ -256,7 +283,7 @@ function runProgram(opts: RunOptions): RunResult {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
     result = ctx.scalars.reduce((acc: Value, s) => unionAtRoot(acc, s.value, s.position), start);
   }
-  if (opts.pathSelectors?.length) result = select(result, opts.pathSelectors[0]);
+  if (opts.pathSelectors?.length) result = selectPaths(result, opts.pathSelectors, endOfRun(modules));
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   // kcl's planner prints a list of configs (`-S persons`) as a stream of documents, one each

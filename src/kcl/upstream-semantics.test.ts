@@ -27,9 +27,9 @@ function run(files: Record<string, string> | string, opts: Partial<RunOptions> =
 const lines = (...l: string[]) => l.join('\n') + '\n';
 
 /** The diagnostic a program fails with (the test fails if it runs). */
-function failure(files: Record<string, string> | string): Diagnostic {
+function failure(files: Record<string, string> | string, opts: Partial<RunOptions> = {}): Diagnostic {
   try {
-    run(files);
+    run(files, opts);
   } catch (e) {
     if (e instanceof KclError) return e.diagnostic;
     throw e;
@@ -211,6 +211,17 @@ describe('output', () => {
     expect(run(main, { pathSelectors: ['persons'] })).toBe('name: a\n---\nname: b\n');
     expect(run(main, { pathSelectors: ['names'] })).toBe('- a\n');
   });
+
+  it('selects by dotted paths, a list by index, several paths as a list, as kcl does', () => {
+    const main = lines('persons = [{name = "a"}, {name = "b"}]', 'team = {lead = "c"}');
+    expect(run(main, { pathSelectors: ['persons.1.name'] })).toBe('b\n');
+    expect(run(main, { pathSelectors: ['persons.0.name', 'team.lead'] })).toBe('- a\n- c\n');
+    // nothing found: kcl's words, at the line its runtime ended on
+    const d = failure(lines('list_data = [1, 2, 3]', 'dict_data = {"key1": "value1"}'), {
+      pathSelectors: [':list_data.[0,1]'],
+    });
+    expect([d.message, d.position?.line]).toEqual(['invalid path select operand :list_data.[0,1], value not found', 2]);
+  });
 });
 
 describe('literal types', () => {
@@ -229,5 +240,25 @@ describe('literal types', () => {
   it('still refuse before running what the checker refuses: a str for a float literal type', () => {
     const d = failure(lines('schema C:', '    f: 0.0', 'x = C {', '    f: "0"', '}'));
     expect([d.kind, d.message]).toEqual(['TypeError', 'expected float(0), got str(0)']);
+  });
+});
+
+describe('schema parameters', () => {
+  it('are None when a dict is converted to the schema, which passes no arguments', () => {
+    const schema = lines('schema Spec[id: str]:', '    name: str = id', '    full?: str');
+    const d = failure(
+      lines(schema, 'schema Team:', '    d: Spec = Spec("d")', 't = Team {', '    d = {full = "x"}', '}'),
+    );
+    expect([d.kind, d.message]).toEqual([
+      'EvaluationError',
+      "attribute 'name' of Spec is required and can't be None or Undefined",
+    ]);
+    // an argument-less parameter read where None is allowed
+    expect(run(lines('schema S[id: str]:', '    given: bool = id == None', 's: S = {}'))).toBe('s:\n  given: true\n');
+  });
+
+  it('short of an argument in an explicit call are refused before running', () => {
+    const d = failure(lines('schema S[id: str]:', '    name: str = id', 's = S()'));
+    expect([d.kind, d.message]).toEqual(['CompileError', 'expected 1 positional argument, found 0']);
   });
 });

@@ -366,7 +366,7 @@ describe('kdeck recover, run against three clusters', () => {
       '--yes',
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('expect str(pause) | str(abort) | str(continue), got str');
+    expect(bad.stderr).toContain('expect "pause" | "abort" | "continue", got str');
     const events = sandbox.clusters.map((c, i) => c.store.eventsAfter(rv[i]!));
     expect(
       events.every(

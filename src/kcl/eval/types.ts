@@ -76,8 +76,9 @@ export function typeText(t: TypeNode): string {
 
 /**
  * A type as written, in the form kcl's runtime names a declared type in its errors (`expect 0.0 |
- * "abc" | [], got int`): its AST printed back, an element or key left out left out, literals as
- * in the source. typeText is the checker's form (`float(0) | str(abc) | [any]`).
+ * "abc" | [], got int`): its AST printed back, with nothing where an element or key type was
+ * left out and literals as in the source. typeText is the checker's form (`float(0) | str(abc) |
+ * [any]`).
  */
 export function annotationText(t: TypeNode): string {
   switch (t.type) {

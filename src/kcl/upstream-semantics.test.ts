@@ -262,3 +262,18 @@ describe('schema parameters', () => {
     expect([d.kind, d.message]).toEqual(['CompileError', 'expected 1 positional argument, found 0']);
   });
 });
+
+describe('types named through a module', () => {
+  it('that lacks the member are refused at the annotation, as kcl says it', () => {
+    const d = failure({
+      'main.k': lines('import pkg.info', '', 'schema P:', '    i: info.inf', '', 'p = P {i = {}}'),
+      'pkg/info.k': lines('schema info:', '    a?: int'),
+    });
+    expect([d.kind, d.message, d.position?.line, d.position?.column]).toEqual([
+      'TypeError',
+      "attribute 'inf' not found in 'module 'pkg.info''",
+      4,
+      8,
+    ]);
+  });
+});

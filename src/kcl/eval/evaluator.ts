@@ -990,6 +990,22 @@ export class Evaluator {
         }
         return isSchemaType(v) ? (v as SchemaDef) : undefined;
       },
+      // kcl's checker resolves `pkg.T` through the module and says which member it lacks
+      unresolvedType: (t) => {
+        const parts = t.name;
+        let v = parts.length > 1 ? env.scope.moduleScope().lookup(parts[0]) : undefined;
+        for (let i = 1; v !== undefined && isModule(v) && i < parts.length; i++) {
+          const member = v.members.get(parts[i]);
+          if (member === undefined)
+            return kclError('TypeError', `attribute '${parts[i]}' not found in 'module '${v.name}''`, {
+              file: env.file,
+              line: t.loc.line,
+              column: t.loc.column,
+            });
+          v = member;
+        }
+        return undefined;
+      },
       // before v0.5 an instance a type made from a dict was not checked for required attributes
       instantiate: (schema, config) =>
         this.unchecked(() => instantiate(this, schema, { args: [], kwargs: new Map() }, config, env)),

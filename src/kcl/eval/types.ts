@@ -8,7 +8,7 @@
  * sees it, and config-check.ts checks those places before running.
  */
 import type { TypeNode } from '../ast.js';
-import { kclError } from '../../diagnostics/diagnostics.js';
+import { kclError, type KclError } from '../../diagnostics/diagnostics.js';
 import {
   DictValue,
   equals,
@@ -29,6 +29,9 @@ import { SETTINGS_ATTR, type SchemaDef } from './schema-def.js';
 export interface TypeEnv {
   /** A schema or a type alias by its (possibly dotted) name, seen from where the annotation is. */
   resolveType(name: string[]): SchemaDef | TypeNode | undefined;
+  /** Why a named type resolves to nothing, where kcl says more than that the name is not a type
+   * (a module without the member named), placed at the annotation. */
+  unresolvedType?(t: Extract<TypeNode, { type: 'NamedType' }>): KclError | undefined;
   /** Instantiates a schema from a plain dict. */
   instantiate(schema: SchemaDef, config: DictValue): DictValue;
   /** `as`: an instance must be of the schema named (or one derived from it). */
@@ -310,7 +313,7 @@ function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env
     return name === 'float' && isInt(v) ? Number(v) : v;
   }
   const resolved = env.resolveType(t.name);
-  if (!resolved) throw kclError('TypeError', `name '${name}' is not defined as a type`);
+  if (!resolved) throw env.unresolvedType?.(t) ?? kclError('TypeError', `name '${name}' is not defined as a type`);
   if (!isSchemaDef(resolved)) return convert(v, resolved, env);
   return convertToSchema(v, resolved, env, name);
 }

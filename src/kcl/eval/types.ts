@@ -57,49 +57,56 @@ export function isBasicTypeName(name: string): boolean {
   return BASIC.has(name);
 }
 
-export function typeText(t: TypeNode): string {
+/** How a type is printed: kcl's checker and its runtime word the same AST differently. */
+interface TypeForm {
+  /** What an element, key, value or return type left out prints as. */
+  readonly missing: string;
+  readonly literal: (t: LiteralTypeNode) => string;
+}
+
+/** The checker's form (`float(0) | str(abc) | [any]`): a type left out is any, and it says so. */
+const CHECKER_FORM: TypeForm = {
+  missing: 'any',
+  literal: (t) => (isUnitLiteralType(t) ? `number_multiplier(${t.text})` : literalText(t.value as Value)),
+};
+
+/** The runtime's form (`expect 0.0 | "abc" | [], got int`): the AST printed back as written,
+ * nothing where a type was left out. */
+const WRITTEN_FORM: TypeForm = { missing: '', literal: literalAsWritten };
+
+function printType(t: TypeNode, form: TypeForm): string {
   switch (t.type) {
     case 'AnyType':
       return 'any';
     case 'NamedType':
       return t.name.join('.');
-    // an element, key or value type left out is any, and kcl's checker says so
     case 'ListType':
-      return `[${t.element ? typeText(t.element) : 'any'}]`;
+      return `[${printPart(t.element, form)}]`;
     case 'DictType':
-      return `{${t.key ? typeText(t.key) : 'any'}:${t.value ? typeText(t.value) : 'any'}}`;
+      return `{${printPart(t.key, form)}:${printPart(t.value, form)}}`;
     case 'LiteralType':
-      return isUnitLiteralType(t) ? `number_multiplier(${t.text})` : literalText(t.value as Value);
+      return form.literal(t);
     case 'UnionType':
-      return t.members.map(typeText).join(' | ');
-    case 'FunctionType':
-      return `(${t.params.map(typeText).join(', ')}) -> ${t.ret ? typeText(t.ret) : 'any'}`;
+      return t.members.map((m) => printType(m, form)).join(' | ');
+    case 'FunctionType': {
+      const ret = printPart(t.ret, form);
+      return `(${t.params.map((p) => printType(p, form)).join(', ')})${ret && ` -> ${ret}`}`;
+    }
   }
 }
 
-/**
- * A type as written, in the form kcl's runtime names a declared type in its errors (`expect 0.0 |
- * "abc" | [], got int`): its AST printed back, with nothing where an element or key type was
- * left out and literals as in the source. typeText is the checker's form (`float(0) | str(abc) |
- * [any]`).
- */
+function printPart(t: TypeNode | undefined, form: TypeForm): string {
+  return t ? printType(t, form) : form.missing;
+}
+
+/** A type in the words of kcl's checker. */
+export function typeText(t: TypeNode): string {
+  return printType(t, CHECKER_FORM);
+}
+
+/** A type as written, in the words kcl's runtime names a declared type in its errors. */
 export function annotationText(t: TypeNode): string {
-  switch (t.type) {
-    case 'AnyType':
-      return 'any';
-    case 'NamedType':
-      return t.name.join('.');
-    case 'ListType':
-      return `[${t.element ? annotationText(t.element) : ''}]`;
-    case 'DictType':
-      return `{${t.key ? annotationText(t.key) : ''}:${t.value ? annotationText(t.value) : ''}}`;
-    case 'LiteralType':
-      return literalAsWritten(t);
-    case 'UnionType':
-      return t.members.length === 0 ? 'any' : t.members.map(annotationText).join(' | ');
-    case 'FunctionType':
-      return `(${t.params.map(annotationText).join(', ')})${t.ret ? ` -> ${annotationText(t.ret)}` : ''}`;
-  }
+  return printType(t, WRITTEN_FORM);
 }
 
 function literalAsWritten(t: LiteralTypeNode): string {

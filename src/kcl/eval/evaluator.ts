@@ -952,10 +952,11 @@ export class Evaluator {
     }
     params.forEach((p, i) => {
       let v: Value | undefined = i < call.args.length ? call.args[i] : call.kwargs.get(p.name);
-      if (v === undefined && p.default) v = this.evalExpr(p.default, withScope(env, scope));
-      else if (v === undefined && missingIsNone) v = null;
-      else if (v === undefined)
-        throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
+      if (v === undefined) {
+        if (p.default) v = this.evalExpr(p.default, withScope(env, scope));
+        else if (missingIsNone) v = null;
+        else throw kclError('TypeError', `${what} missing 1 required positional argument: '${p.name}'`);
+      }
       scope.vars.set(p.name, this.convertAtRuntime(v, p.annotation, env));
     });
   }
@@ -990,19 +991,19 @@ export class Evaluator {
         }
         return isSchemaType(v) ? (v as SchemaDef) : undefined;
       },
-      // kcl's checker resolves `pkg.T` through the module and says which member it lacks
+      // kcl's checker resolves `pkg.T` through the module and says, in select's words, which
+      // member it lacks
       unresolvedType: (t) => {
-        const parts = t.name;
-        let v = parts.length > 1 ? env.scope.moduleScope().lookup(parts[0]) : undefined;
-        for (let i = 1; v !== undefined && isModule(v) && i < parts.length; i++) {
-          const member = v.members.get(parts[i]);
-          if (member === undefined)
-            return kclError('TypeError', `attribute '${parts[i]}' not found in 'module '${v.name}''`, {
-              file: env.file,
-              line: t.loc.line,
-              column: t.loc.column,
-            });
-          v = member;
+        let v = t.name.length > 1 ? env.scope.moduleScope().lookup(t.name[0]) : undefined;
+        try {
+          for (const part of t.name.slice(1)) {
+            if (v === undefined || !isModule(v)) return undefined;
+            v = this.select(v, part, false);
+          }
+        } catch (e) {
+          if (!(e instanceof KclError)) throw e;
+          e.diagnostic.position = { file: env.file, line: t.loc.line, column: t.loc.column };
+          return e;
         }
         return undefined;
       },

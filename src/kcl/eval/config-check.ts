@@ -12,7 +12,7 @@ import { KclError, kclError, throwAll, type Diagnostic, type Position } from '..
 import { didYouMean } from '../suggestions.js';
 import { lookupKeyPath, type KeyPart } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
-import { convert, typeText, valueTypeText, type TypeEnv } from './types.js';
+import { convert, isSchemaDef, typeText, valueTypeText, type TypeEnv } from './types.js';
 import { DictValue, UnitValue, type Value } from './values.js';
 
 function at(file: string, loc: { line: number; column: number }): Position {
@@ -271,25 +271,21 @@ function checkerLetsThrough(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
       const name = t.name.join('.');
       if (name === 'float') return typeof v === 'bigint' || typeof v === 'boolean';
       const alias = env.resolveType(t.name);
-      return alias !== undefined && !('kind' in alias) && checkerLetsThrough(v, alias as A.TypeNode, env);
+      return alias !== undefined && !isSchemaDef(alias) && checkerLetsThrough(v, alias, env);
     }
     case 'LiteralType':
       return typeof t.value === 'number' && typeof v === 'bigint';
     case 'ListType':
-      return Array.isArray(v) && t.element !== undefined && v.every((x) => letsThroughOrFits(x, t.element!, env));
+      return Array.isArray(v) && t.element !== undefined && v.every((x) => !failsBeforeRunning(x, t.element!, env));
     case 'DictType':
       return (
         v instanceof DictValue &&
         t.value !== undefined &&
-        [...v.entries.values()].every((x) => letsThroughOrFits(x, t.value!, env))
+        [...v.entries.values()].every((x) => !failsBeforeRunning(x, t.value!, env))
       );
     default:
       return false;
   }
-}
-
-function letsThroughOrFits(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
-  return !failsBeforeRunning(v, t, env);
 }
 
 /** Types whose check cannot run code: no schema, so converting a literal has no side effect. */

@@ -5,27 +5,25 @@
  * parsing here.
  */
 import type * as A from './ast.js';
-import type { Token } from './lexer.js';
+import { Token } from './lexer.js';
 import { decodeString } from './strings.js';
 
-export type Located = Token | A.Loc | { loc: A.Loc };
+export type Located = Token | A.Loc;
 
 /** Writes the span from the start of `first` to the end of `last` into `out`. */
 function fill(out: A.Loc, first: Located, last: Located): A.Loc {
-  const f = 'loc' in first ? first.loc : first;
-  if ('column' in f) {
-    out.line = f.line;
-    out.column = f.column;
+  if (first instanceof Token) {
+    out.line = first.line;
+    out.column = first.col;
   } else {
-    out.line = f.line;
-    out.column = f.col;
+    out.line = first.line;
+    out.column = first.column;
   }
-  const l = 'loc' in last ? last.loc : last;
-  if ('endLine' in l) {
-    out.endLine = l.endLine;
-    out.endColumn = l.endColumn;
+  if (last instanceof Token) {
+    fillEnd(out, last);
   } else {
-    fillEnd(out, l);
+    out.endLine = last.endLine;
+    out.endColumn = last.endColumn;
   }
   return out;
 }
@@ -125,8 +123,13 @@ function integer(tok: Token, value: bigint): A.NumberLit {
   return { type: 'NumberLit', value, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
+/** The bigints of the small ints most literals are, made once: BigInt of a text parses it each
+ * time, and a bigint is immutable, so literals can share one. */
+const SMALL_INTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+
 export function numberLit(tok: Token): A.NumberLit {
-  if (isPlainDecimal(tok.text)) return integer(tok, BigInt(tok.text));
+  const text = tok.text;
+  if (isPlainDecimal(text)) return integer(tok, text.length <= 4 && +text < 1024 ? SMALL_INTS[+text] : BigInt(text));
   return /^\d[\d_]*[numkKMGTP]?i?$|^0[xXoObB]/.test(tok.text) ? intLit(tok) : floatLit(tok);
 }
 
@@ -269,7 +272,7 @@ export function chain(items: ChainItem[]): A.Expr {
 }
 
 export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {
-  const s = span(value, target);
+  const s = span(value, target.loc);
   return { type: 'As', value, target, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn };
 }
 
@@ -868,7 +871,7 @@ export function targetIndex(index: A.Expr, close: Token): TargetPart {
 
 /** A quoted attribute name (`"key": T`) as the name token it stands for. */
 export function quotedName(tok: Token): Token {
-  return { ...tok, value: stringLit(tok).value };
+  return tok.as(tok.type, tok.text, stringLit(tok).value);
 }
 
 export function decorated(decorators: A.Decorator[], attr: A.AttrStmt): A.AttrStmt {

@@ -13,7 +13,7 @@
  */
 import type * as A from './ast.js';
 import * as b from './ast-build.js';
-import type { Token } from './lexer.js';
+import { Token } from './lexer.js';
 import { TOKEN_TESTS } from './lexer-instance.js';
 
 /** A conditional entry of a list or a config, as ast-build makes it. */
@@ -30,7 +30,7 @@ interface EntryRules<T, N extends IfEntry<T, N>> {
 /** Thrown to leave a reading; never escapes this module. */
 const GIVE_UP: unique symbol = Symbol('give up');
 
-const END: Token = { type: 'END', value: '', text: '', offset: -1, line: 0, col: 0, lineBreaks: 0, parts: undefined };
+const END = new Token('END', '', '', -1, 0, 0, 0);
 
 const SCHEMA_KINDS = new Set(['schema', 'protocol', 'mixin']);
 const CONFIG_OPS = new Set([':', '=', '+=']);
@@ -526,7 +526,7 @@ class Reader {
     let value: A.Expr;
     switch (t.type) {
       case 'name':
-        value = isQuantifier(t) && this.atType('name') ? this.quantifier(t) : b.identifier(t);
+        value = this.atType('name') && isQuantifier(t) ? this.quantifier(t) : b.identifier(t);
         break;
       case 'string':
         value = b.stringLit(t);

@@ -15,7 +15,7 @@ const PREFIX_OPERATORS = new Set(['-', '+', '~', 'not']);
 export const TOKEN_TESTS: Record<string, TokenTest> = {
   /** `all`, `any`, `map`, `filter` stay names elsewhere (`filter` may be a config key). */
   quantifier: { test: (t) => t.type === 'name' && QUANTIFIERS.has(t.text) },
-  prefixOp: { test: (t) => PREFIX_OPERATORS.has(t.text) && t.type !== 'string' },
+  prefixOp: { test: (t) => t.type !== 'name' && t.type !== 'string' && PREFIX_OPERATORS.has(t.text) },
   /** After a dot every word is a name: `pkg.mixin`, `config.type`. */
   anyName: {
     test: (t) =>

@@ -14,22 +14,36 @@ import { MAX_TOKENS } from './input-limits.js';
 import { bracesBeforeArrow } from './lambda-params.js';
 import { Scanner, type RawKind } from './scanner.js';
 
-export interface Token {
-  type: string;
-  /** For names: the name without a `$` escape; otherwise the source text. */
-  value: string;
-  text: string;
-  offset: number;
-  line: number;
-  col: number;
-  lineBreaks: number;
-  /**
-   * A string's pieces once the parser has read its `${...}` (strings.ts). Every token carries the
-   * field, set or not: had the parser added it to some, their shape would live only as long as
-   * they did, and each full collection after a parse would throw away the parser's compiled code
-   * that had seen it (V8 deoptimizes for "weak objects"), so every few files ran slow again.
-   */
-  parts: StringPart[] | undefined;
+/**
+ * A token. A class, so that the tree's builders (ast-build.ts) tell a token from a node with one
+ * `instanceof`: asking each of the many kinds of node whether it has a token's fields was the
+ * builders' costliest step. The brand keeps object literals from passing for tokens.
+ */
+export class Token {
+  declare private readonly brand: never;
+
+  constructor(
+    public type: string,
+    /** For names: the name without a `$` escape; otherwise the source text. */
+    public value: string,
+    public text: string,
+    public offset: number,
+    public line: number,
+    public col: number,
+    public lineBreaks: number,
+    /**
+     * A string's pieces once the parser has read its `${...}` (strings.ts). Every token carries
+     * the field, set or not: had the parser added it to some, their shape would live only as long
+     * as they did, and each full collection after a parse would throw away the parser's compiled
+     * code that had seen it (V8 deoptimizes for "weak objects"), so every few files ran slow again.
+     */
+    public parts: StringPart[] | undefined = undefined,
+  ) {}
+
+  /** A token of another type, text and value at this one's place. */
+  as(type: string, text: string, value: string): Token {
+    return new Token(type, value, text, this.offset, this.line, this.col, this.lineBreaks, this.parts);
+  }
 }
 
 interface IndentLevel {
@@ -81,6 +95,8 @@ function tokenClass(kind: RawKind, text: string): string {
       if (CONSTANTS.has(text)) return 'constant';
       return BINARY_OPERATORS.has(text) ? 'binop' : 'keyword';
     case 'punct':
+    case 'open':
+    case 'close':
       return 'op';
     case 'op':
       if (BINARY_OPERATORS.has(text)) return 'binop';
@@ -118,10 +134,12 @@ function compareIndent(a: IndentLevel, b: IndentLevel, pos: Position): number {
   throw kclError('InvalidSyntax', 'inconsistent use of tabs and spaces in indentation', pos);
 }
 
-function measureIndent(source: string, offset: number): IndentLevel {
+/** The indentation of the line a token starts, from the start of its line (the token's offset
+ * less its column) rather than a search back for the line break. */
+function measureIndent(source: string, tok: Token): IndentLevel {
   let tabs = 0;
   let spaces = 0;
-  for (let i = source.lastIndexOf('\n', offset - 1) + 1; i < offset; i++) {
+  for (let i = tok.offset - tok.col + 1; i < tok.offset; i++) {
     const c = source.charCodeAt(i);
     if (c === 9) tabs++;
     else if (c === 32) spaces++;
@@ -131,27 +149,19 @@ function measureIndent(source: string, offset: number): IndentLevel {
 }
 
 function layoutToken(type: string, at: { offset: number; line: number; col: number }): Token {
-  return { type, value: '', text: '', offset: at.offset, line: at.line, col: at.col, lineBreaks: 0, parts: undefined };
+  return new Token(type, '', '', at.offset, at.line, at.col, 0);
 }
 
 /** The token of what the scanner just read. */
 function tokenOf(raw: Scanner): Token {
   const text = raw.text;
-  return {
-    type: tokenClass(raw.kind, text),
-    value: raw.kind === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : text,
-    text,
-    offset: raw.offset,
-    line: raw.line,
-    col: raw.col,
-    lineBreaks: raw.lineBreaks,
-    parts: undefined,
-  };
+  const value = raw.kind === 'name' && text.charCodeAt(0) === 36 /* $ */ ? text.slice(1) : text;
+  return new Token(tokenClass(raw.kind, text), value, text, raw.offset, raw.line, raw.col, raw.lineBreaks);
 }
 
 /** The NEWLINE that ends a line whose last token is `last`: where that token ends. */
 function newlineAfter(last: Token): Token {
-  const nl = last.text.lastIndexOf('\n');
+  const nl = last.lineBreaks === 0 ? -1 : last.text.lastIndexOf('\n');
   const col = nl === -1 ? last.col + last.text.length : last.text.length - nl;
   return layoutToken('NEWLINE', { offset: last.offset + last.text.length, line: last.line + last.lineBreaks, col });
 }
@@ -291,12 +301,13 @@ class Layout {
         case 'invalid':
           throw kclError('InvalidSyntax', `invalid character ${JSON.stringify(raw.text)}`, this.position(raw));
       }
+      const kind = raw.kind;
       const tok = tokenOf(raw);
       if (this.lineBreak) {
         this.lineBreak = false;
         const ctx = contexts[contexts.length - 1];
         if (ctx.kind === 'block') {
-          if (!(CLOSERS.has(tok.text) && ctx.closer === tok.text)) this.blockLineBreak(ctx, tok);
+          if (!(kind === 'close' && ctx.closer === tok.text)) this.blockLineBreak(ctx, tok);
         } else {
           this.bracketLineBreak(ctx, tok);
         }
@@ -311,11 +322,9 @@ class Layout {
         contexts[0].indents.length === 1 &&
         (last?.type === 'NEWLINE' || last?.type === 'DEDENT') &&
         !CONTINUATIONS.has(tok.text);
-      if (tok.type !== 'op') {
-        // names, literals and operators neither open nor close anything
-      } else if (CLOSERS.has(tok.text)) {
+      if (kind === 'close') {
         this.closeContext(tok);
-      } else if (OPENERS.has(tok.text)) {
+      } else if (kind === 'open') {
         const ctx = contexts[contexts.length - 1];
         const isLambdaBody =
           tok.text === '{' &&
@@ -335,7 +344,7 @@ class Layout {
         last && (tok.text === 'in' || tok.text === 'not') ? TWO_WORD_OPERATORS[`${last.text} ${tok.text}`] : undefined;
       if (pair && last && last.line === tok.line) {
         // `not in` and `is not` become one operator token, so `a is not b` has a single reading
-        const joined = { ...last, type: 'binop', text: pair, value: pair };
+        const joined = last.as('binop', pair, pair);
         this.out[this.out.length - 1] = joined;
         this.last = joined;
         continue;
@@ -388,7 +397,7 @@ class Layout {
   }
 
   private blockLineBreak(ctx: Context, tok: Token): void {
-    const indent = measureIndent(this.source, tok.offset);
+    const indent = measureIndent(this.source, tok);
     if (ctx.indents.length === 0) {
       ctx.indents.push(indent);
       return;
@@ -422,7 +431,7 @@ class Layout {
 
   private bracketLineBreak(ctx: Context, tok: Token): void {
     if (CLOSERS.has(tok.text)) return;
-    const indent = measureIndent(this.source, tok.offset);
+    const indent = measureIndent(this.source, tok);
     const joins = this.last !== undefined && JOINING.has(this.last.text);
     if (ctx.indents.length === 0) {
       ctx.indents.push(indent);

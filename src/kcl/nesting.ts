@@ -72,6 +72,18 @@ export function tokenNestingProblem(tokens: readonly Token[], file: string): Kcl
  */
 const tokenWeight = (t: Token): number => (t.type === 'string' && t.text.includes('${') ? t.text.length : 1);
 
+/** Kept between calls: a typed array made per run of tokens cost more than filling it. */
+let weightBuffer = new Float64Array(1024);
+
+/** The sums of the tokens' weights before each index; valid until the next call. */
+function prefixWeights(tokens: readonly Token[]): Float64Array {
+  if (weightBuffer.length <= tokens.length) weightBuffer = new Float64Array(2 * tokens.length + 2);
+  const weights = weightBuffer;
+  weights[0] = 0;
+  for (let i = 0; i < tokens.length; i++) weights[i + 1] = weights[i] + tokenWeight(tokens[i]);
+  return weights;
+}
+
 /** The index of the first token at or after line:column. */
 function tokenAt(tokens: readonly Token[], line: number, column: number): number {
   let lo = 0;
@@ -93,8 +105,7 @@ function tokenAt(tokens: readonly Token[], line: number, column: number): number
  */
 export function nestingProblem(module: A.Module, tokens: readonly Token[]): KclError | undefined {
   const body = module.body;
-  const weights = new Float64Array(tokens.length + 1);
-  for (let i = 0; i < tokens.length; i++) weights[i + 1] = weights[i] + tokenWeight(tokens[i]);
+  const weights = prefixWeights(tokens);
   let from = 0;
   for (let i = 0; i < body.length; i++) {
     const to = i + 1 < body.length ? tokenAt(tokens, body[i + 1].line, body[i + 1].column) : tokens.length;

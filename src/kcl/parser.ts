@@ -141,7 +141,7 @@ function illegalTarget(tokens: Token[], at: number, file: string): KclError | un
   let start = at;
   while (start > 0 && !LAYOUT.has(tokens[start - 1].type)) start--;
   if (start === at) return undefined;
-  const target = [...tokens.slice(start, at), { ...op, type: 'NEWLINE', value: '\n', text: '\n' }];
+  const target = [...tokens.slice(start, at), op.as('NEWLINE', '\n', '\n')];
   let stmt: A.Stmt | undefined;
   try {
     const body = earleyParse<Token>(compiled, target).results[0] as A.Stmt[] | undefined;

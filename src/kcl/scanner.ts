@@ -12,11 +12,13 @@
  * follows do: a string (with its r/b prefix), a name, a number, an operator (the longest).
  */
 
-export type RawKind = 'nl' | 'name' | 'keyword' | 'punct' | 'op' | 'string' | 'number' | 'unterminated' | 'invalid';
+/** `open` and `close` are the brackets, `punct` the other one-character punctuation. */
+export type RawKind =
+  'nl' | 'name' | 'keyword' | 'punct' | 'open' | 'close' | 'op' | 'string' | 'number' | 'unterminated' | 'invalid';
 
 /** Words that can never be names. Other KCL keywords (type, check, schema, rule, protocol, all,
  * any, map, filter) are recognised by position in the grammar, so `type` stays usable as a key. */
-const HARD_KEYWORDS: ReadonlySet<string> = new Set([
+const HARD_KEYWORDS: readonly string[] = [
   'True',
   'False',
   'None',
@@ -35,7 +37,23 @@ const HARD_KEYWORDS: ReadonlySet<string> = new Set([
   'lambda',
   'assert',
   'mixin',
-]);
+];
+
+/** The hard keywords by their first char code: a name is looked up only among those starting as
+ * it does, compared as strings. Looking every name up in the Set hashed its new text first, the
+ * scanner's costliest step. */
+const KEYWORDS_BY_FIRST: readonly (readonly string[] | undefined)[] = (() => {
+  const table: string[][] = [];
+  for (const word of HARD_KEYWORDS) (table[word.charCodeAt(0)] ??= []).push(word);
+  return table;
+})();
+
+function isHardKeyword(text: string): boolean {
+  const words = KEYWORDS_BY_FIRST[text.charCodeAt(0)];
+  if (words === undefined) return false;
+  for (const word of words) if (word === text) return true;
+  return false;
+}
 
 const NL = 10;
 const CR = 13;
@@ -50,9 +68,15 @@ const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 const UNDERSCORE = 95;
 
-/** One char code per entry: `( ) [ ] { } , : ; @ ~ ?`, which never start a longer token. */
-const PUNCT = new Uint8Array(128);
-for (const c of '()[]{},:;@~?') PUNCT[c.charCodeAt(0)] = 1;
+/** The kind of each char code that is a token by itself, never the start of a longer one:
+ * `( ) [ ] { } , : ; @ ~ ?`. */
+const PUNCT: readonly (RawKind | undefined)[] = (() => {
+  const kinds: RawKind[] = [];
+  for (const c of ',:;@~?') kinds[c.charCodeAt(0)] = 'punct';
+  for (const c of '([{') kinds[c.charCodeAt(0)] = 'open';
+  for (const c of ')]}') kinds[c.charCodeAt(0)] = 'close';
+  return kinds;
+})();
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === UNDERSCORE;
@@ -141,8 +165,9 @@ export class Scanner {
       this.text = c === NL ? '\n' : '\r\n';
       return true;
     }
-    if (c < 128 && PUNCT[c] === 1) {
-      this.kind = 'punct';
+    const punct = PUNCT[c];
+    if (punct !== undefined) {
+      this.kind = punct;
       end = i + 1;
     } else if (isQuote(c) || (isPrefix(c) && isQuote(s.charCodeAt(i + 1)))) {
       end = this.stringEnd(isQuote(c) ? i : i + 1);
@@ -159,7 +184,7 @@ export class Scanner {
       end = i + 1;
       while (end < n && isWord(s.charCodeAt(end))) end++;
       this.text = s.slice(i, end);
-      this.kind = HARD_KEYWORDS.has(this.text) ? 'keyword' : 'name';
+      this.kind = isHardKeyword(this.text) ? 'keyword' : 'name';
       this.index = end;
       return true;
     } else if (isDigit(c) || (c === DOT && isDigit(s.charCodeAt(i + 1)))) {

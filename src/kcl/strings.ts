@@ -35,14 +35,15 @@ interface Body {
 }
 
 function bodyOf(tok: Token): Body {
+  const text = tok.text;
   let i = 0;
   let raw = false;
-  while (/[rRbB]/.test(tok.text[i])) {
-    if (tok.text[i] === 'r' || tok.text[i] === 'R') raw = true;
-    i++;
+  // the prefix letters: r and R make the string raw, b and B change nothing
+  for (let c = text.charCodeAt(0); c === 114 || c === 82 || c === 98 || c === 66; c = text.charCodeAt(++i)) {
+    if (c === 114 || c === 82) raw = true;
   }
-  const q = tok.text.startsWith('"""', i) || tok.text.startsWith("'''", i) ? 3 : 1;
-  return { text: tok.text.slice(i + q, tok.text.length - q), raw, line: tok.line, col: tok.col + i + q };
+  const q = text.startsWith('"""', i) || text.startsWith("'''", i) ? 3 : 1;
+  return { text: text.slice(i + q, text.length - q), raw, line: tok.line, col: tok.col + i + q };
 }
 
 /** Advances a line/column position over `text`. */
@@ -162,16 +163,17 @@ export function isInterpolated(tok: Token): boolean {
 export function splitInterpolations(tok: Token, file: string): RawPart[] {
   const body = bodyOf(tok);
   const parts: RawPart[] = [];
-  let literal = '';
+  // the literal text runs from here to i; its escapes are decoded once it ends
+  let literalStart = 0;
   let i = 0;
   const t = body.text;
   while (i < t.length) {
-    if (t[i] === '\\' && i + 1 < t.length) {
-      literal += t.slice(i, i + 2);
+    const c = t.charCodeAt(i);
+    if (c === 92 /* \\ */ && i + 1 < t.length) {
       i += 2;
       continue;
     }
-    if (t[i] === '$' && t[i + 1] === '{') {
+    if (c === 36 /* $ */ && t.charCodeAt(i + 1) === 123 /* { */) {
       const end = closingBrace(t, i + 2);
       if (end === -1) {
         const at = advance(body.line, body.col, t.slice(0, i));
@@ -181,8 +183,7 @@ export function splitInterpolations(tok: Token, file: string): RawPart[] {
           column: at.col,
         });
       }
-      if (literal) parts.push({ text: decodeEscapes(literal, file, body) });
-      literal = '';
+      if (i > literalStart) parts.push({ text: decodeEscapes(t.slice(literalStart, i), file, body) });
       const { expr, spec } = splitSpec(t.slice(i + 2, end));
       const at = advance(body.line, body.col, t.slice(0, i + 2));
       if (spec !== undefined && !FORMAT_SPECS.has(spec)) {
@@ -190,11 +191,12 @@ export function splitInterpolations(tok: Token, file: string): RawPart[] {
       }
       parts.push({ source: expr, line: at.line, column: at.col, spec });
       i = end + 1;
+      literalStart = i;
       continue;
     }
-    literal += t[i++];
+    i++;
   }
-  if (literal) parts.push({ text: decodeEscapes(literal, file, body) });
+  if (i > literalStart) parts.push({ text: decodeEscapes(t.slice(literalStart), file, body) });
   return parts;
 }
 

@@ -221,54 +221,63 @@ const COMPARISONS = new Set<A.BinaryOp>(['==', '!=', '<', '<=', '>', '>=', 'in',
  * runs become one Compare node like kcl's (`a < b < c`). */
 export function chain(items: ChainItem[]): A.Expr {
   if (items.length === 1) return items[0] as A.Expr;
-  let pos = 0;
-  const climb = (minPrec: number): A.Expr => {
-    let left = items[pos++] as A.Expr;
-    let compare: A.CompareExpr | undefined;
-    while (pos < items.length) {
-      const op = items[pos] as A.BinaryOp;
-      const prec = PRECEDENCE[op];
-      if (prec <= minPrec) break;
-      pos++;
-      const right = climb(prec);
-      if (COMPARISONS.has(op)) {
-        if (!compare) {
-          const s = span(left);
-          compare = {
-            type: 'Compare',
-            left,
-            ops: [],
-            comparators: [],
-            line: s.line,
-            column: s.column,
-            endLine: s.endLine,
-            endColumn: s.endColumn,
-          };
-        }
-        compare.ops.push(op);
-        compare.comparators.push(right);
-        Object.assign(compare, { endLine: right.endLine, endColumn: right.endColumn });
-        continue;
+  return climb({ items, pos: 0 }, 0);
+}
+
+/** A chain being folded, and how far. */
+interface Folding {
+  readonly items: ChainItem[];
+  pos: number;
+}
+
+/** The operand at `f.pos` with every operator after it that binds tighter than `minPrec`. */
+function climb(f: Folding, minPrec: number): A.Expr {
+  const items = f.items;
+  let left = items[f.pos++] as A.Expr;
+  let compare: A.CompareExpr | undefined;
+  while (f.pos < items.length) {
+    const op = items[f.pos] as A.BinaryOp;
+    const prec = PRECEDENCE[op];
+    if (prec <= minPrec) break;
+    f.pos++;
+    const right = climb(f, prec);
+    if (COMPARISONS.has(op)) {
+      if (!compare) {
+        const s = span(left);
+        compare = {
+          type: 'Compare',
+          left,
+          ops: [],
+          comparators: [],
+          line: s.line,
+          column: s.column,
+          endLine: s.endLine,
+          endColumn: s.endColumn,
+        };
       }
-      if (compare) {
-        left = compare;
-        compare = undefined;
-      }
-      const s = span(left, right);
-      left = {
-        type: 'Binary',
-        op,
-        left,
-        right,
-        line: s.line,
-        column: s.column,
-        endLine: s.endLine,
-        endColumn: s.endColumn,
-      };
+      compare.ops.push(op);
+      compare.comparators.push(right);
+      compare.endLine = right.endLine;
+      compare.endColumn = right.endColumn;
+      continue;
     }
-    return compare ?? left;
-  };
-  return climb(0);
+    if (compare) {
+      left = compare;
+      compare = undefined;
+    }
+    const s = span(left, right);
+    left = {
+      type: 'Binary',
+      op,
+      left,
+      right,
+      line: s.line,
+      column: s.column,
+      endLine: s.endLine,
+      endColumn: s.endColumn,
+    };
+  }
+  return compare ?? left;
 }
 
 export function asExpr(value: A.Expr, target: A.TypeNode): A.AsExpr {

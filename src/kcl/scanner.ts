@@ -48,11 +48,30 @@ const KEYWORDS_BY_FIRST: readonly (readonly string[] | undefined)[] = (() => {
   return table;
 })();
 
-function isHardKeyword(text: string): boolean {
+/**
+ * The keyword `text` spells, as the one string of the table, or undefined for any other name. A
+ * keyword's and an operator's text is a string of the program's own, not a new slice of the
+ * source: the parser's and the tree builders' lookups of it by text (precedence, operator sets)
+ * then find its hash already made, and compare it with theirs by identity.
+ */
+function keywordOf(text: string): string | undefined {
   const words = KEYWORDS_BY_FIRST[text.charCodeAt(0)];
-  if (words === undefined) return false;
-  for (const word of words) if (word === text) return true;
-  return false;
+  if (words === undefined) return undefined;
+  for (const word of words) if (word === text) return word;
+  return undefined;
+}
+
+/** Every operator of two or three characters, by `operatorKey` of its characters. */
+const LONG_OPERATORS: ReadonlyMap<number, string> = new Map(
+  ['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=']
+    .concat(['**=', '//=', '<<=', '>>=', '...'])
+    .map((op) => [operatorKey(op, 0, op.length), op]),
+);
+
+function operatorKey(s: string, from: number, to: number): number {
+  let key = 0;
+  for (let i = from; i < to; i++) key = key * 128 + s.charCodeAt(i);
+  return key;
 }
 
 const NL = 10;
@@ -183,8 +202,10 @@ export class Scanner {
     } else if (isLetter(c) || (c === DOLLAR && isLetter(s.charCodeAt(i + 1)))) {
       end = i + 1;
       while (end < n && isWord(s.charCodeAt(end))) end++;
-      this.text = s.slice(i, end);
-      this.kind = isHardKeyword(this.text) ? 'keyword' : 'name';
+      const text = s.slice(i, end);
+      const keyword = keywordOf(text);
+      this.text = keyword ?? text;
+      this.kind = keyword === undefined ? 'name' : 'keyword';
       this.index = end;
       return true;
     } else if (isDigit(c) || (c === DOT && isDigit(s.charCodeAt(i + 1)))) {
@@ -195,7 +216,8 @@ export class Scanner {
       this.kind = end === -1 ? 'invalid' : 'op';
       if (end === -1) end = i + 1;
     }
-    this.text = s.slice(i, end);
+    this.text =
+      (this.kind === 'op' && end - i > 1 ? LONG_OPERATORS.get(operatorKey(s, i, end)) : undefined) ?? s.slice(i, end);
     this.index = end;
     if (this.kind === 'string') this.countLineBreaks(i, end);
     return true;

@@ -61,11 +61,17 @@ function keywordOf(text: string): string | undefined {
   return undefined;
 }
 
-/** Every operator of two or three characters, by `operatorKey` of its characters. */
+/** Every operator of two or three characters: literals, which V8 keeps as its own strings (a
+ * string made at run time, by split for one, would not be). */
+// prettier-ignore
+const LONG_OPERATOR_TEXTS = [
+  '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
+  '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**=', '//=', '<<=', '>>=', '...',
+];
+
+/** The operators of LONG_OPERATOR_TEXTS by `operatorKey` of their characters. */
 const LONG_OPERATORS: ReadonlyMap<number, string> = new Map(
-  ['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=']
-    .concat(['**=', '//=', '<<=', '>>=', '...'])
-    .map((op) => [operatorKey(op, 0, op.length), op]),
+  LONG_OPERATOR_TEXTS.map((op) => [operatorKey(op, 0, op.length), op]),
 );
 
 function operatorKey(s: string, from: number, to: number): number {

@@ -120,6 +120,22 @@ describe('grammar', () => {
     expect(e.parts?.[1].expr).toMatchObject({ type: 'Binary', line: 1, column: 10 });
   });
 
+  it('reads a name or dotted name in an interpolation as the same expression written in code', () => {
+    // `a.b.c` at column 8 of the interpolation, and at column 5 of the assignment below it
+    const [x, y] = parseModule('x = "${a.b.c}"\ny = a.b.c\n', 'main.k').body as A.AssignStmt[];
+    const inString = (x.value as A.StringLit).parts?.[0].expr;
+    const shifted = (n: unknown): unknown =>
+      JSON.parse(JSON.stringify(n), (k, v: unknown) =>
+        k === 'line' || k === 'endLine'
+          ? (v as number) + 1
+          : k === 'column' || k === 'endColumn'
+            ? (v as number) - 3
+            : v,
+      );
+    expect(inString).toMatchObject({ type: 'Selector', attr: 'c', line: 1, column: 8, endColumn: 12 });
+    expect(shifted(inString)).toEqual(y.value);
+  });
+
   it('names the unexpected token and what was expected', () => {
     try {
       parseModule('a = 1\nb = (2 +\n', 'main.k');

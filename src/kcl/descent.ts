@@ -44,12 +44,11 @@ const isSeparator = TOKEN_TESTS.separator.test;
  * would be compiled again after every full collection. */
 const idleReaders: Reader[] = [];
 
-/** The statements of `tokens` (a whole number of top-level statements), or undefined where the
- * Earley parser has to read them. */
-export function readStatements(tokens: readonly Token[]): A.Stmt[] | undefined {
+/** What `read` makes of all the tokens, or undefined where the Earley parser has to read them. */
+function readAll<T>(tokens: readonly Token[], read: (this: Reader) => T): T | undefined {
   const reader = idleReaders.pop() ?? new Reader();
   try {
-    return reader.module(tokens);
+    return reader.readAll(tokens, read);
   } catch (e) {
     // a builder's own diagnostic, or a nesting too deep for this stack, is the Earley path's too
     if (e === GIVE_UP || e instanceof Error) return undefined;
@@ -59,11 +58,16 @@ export function readStatements(tokens: readonly Token[]): A.Stmt[] | undefined {
   }
 }
 
+/** The statements of `tokens` (a whole number of top-level statements), or undefined where the
+ * Earley parser has to read them. */
+export function readStatements(tokens: readonly Token[]): A.Stmt[] | undefined {
+  return readAll(tokens, Reader.prototype.module);
+}
+
 /** The expression of `tokens` (a `${...}` interpolation: one expression and its newline), or
  * undefined where the Earley parser has to read it. */
 export function readExpression(tokens: readonly Token[]): A.Expr | undefined {
-  const body = readStatements(tokens);
-  return body?.length === 1 && body[0].type === 'ExprStmt' ? body[0].value : undefined;
+  return readAll(tokens, Reader.prototype.expression);
 }
 
 class Reader {
@@ -140,17 +144,31 @@ class Reader {
 
   // ------------------------------------------------------------------ module and statements
 
-  /** The statements of `tokens`; an idle reader holds none of them afterwards. */
-  module(tokens: readonly Token[]): A.Stmt[] {
+  /** What `read` makes of the whole of `tokens`; an idle reader holds none of them afterwards. */
+  readAll<T>(tokens: readonly Token[], read: (this: Reader) => T): T {
     this.tokens = tokens;
     this.pos = 0;
     try {
-      const body: A.Stmt[] = [];
-      while (this.pos < tokens.length) body.push(this.stmt());
-      return body;
+      const value = read.call(this);
+      if (this.pos !== tokens.length) throw GIVE_UP;
+      return value;
     } finally {
       this.tokens = [];
     }
+  }
+
+  /** The statements of the tokens. */
+  module(): A.Stmt[] {
+    const body: A.Stmt[] = [];
+    while (this.pos < this.tokens.length) body.push(this.stmt());
+    return body;
+  }
+
+  /** An expression statement's expression, without the statement: `test` and its newline. */
+  expression(): A.Expr {
+    const value = this.test();
+    this.expectType('NEWLINE');
+    return value;
   }
 
   private stmt(): A.Stmt {

@@ -7,7 +7,6 @@
  * error-recovering parser does.
  */
 import type * as A from './ast.js';
-import * as b from './ast-build.js';
 import { KclError, kclError, throwAll, type Diagnostic } from '../diagnostics/diagnostics.js';
 import { earleyParse, EarleySyntaxError, type TerminalSymbol } from './earley/index.js';
 import compiled from './grammar.generated.js';
@@ -381,14 +380,12 @@ export function parseInterpolation(text: string, file: string, line: number, col
   }
   const indent = text.length - text.trimStart().length;
   const source = text.trim();
-  const dotted = dottedNameTokens(source);
-  const tokens = dotted ?? tokenizeIn(source, file);
+  const tokens = dottedNameTokens(source) ?? tokenizeIn(source, file);
   // the tokens are new and only ours, so they move to the place in the file where they are
   for (const t of tokens) {
     if (t.line === 1) t.col += col - 1 + indent;
     t.line += line - 1;
   }
-  if (dotted) return dottedExpression(dotted);
   const problems: Diagnostic[] = [];
   parseInterpolations(tokens, file, problems);
   throwAll(problems);
@@ -400,15 +397,6 @@ export function parseInterpolation(text: string, file: string, line: number, col
     throw kclError('InvalidSyntax', `invalid string interpolation expression: '${text}'`, { file, line, column: col });
   }
   return stmt.value;
-}
-
-/** The expression of `dottedNameTokens`' tokens (`p`, `svc.port`), made as the parser makes a
- * name and its selectors, without a parse. */
-function dottedExpression(tokens: readonly Token[]): A.Expr {
-  let value: A.Expr = b.identifier(tokens[0]);
-  // names at the even places, dots between, a NEWLINE last
-  for (let i = 2; i < tokens.length - 1; i += 2) value = b.selector(value, tokens[i], false);
-  return value;
 }
 
 /** Parses the `${...}` expressions of every interpolated string token and leaves them on the

@@ -39,45 +39,33 @@ const HARD_KEYWORDS: readonly string[] = [
   'mixin',
 ];
 
-/** The hard keywords by their first char code: a name is looked up only among those starting as
- * it does, compared as strings. Looking every name up in the Set hashed its new text first, the
- * scanner's costliest step. */
-const KEYWORDS_BY_FIRST: readonly (readonly string[] | undefined)[] = (() => {
-  const table: string[][] = [];
-  for (const word of HARD_KEYWORDS) (table[word.charCodeAt(0)] ??= []).push(word);
-  return table;
-})();
-
-/**
- * The keyword `text` spells, as the one string of the table, or undefined for any other name. A
- * keyword's and an operator's text is a string of the program's own, not a new slice of the
- * source: the parser's and the tree builders' lookups of it by text (precedence, operator sets)
- * then find its hash already made, and compare it with theirs by identity.
- */
-function keywordOf(text: string): string | undefined {
-  const words = KEYWORDS_BY_FIRST[text.charCodeAt(0)];
-  if (words === undefined) return undefined;
-  for (const word of words) if (word === text) return word;
-  return undefined;
-}
-
-/** Every operator of two or three characters: literals, which V8 keeps as its own strings (a
- * string made at run time, by split for one, would not be). */
+/** Every operator of two or three characters. */
 // prettier-ignore
-const LONG_OPERATOR_TEXTS = [
+const LONG_OPERATORS: readonly string[] = [
   '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->',
   '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**=', '//=', '<<=', '>>=', '...',
 ];
 
-/** The operators of LONG_OPERATOR_TEXTS by `operatorKey` of their characters. */
-const LONG_OPERATORS: ReadonlyMap<number, string> = new Map(
-  LONG_OPERATOR_TEXTS.map((op) => [operatorKey(op, 0, op.length), op]),
-);
+/**
+ * The hard keywords and the long operators by their first char code. A keyword's or an operator's
+ * text is the string of this table (a literal, which V8 keeps as its own), not a new slice of the
+ * source: the parser's and the tree builders' lookups of it by text (precedence, operator sets)
+ * then find its hash already made, and compare it with theirs by identity. And a name is looked
+ * up only among the keywords sharing its first letter: hashing every name into a Set was the
+ * scanner's costliest step.
+ */
+const OWN_TEXTS: readonly (readonly string[] | undefined)[] = (() => {
+  const table: string[][] = [];
+  for (const text of [...HARD_KEYWORDS, ...LONG_OPERATORS]) (table[text.charCodeAt(0)] ??= []).push(text);
+  return table;
+})();
 
-function operatorKey(s: string, from: number, to: number): number {
-  let key = 0;
-  for (let i = from; i < to; i++) key = key * 128 + s.charCodeAt(i);
-  return key;
+/** The table's string for `text`, or undefined when it is none of them. */
+function ownText(text: string): string | undefined {
+  const texts = OWN_TEXTS[text.charCodeAt(0)];
+  if (texts === undefined) return undefined;
+  for (const own of texts) if (own === text) return own;
+  return undefined;
 }
 
 const NL = 10;
@@ -209,7 +197,7 @@ export class Scanner {
       end = i + 1;
       while (end < n && isWord(s.charCodeAt(end))) end++;
       const text = s.slice(i, end);
-      const keyword = keywordOf(text);
+      const keyword = ownText(text);
       this.text = keyword ?? text;
       this.kind = keyword === undefined ? 'name' : 'keyword';
       this.index = end;
@@ -222,8 +210,8 @@ export class Scanner {
       this.kind = end === -1 ? 'invalid' : 'op';
       if (end === -1) end = i + 1;
     }
-    this.text =
-      (this.kind === 'op' && end - i > 1 ? LONG_OPERATORS.get(operatorKey(s, i, end)) : undefined) ?? s.slice(i, end);
+    const text = s.slice(i, end);
+    this.text = this.kind === 'op' ? (ownText(text) ?? text) : text;
     this.index = end;
     if (this.kind === 'string') this.countLineBreaks(i, end);
     return true;

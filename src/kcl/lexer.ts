@@ -306,9 +306,11 @@ class Layout {
       if (this.lineBreak) {
         this.lineBreak = false;
         const ctx = contexts[contexts.length - 1];
+        // a line that starts with a closing bracket makes no layout tokens: none inside brackets,
+        // none in the block it closes
         if (ctx.kind === 'block') {
           if (!(kind === 'close' && ctx.closer === tok.text)) this.blockLineBreak(ctx, tok);
-        } else {
+        } else if (kind !== 'close') {
           this.bracketLineBreak(ctx, tok);
         }
       }
@@ -430,7 +432,6 @@ class Layout {
   }
 
   private bracketLineBreak(ctx: Context, tok: Token): void {
-    if (CLOSERS.has(tok.text)) return;
     const indent = measureIndent(this.source, tok);
     const joins = this.last !== undefined && JOINING.has(this.last.text);
     if (ctx.indents.length === 0) {

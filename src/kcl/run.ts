@@ -125,13 +125,13 @@ function isOutput(name: string, v: Value, showHidden: boolean): boolean {
  * indexed by a number and a config by a key; several paths make a list of their values. A path
  * that finds nothing fails at the line kcl's runtime ended on, the last statement's.
  */
-function selectPaths(root: Value, paths: readonly string[], end: Position): Value {
+function selectPaths(root: Value, paths: readonly string[], modules: readonly A.Module[]): Value {
   if (!isDict(root)) return root;
   const values = paths.map((path) => {
     const v = valueAtPath(root, path);
     if (v === undefined)
       throw kclError('EvaluationError', `invalid path select operand ${path}, value not found`, {
-        ...end,
+        ...endOfRun(modules),
         lineOnly: true,
       });
     return v;
@@ -283,7 +283,7 @@ function runProgram(opts: RunOptions): RunResult {
     const start: Value = globals.size > 0 ? globals : UNDEFINED;
     result = ctx.scalars.reduce((acc: Value, s) => unionAtRoot(acc, s.value, s.position), start);
   }
-  if (opts.pathSelectors?.length) result = selectPaths(result, opts.pathSelectors, endOfRun(modules));
+  if (opts.pathSelectors?.length) result = selectPaths(result, opts.pathSelectors, modules);
   const encode = { sortKeys: opts.sortKeys, ignorePrivate: !opts.showHidden, ignoreNone: opts.disableNone };
   const plan = { showHidden: opts.showHidden, disableNone: opts.disableNone, omitEmptyLists: !rules.emptyListsPrinted };
   // kcl's planner prints a list of configs (`-S persons`) as a stream of documents, one each

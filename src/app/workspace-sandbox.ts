@@ -201,6 +201,19 @@ function logTail(file: string): string {
   }
 }
 
+/**
+ * The daemon's environment: the caller's, but for NODE_EXTRA_CA_CERTS. Node 20 reads those
+ * certificates, and its own bundled roots with them, as the process starts, before any of its code
+ * runs: with OpenSSL 3 a distribution's CA bundle takes about 90 ms (nodejs/node#40524). The daemon
+ * serves TLS with a certificate of its own and never checks another server's, so it would pay
+ * that on every start for certificates it never reads.
+ */
+function daemonEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
 /** Spawns the daemon detached and waits (bounded) until it has written its registry. */
 async function startDaemon(paths: SandboxPaths, lock: Lock, options: AttachOptions, deadline: number): Promise<void> {
   const script = options.daemonScript ?? defaultDaemonScript();
@@ -209,7 +222,12 @@ async function startDaemon(paths: SandboxPaths, lock: Lock, options: AttachOptio
   const args = [script, '--dir', paths.dir, '--started-by', lock.id];
   if (idle !== undefined) args.push('--idle-timeout-ms', String(idle));
   // detached in a session of its own, in its folder (not the caller's, which may go away)
-  const child = spawn(process.execPath, args, { cwd: paths.dir, detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, args, {
+    cwd: paths.dir,
+    env: daemonEnv(),
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   if (child.pid !== undefined) fs.writeFileSync(paths.lock, JSON.stringify({ ...lock, daemon: child.pid }));
   let exited = false;

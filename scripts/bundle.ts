@@ -1,33 +1,36 @@
 /**
- * The shipped program: tsc's output (dist/src) bundled by esbuild into dist/bin. Node 20 has no
- * module compile cache, and finding, reading and compiling the two hundred ES modules kdeck and
- * its packages are made of cost every kdeck process about 0.3 s before it did anything; a bundle
- * is a few files.
+ * The shipped program: tsc's output (dist/src) bundled by esbuild into dist/bin.
  *
- * Three entry points, each started by its path:
- *   kdeck.js           the command line (package.json `bin`)
+ * The command line is one CommonJS script, kdeck-main.cjs, run by kdeck.js (package.json `bin`,
+ * src/launch.ts) from the code V8 compiled for it the run before: Node 20 keeps no compiled code
+ * for ES modules, and compiling kdeck's megabyte of JavaScript cost every process about 70 ms.
+ * Its `import()`s of kdeck's own modules stay lazy (esbuild runs a module's body on its first
+ * import), so a command still runs only the code it uses. Three kinds of package stay outside it:
+ * - Ink and ink-select-input, ES modules that finish loading with a top-level await, which a
+ *   `require` cannot wait for: src/views/ink.ts imports them before any view is loaded, and the
+ *   views' static imports of them read what it loaded (inkShim below);
+ * - React, which Ink imports itself: the views must use that same copy of it;
+ * - those of EXTERNAL.
+ *
+ * The threads and processes kdeck starts are ES modules beside it, sharing chunks:
  *   compile-worker.js  the console's compile thread (src/app/console/compiler.ts)
  *   daemon-main.js     a workspace's sandbox daemon, a detached process (src/app/workspace-sandbox.ts)
- * Their shared chunks sit beside them, because those modules find the entry points relative to
- * their own `import.meta.url`. Code splitting keeps every dynamic `import()` a chunk of its own that
- * loads when it runs: the console (Ink, React) only for `kdeck ui`, each command's work only for
- * that command.
+ * They are found relative to the script's own location (`import.meta.url`, which the script gets
+ * from its file name), and run long enough that their compile does not count.
+ *
+ * Last, a compile of a sample stack leaves V8's code for the script beside it (trainCodeCache).
  *
  * Usage: node dist/scripts/bundle.js   (the last step of `npm run build`, after tsc)
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE_DIR = path.join(DIST, 'bin');
-
-const ENTRY_POINTS = {
-  kdeck: path.join(DIST, 'src', 'cli.js'),
-  'compile-worker': path.join(DIST, 'src', 'app', 'console', 'compile-worker.js'),
-  'daemon-main': path.join(DIST, 'src', 'sandbox', 'daemon-main.js'),
-};
 
 /**
  * Left to Node's resolver at run time. client-node is imported only for a kubeconfig user with an
@@ -37,17 +40,79 @@ const ENTRY_POINTS = {
  */
 const EXTERNAL = ['@kubernetes/client-node', 'react-devtools-core'];
 
+/** Packages with a top-level await: src/views/ink.ts loads them. */
+const INK_PACKAGES = ['ink', 'ink-select-input'];
+
 /**
- * The CommonJS packages in the bundle (commander among them) `require` Node's own modules; an ES
- * module has no `require` of its own.
+ * The views' static imports of an INK_PACKAGES package: the module src/views/ink.ts loaded, with
+ * the names the package exports (read here, from the installed package).
+ */
+async function inkShim(name: string): Promise<string> {
+  const names = Object.keys((await import(name)) as object);
+  const named = names.filter((n) => n !== 'default');
+  return [
+    `const loaded = globalThis[Symbol.for('kdeck.ink-modules')]?.[${JSON.stringify(name)}];`,
+    `if (!loaded) throw new Error('kdeck: a view was loaded before loadInk() (src/views/ink.ts) loaded ${name}');`,
+    ...(names.includes('default') ? ['export default loaded.default;'] : []),
+    `export const { ${named.join(', ')} } = loaded;`,
+  ].join('\n');
+}
+
+/** src/import-package.ts in the script: an import through the launcher (src/launch.ts). */
+const IMPORT_THROUGH_LAUNCHER =
+  "export const importPackage = (name) => globalThis[Symbol.for('kdeck.import-package')](name);";
+
+const commonJsScript: Plugin = {
+  name: 'common-js-script',
+  setup(b) {
+    const ink = new RegExp(`^(${INK_PACKAGES.join('|')})$`);
+    b.onResolve({ filter: ink }, (args) => ({ path: args.path, namespace: 'ink-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'ink-shim' }, async (args) => ({
+      contents: await inkShim(args.path),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /[\\/]src[\\/]import-package\.js$/ }, () => ({
+      contents: IMPORT_THROUGH_LAUNCHER,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The CommonJS packages in the ES module bundle `require` Node's own modules; an ES module has no
+ * `require` of its own.
  */
 const REQUIRE_BANNER =
   "import { createRequire as kdeckCreateRequire } from 'node:module'; const require = kdeckCreateRequire(import.meta.url);";
 
+/** The sample stack whose compile the kept code is made from (trainCodeCache). */
+const TRAINING_STACK = 'appops/guestbook/prod';
+
+/** What `import.meta.url` is in the CommonJS script: its own file's URL. */
+const IMPORT_META_URL = 'kdeckImportMetaUrl';
+
 // chunk names carry their content's hash: the last build's chunks would linger
 fs.rmSync(BUNDLE_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: ENTRY_POINTS,
+  entryPoints: { 'kdeck-main': path.join(DIST, 'src', 'cli.js') },
+  outdir: BUNDLE_DIR,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: [...EXTERNAL, 'react', 'react/jsx-runtime'],
+  plugins: [commonJsScript],
+  define: { 'import.meta.url': IMPORT_META_URL },
+  banner: { js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;` },
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: {
+    kdeck: path.join(DIST, 'src', 'launch.js'),
+    'compile-worker': path.join(DIST, 'src', 'app', 'console', 'compile-worker.js'),
+    'daemon-main': path.join(DIST, 'src', 'sandbox', 'daemon-main.js'),
+  },
   outdir: BUNDLE_DIR,
   chunkNames: '[name]-[hash]',
   bundle: true,
@@ -60,3 +125,36 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// a package imported with import() would fail there (src/import-package.ts says why)
+const main = fs.readFileSync(path.join(BUNDLE_DIR, 'kdeck-main.cjs'), 'utf8');
+const dynamicImport = /\bimport\(\s*["'`]/.exec(main);
+if (dynamicImport) {
+  const line = main.slice(0, dynamicImport.index).split('\n').length;
+  throw new Error(`kdeck-main.cjs:${line} imports a package with import(); use importPackage (src/import-package.ts)`);
+}
+trainCodeCache();
+
+/**
+ * Leaves V8's code for the script beside it (src/launch.ts), made by a compile of a sample stack:
+ * on a copy of it, which has no parses kept, so the parser's code is made too. Without the sample
+ * (a build outside this repository), by a run of `kdeck --version`.
+ */
+function trainCodeCache(): void {
+  const kdeck = path.join(BUNDLE_DIR, 'kdeck.js');
+  const sample = path.join(DIST, '..', 'konfig-sample');
+  if (!fs.existsSync(sample)) {
+    execFileSync(process.execPath, [kdeck, '--version'], { stdio: 'ignore' });
+    return;
+  }
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-training-'));
+  try {
+    fs.cpSync(sample, copy, { recursive: true, filter: (from) => path.basename(from) !== '.kdeck' });
+    execFileSync(process.execPath, [kdeck, '--read-only', 'compile'], {
+      cwd: path.join(copy, ...TRAINING_STACK.split('/')),
+      env: { ...process.env, KDECK_CODE_CACHE_TRAINING: '1' },
+      stdio: 'ignore',
+    });
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}

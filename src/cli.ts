@@ -23,6 +23,7 @@ import { unknownCommand } from './app/unknown-command.js';
 import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
 import { BACKENDS, DEFAULT_STATE_NAMESPACE } from './state/backend.js';
 import { errorMessage, SilentExit, UserError } from './diagnostics/user-error.js';
+import { loadInk } from './views/ink.js';
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -35,6 +36,7 @@ async function runUi(workspace: string | undefined, command: Command): Promise<v
     );
   }
   (await import('./ui/runtime.js')).tuneConsoleRuntime();
+  await loadInk();
   const { runConsole } = await import('./ui/start.js');
   await runConsole(workspace ?? '.', globalFlags(command), {
     showSecrets: command.opts<{ showSecrets?: boolean }>().showSecrets === true,
@@ -152,8 +154,10 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 const EXIT_INTERRUPTED = 130;
-const code = await main(process.argv.slice(2));
-// after Ctrl-C, a request still waiting on a cluster that does not answer must not hold the
-// process; everything worth keeping was written before main returned
-if (code === EXIT_INTERRUPTED) process.exit(code);
-process.exitCode = code;
+// not a top-level await: the shipped bundle is a CommonJS script (scripts/bundle.ts)
+void main(process.argv.slice(2)).then((code) => {
+  // after Ctrl-C, a request still waiting on a cluster that does not answer must not hold the
+  // process; everything worth keeping was written before main returned
+  if (code === EXIT_INTERRUPTED) process.exit(code);
+  process.exitCode = code;
+});

@@ -1,8 +1,8 @@
 /**
  * The console end to end, as a person meets it: the real `kdeck ui --sandbox` in a
- * pseudo-terminal (tmux on a private socket, 100×30), on a copy of konfig-sample. Start, go to
- * a stack, read a resource's diff, apply the stack, see it Healthy, quit. Every wait is
- * bounded; the tmux server is killed by its socket at the end.
+ * pseudo-terminal (tmux on a private socket, 100×30), on a copy of konfig-sample. Start, open the
+ * context picker, go to a stack, read a resource's diff, apply the stack, see it Healthy, quit.
+ * Every wait is bounded; the tmux server is killed by its socket at the end.
  */
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,14 @@ describe('kdeck ui in a terminal', () => {
   it('opens a stack, shows a diff, applies it, follows it to Healthy and quits', async () => {
     await until(/nginx-example\s/);
     await until(/dev\s+4 changes/, 60_000);
+
+    // the context picker draws with ink-select-input, loaded apart from Ink's other views
+    keys(':');
+    type('ctx');
+    keys('Enter');
+    await until('The context for stacks that name no cluster:');
+    expect(screen()).toMatch(/❯ sandbox-a\s+← now/);
+    keys('Escape');
 
     keys(':');
     type('stack nginx-example/dev');

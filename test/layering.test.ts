@@ -29,6 +29,8 @@ const LEVEL: Record<string, number> = {
   cli: 7,
   commands: 7,
   ui: 7,
+  /** The shipped program's entry: it runs the bundle of cli and imports nothing of src. */
+  launch: 8,
 };
 /** Rooms that import only what is listed, whatever their level. */
 const ONLY: Record<string, string[]> = {
@@ -74,7 +76,11 @@ const roomEdges = edges
 describe('the layering of src/', () => {
   it('knows every room', () => {
     const rooms = new Set(files.map(roomOf));
-    expect([...rooms].filter((r) => LEVEL[r] === undefined && r !== 'terminal-env' && r !== 'user-error')).toEqual([]);
+    expect(
+      [...rooms].filter(
+        (r) => LEVEL[r] === undefined && r !== 'terminal-env' && r !== 'user-error' && r !== 'import-package',
+      ),
+    ).toEqual([]);
   });
 
   it('imports only downwards or sideways, faces never into each other, kcl and the sandbox only into leaves', () => {

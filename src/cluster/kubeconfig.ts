@@ -16,6 +16,9 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../diagnostics/user-error.js';
+import { importPackage } from '../import-package.js';
+
+type ClientNode = typeof import('@kubernetes/client-node');
 
 export interface ContextInfo {
   name: string;
@@ -180,7 +183,7 @@ function access(name: string, context: Named, cluster: Named, user: Named | unde
     async authorize(options) {
       if (pluginUser) {
         // client-node keeps the plugin's credential until it expires, so one KubeConfig serves every request
-        viaClientNode ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+        viaClientNode ??= importPackage<ClientNode>('@kubernetes/client-node').then(({ KubeConfig }) => {
           const kc = new KubeConfig();
           kc.loadFromString(singleContextText(name, context, cluster, pluginUser));
           return (o) => kc.applyToHTTPSOptions(o);

@@ -1,0 +1,10 @@
+/**
+ * An ES module package, imported by name when it is needed. kdeck's shipped command line is one
+ * CommonJS script run from the code V8 kept for it (scripts/bundle.ts, src/launch.ts), where an
+ * `import()` of the script's own fails: Node 20 drops a script's import callback when V8 reads its
+ * code from that kept code. The bundle therefore swaps this module for one that imports through the
+ * launcher, an ES module; everywhere else it is a plain `import()`.
+ */
+export function importPackage<T>(name: string): Promise<T> {
+  return import(name) as Promise<T>;
+}

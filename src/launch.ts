@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * The shipped `kdeck` (dist/bin/kdeck.js): runs the command line, bundled as one CommonJS script
+ * (kdeck-main.cjs, scripts/bundle.ts), from the code V8 compiled for it before. Node 20 keeps no
+ * compiled code for ES modules, and every kdeck process compiled kdeck's JavaScript again: a
+ * quarter of a small apply's time before its first request.
+ *
+ * The kept code lies beside the script, one file per V8 version. The build writes it after a
+ * compile of a sample stack (KDECK_CODE_CACHE_TRAINING), so that it holds the compiler's code as
+ * well as the command line's; a run that finds none (the first after Node changed) writes what its
+ * start compiled. V8 checks the kept code against the script and its own flags and compiles afresh
+ * when they differ; such a run leaves the file alone, for the runs with the usual flags. Files are
+ * written whole or not at all, and a folder kdeck cannot write to costs the compile, nothing else.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const script = fileURLToPath(new URL('./kdeck-main.cjs', import.meta.url));
+const codeCache = `${script}.${process.versions.v8}.code-cache`;
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function keep(data: Buffer): void {
+  const temporary = `${codeCache}.${process.pid}`;
+  try {
+    fs.writeFileSync(temporary, data);
+    fs.renameSync(temporary, codeCache);
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+// the script keeps its lines: its first one (a #! line) is blanked, not removed
+const source = fs.readFileSync(script, 'utf8').replace(/^#!.*/, '');
+const cachedData = readOrUndefined(codeCache);
+const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: script,
+  cachedData,
+});
+const run = compiled.runInThisContext() as (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+) => void;
+// the script's ES module packages (src/import-package.ts), found from this folder as from its own
+(globalThis as Record<symbol, unknown>)[Symbol.for('kdeck.import-package')] = (name: string) => import(name);
+const module = { exports: {} };
+run.call(module.exports, module.exports, createRequire(script), module, script, path.dirname(script));
+if (process.env.KDECK_CODE_CACHE_TRAINING) process.once('exit', () => keep(compiled.createCachedData()));
+// after the script's top level ran, which compiled what every command runs
+else if (cachedData === undefined) keep(compiled.createCachedData());

@@ -1,0 +1,25 @@
+/**
+ * Ink, loaded before any view that draws with it. Ink finishes loading with a top-level await (its
+ * layout engine, yoga-layout, compiles WebAssembly), so only `import()` can load it: kdeck's
+ * shipped command line is one CommonJS script whose compiled code V8 keeps from run to run
+ * (scripts/bundle.ts), where a static `import … from 'ink'` becomes a `require` that cannot wait.
+ * The bundle resolves those static imports to what this function left under INK_MODULES, so every
+ * entry into the views awaits it first; run from the sources, it only loads Ink a little earlier.
+ */
+
+import { importPackage } from '../import-package.js';
+
+/** Where the loaded modules are left for the bundle (scripts/bundle.ts reads the same key). */
+export const INK_MODULES = Symbol.for('kdeck.ink-modules');
+
+type Ink = typeof import('ink');
+
+/** Ink, once it and the packages that draw with it are loaded. */
+export async function loadInk(): Promise<Ink> {
+  const [ink, selectInput] = await Promise.all([
+    importPackage<Ink>('ink'),
+    importPackage<typeof import('ink-select-input')>('ink-select-input'),
+  ]);
+  (globalThis as Record<symbol, unknown>)[INK_MODULES] ??= { ink, 'ink-select-input': selectInput };
+  return ink;
+}

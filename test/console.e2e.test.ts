@@ -50,6 +50,8 @@ describe('kdeck ui in a terminal', () => {
     await until('The context for stacks that name no cluster:');
     expect(screen()).toMatch(/❯ sandbox-a\s+← now/);
     keys('Escape');
+    // a key sent on the escape's heels would reach the console as alt+key
+    await until(/KIND\s+NAME \(in batch-report-dev\)/);
 
     keys(':');
     type('stack nginx-example/dev');

@@ -18,16 +18,19 @@
  * They are found relative to the script's own location (`import.meta.url`, which the script gets
  * from its file name), and run long enough that their compile does not count.
  *
- * Last, a compile of a sample stack leaves V8's code for the script beside it (trainCodeCache).
+ * Last, an apply of a sample stack to a sandbox leaves V8's code for the script beside it
+ * (trainCodeCache).
  *
  * Usage: node dist/scripts/bundle.js   (the last step of `npm run build`, after tsc)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
+import { startSandbox } from '../src/sandbox/launcher.js';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE_DIR = path.join(DIST, 'bin');
@@ -85,8 +88,9 @@ const commonJsScript: Plugin = {
 const REQUIRE_BANNER =
   "import { createRequire as kdeckCreateRequire } from 'node:module'; const require = kdeckCreateRequire(import.meta.url);";
 
-/** The sample stack whose compile the kept code is made from (trainCodeCache). */
-const TRAINING_STACK = 'appops/guestbook/prod';
+/** The sample stack whose apply the kept code is made from (trainCodeCache), and its time limit. */
+const TRAINING_STACK = 'appops/guestbook/dev';
+const TRAINING_LIMIT_MS = 120_000;
 
 /** What `import.meta.url` is in the CommonJS script: its own file's URL. */
 const IMPORT_META_URL = 'kdeckImportMetaUrl';
@@ -132,29 +136,37 @@ if (dynamicImport) {
   const line = main.slice(0, dynamicImport.index).split('\n').length;
   throw new Error(`kdeck-main.cjs:${line} imports a package with import(); use importPackage (src/import-package.ts)`);
 }
-trainCodeCache();
+await trainCodeCache();
 
 /**
- * Leaves V8's code for the script beside it (src/launch.ts), made by a compile of a sample stack:
- * on a copy of it, which has no parses kept, so the parser's code is made too. Without the sample
- * (a build outside this repository), by a run of `kdeck --version`.
+ * Leaves V8's code for the script beside it (src/launch.ts), made by the apply of a sample stack
+ * to a sandbox: on a copy of it, which has no parses kept, so that the code holds the parser's and
+ * the evaluator's as well as the plan's, the apply's and the health checks'. Without the sample (a
+ * build outside this repository), or should the apply fail, by a run of `kdeck --version`.
  */
-function trainCodeCache(): void {
+async function trainCodeCache(): Promise<void> {
   const kdeck = path.join(BUNDLE_DIR, 'kdeck.js');
   const sample = path.join(DIST, '..', 'konfig-sample');
-  if (!fs.existsSync(sample)) {
-    execFileSync(process.execPath, [kdeck, '--version'], { stdio: 'ignore' });
-    return;
+  const training = { ...process.env, KDECK_CODE_CACHE_TRAINING: '1' };
+  if (fs.existsSync(sample)) {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-training-'));
+    const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0 } });
+    try {
+      fs.cpSync(sample, copy, { recursive: true, filter: (from) => path.basename(from) !== '.kdeck' });
+      const args = ['--kubeconfig', sandbox.kubeconfigPath, '--context', 'sandbox-a', 'apply', '--yes', '-w'];
+      // not execFileSync: the sandbox answers from this process
+      await promisify(execFile)(process.execPath, [kdeck, ...args, TRAINING_STACK], {
+        cwd: copy,
+        env: training,
+        timeout: TRAINING_LIMIT_MS,
+      });
+      return;
+    } catch (e) {
+      console.warn(`bundle: the code cache is made without the sample's apply, which failed: ${String(e)}`);
+    } finally {
+      await sandbox.stop();
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   }
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-training-'));
-  try {
-    fs.cpSync(sample, copy, { recursive: true, filter: (from) => path.basename(from) !== '.kdeck' });
-    execFileSync(process.execPath, [kdeck, '--read-only', 'compile'], {
-      cwd: path.join(copy, ...TRAINING_STACK.split('/')),
-      env: { ...process.env, KDECK_CODE_CACHE_TRAINING: '1' },
-      stdio: 'ignore',
-    });
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
+  await promisify(execFile)(process.execPath, [kdeck, '--version'], { env: training, timeout: TRAINING_LIMIT_MS });
 }

@@ -5,9 +5,9 @@
  * compiled code for ES modules, and every kdeck process compiled kdeck's JavaScript again: a
  * quarter of a small apply's time before its first request.
  *
- * The kept code lies beside the script, one file per V8 version. The build writes it after a
- * compile of a sample stack (KDECK_CODE_CACHE_TRAINING), so that it holds the compiler's code as
- * well as the command line's; a run that finds none (the first after Node changed) writes what its
+ * The kept code lies beside the script, one file per V8 version. The build writes it after an
+ * apply of a sample stack (KDECK_CODE_CACHE_TRAINING), so that it holds the code of the compiler,
+ * the plan and the apply as well as the command line's; a run that finds none (the first after Node changed) writes what its
  * start compiled. V8 checks the kept code against the script and its own flags and compiles afresh
  * when they differ; such a run leaves the file alone, for the runs with the usual flags. Files are
  * written whole or not at all, and a folder kdeck cannot write to costs the compile, nothing else.

@@ -30,7 +30,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
+import { LAUNCHER_IMPORT } from '../src/import-package.js';
 import { startSandbox } from '../src/sandbox/launcher.js';
+import { INK_MODULES, INK_PACKAGES } from '../src/views/ink.js';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE_DIR = path.join(DIST, 'bin');
@@ -43,9 +45,6 @@ const BUNDLE_DIR = path.join(DIST, 'bin');
  */
 const EXTERNAL = ['@kubernetes/client-node', 'react-devtools-core'];
 
-/** Packages with a top-level await: src/views/ink.ts loads them. */
-const INK_PACKAGES = ['ink', 'ink-select-input'];
-
 /**
  * The views' static imports of an INK_PACKAGES package: the module src/views/ink.ts loaded, with
  * the names the package exports (read here, from the installed package).
@@ -54,7 +53,7 @@ async function inkShim(name: string): Promise<string> {
   const names = Object.keys((await import(name)) as object);
   const named = names.filter((n) => n !== 'default');
   return [
-    `const loaded = globalThis[Symbol.for('kdeck.ink-modules')]?.[${JSON.stringify(name)}];`,
+    `const loaded = globalThis[Symbol.for(${JSON.stringify(Symbol.keyFor(INK_MODULES))})]?.[${JSON.stringify(name)}];`,
     `if (!loaded) throw new Error('kdeck: a view was loaded before loadInk() (src/views/ink.ts) loaded ${name}');`,
     ...(names.includes('default') ? ['export default loaded.default;'] : []),
     `export const { ${named.join(', ')} } = loaded;`,
@@ -62,8 +61,9 @@ async function inkShim(name: string): Promise<string> {
 }
 
 /** src/import-package.ts in the script: an import through the launcher (src/launch.ts). */
-const IMPORT_THROUGH_LAUNCHER =
-  "export const importPackage = (name) => globalThis[Symbol.for('kdeck.import-package')](name);";
+const IMPORT_THROUGH_LAUNCHER = `export const importPackage = (name) => globalThis[Symbol.for(${JSON.stringify(
+  Symbol.keyFor(LAUNCHER_IMPORT),
+)})](name);`;
 
 const commonJsScript: Plugin = {
   name: 'common-js-script',

@@ -5,6 +5,10 @@
  * code from that kept code. The bundle therefore swaps this module for one that imports through the
  * launcher, an ES module; everywhere else it is a plain `import()`.
  */
+
+/** Where the launcher leaves its import for the bundle's importPackage. */
+export const LAUNCHER_IMPORT = Symbol.for('kdeck.import-package');
+
 export function importPackage<T>(name: string): Promise<T> {
   return import(name) as Promise<T>;
 }

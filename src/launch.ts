@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { importPackage, LAUNCHER_IMPORT } from './import-package.js';
 
 const script = fileURLToPath(new URL('./kdeck-main.cjs', import.meta.url));
 const codeCache = `${script}.${process.versions.v8}.code-cache`;
@@ -54,7 +55,7 @@ const run = compiled.runInThisContext() as (
   dirname: string,
 ) => void;
 // the script's ES module packages (src/import-package.ts), found from this folder as from its own
-(globalThis as Record<symbol, unknown>)[Symbol.for('kdeck.import-package')] = (name: string) => import(name);
+(globalThis as Record<symbol, unknown>)[LAUNCHER_IMPORT] = importPackage;
 const module = { exports: {} };
 run.call(module.exports, module.exports, createRequire(script), module, script, path.dirname(script));
 if (process.env.KDECK_CODE_CACHE_TRAINING) process.once('exit', () => keep(compiled.createCachedData()));

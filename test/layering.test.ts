@@ -29,7 +29,7 @@ const LEVEL: Record<string, number> = {
   cli: 7,
   commands: 7,
   ui: 7,
-  /** The shipped program's entry: it runs the bundle of cli and imports nothing of src. */
+  /** The shipped program's entry: it runs the bundle of cli. */
   launch: 8,
 };
 /** Rooms that import only what is listed, whatever their level. */

@@ -6,20 +6,20 @@
  * The bundle resolves those static imports to what this function left under INK_MODULES, so every
  * entry into the views awaits it first; run from the sources, it only loads Ink a little earlier.
  */
-
 import { importPackage } from '../import-package.js';
 
-/** Where the loaded modules are left for the bundle (scripts/bundle.ts reads the same key). */
+/** Where the loaded modules are left for the bundle, by package name. */
 export const INK_MODULES = Symbol.for('kdeck.ink-modules');
+
+/** Ink and the packages that draw with it: what the views import, and what the bundle must not `require`. */
+export const INK_PACKAGES = ['ink', 'ink-select-input'] as const;
 
 type Ink = typeof import('ink');
 
 /** Ink, once it and the packages that draw with it are loaded. */
 export async function loadInk(): Promise<Ink> {
-  const [ink, selectInput] = await Promise.all([
-    importPackage<Ink>('ink'),
-    importPackage<typeof import('ink-select-input')>('ink-select-input'),
-  ]);
-  (globalThis as Record<symbol, unknown>)[INK_MODULES] ??= { ink, 'ink-select-input': selectInput };
-  return ink;
+  const modules = await Promise.all(INK_PACKAGES.map((name) => importPackage<object>(name)));
+  const byName = Object.fromEntries(INK_PACKAGES.map((name, i) => [name, modules[i]]));
+  (globalThis as Record<symbol, unknown>)[INK_MODULES] ??= byName;
+  return byName.ink as Ink;
 }

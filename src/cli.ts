@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * kdeck's command line: argv to a command. Every failure the user can cause ends here as a
  * diagnostic or a sentence and an exit code (0 ok, 1 operation failed, 2 usage or input error);

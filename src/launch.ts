@@ -40,8 +40,7 @@ function keep(data: Buffer): void {
   }
 }
 
-// the script keeps its lines: its first one (a #! line) is blanked, not removed
-const source = fs.readFileSync(script, 'utf8').replace(/^#!.*/, '');
+const source = fs.readFileSync(script, 'utf8');
 const cachedData = readOrUndefined(codeCache);
 const compiled = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
   filename: script,

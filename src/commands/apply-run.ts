@@ -21,19 +21,14 @@ import type { Operation, OperationFlags } from './apply.js';
 import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import { ask } from './prompt.js';
 import { loadInk } from '../views/ink.js';
-import { importPackage } from '../import-package.js';
 
 /**
  * The live view of a terminal, loaded only there: Ink and React take longer to load than a small
  * apply takes to run, and logs and CI never draw them.
  */
 async function liveView(actor: OperationActor) {
-  const [{ render }, { createElement }] = await Promise.all([
-    loadInk(),
-    importPackage<typeof import('react')>('react'),
-  ]);
-  const { LiveOperation } = await import('../views/LiveOperation.js');
-  return render(createElement(LiveOperation, { actor }), { exitOnCtrlC: false, patchConsole: false });
+  await loadInk();
+  return (await import('../views/LiveOperation.js')).renderLiveOperation(actor);
 }
 
 function timeoutOf(text: string): number {

@@ -148,6 +148,7 @@ async function trainCodeCache(): Promise<void> {
   const kdeck = path.join(BUNDLE_DIR, 'kdeck.js');
   const sample = path.join(DIST, '..', 'konfig-sample');
   const training = { ...process.env, KDECK_CODE_CACHE_TRAINING: '1' };
+  const run = promisify(execFile);
   if (fs.existsSync(sample)) {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-training-'));
     const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs: 0 } });
@@ -155,7 +156,7 @@ async function trainCodeCache(): Promise<void> {
       fs.cpSync(sample, copy, { recursive: true, filter: (from) => path.basename(from) !== '.kdeck' });
       const args = ['--kubeconfig', sandbox.kubeconfigPath, '--context', 'sandbox-a', 'apply', '--yes', '-w'];
       // not execFileSync: the sandbox answers from this process
-      await promisify(execFile)(process.execPath, [kdeck, ...args, TRAINING_STACK], {
+      await run(process.execPath, [kdeck, ...args, TRAINING_STACK], {
         cwd: copy,
         env: training,
         timeout: TRAINING_LIMIT_MS,
@@ -168,5 +169,5 @@ async function trainCodeCache(): Promise<void> {
       fs.rmSync(copy, { recursive: true, force: true });
     }
   }
-  await promisify(execFile)(process.execPath, [kdeck, '--version'], { env: training, timeout: TRAINING_LIMIT_MS });
+  await run(process.execPath, [kdeck, '--version'], { env: training, timeout: TRAINING_LIMIT_MS });
 }

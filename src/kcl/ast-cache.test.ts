@@ -35,6 +35,20 @@ describe('AstCache', () => {
     expect(cache.get(file, SOURCE)).toBeUndefined();
   });
 
+  it('keeps a miss under the entry it looked for, and keeps writing once its folder is removed', () => {
+    const cache = new AstCache(path.join(dir, 'ast'), true);
+    const file = path.join(dir, 'main.k');
+    expect(cache.get(file, SOURCE)).toBeUndefined();
+    cache.put(file, SOURCE, parseModule(SOURCE, file));
+    expect(cache.get(file, SOURCE)).toEqual(parseModule(SOURCE, file));
+    fs.rmSync(path.join(dir, 'ast'), { recursive: true });
+    const other = path.join(dir, 'other.k');
+    cache.put(other, SOURCE, parseModule(SOURCE, other));
+    expect(cache.get(other, SOURCE)).toEqual(parseModule(SOURCE, other));
+    // nothing but entries: no temporary file is left behind
+    expect(fs.readdirSync(path.join(dir, 'ast'))).toHaveLength(1);
+  });
+
   it('writes nothing when it is read-only', () => {
     const cache = new AstCache(path.join(dir, 'ast'), false);
     const file = path.join(dir, 'main.k');

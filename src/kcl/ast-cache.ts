@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { threadId } from 'node:worker_threads';
 import type * as A from './ast.js';
 
 /** Files larger than this are parsed every time: their trees would take as much room again. */
@@ -42,8 +43,15 @@ let buildId: string | undefined;
  */
 const pruned = new Set<string>();
 
+/** Temporary names this thread has handed out: unique with its process and thread, without drawing random bytes per entry. */
+let temporaries = 0;
+
 export class AstCache {
   private readonly build = (buildId ??= readBuildId());
+  /** The entry `get` missed last: a miss is parsed and `put` at once, with the same text. */
+  private missed: { file: string; source: string; entry: string } | undefined;
+  /** Whether the folder is known to exist: made once, and again if it went away. */
+  private made = false;
 
   /** `writable` false: entries are read, none written (`--read-only`). */
   constructor(
@@ -52,6 +60,8 @@ export class AstCache {
   ) {}
 
   private entryOf(file: string, source: string): string {
+    const m = this.missed;
+    if (m && m.file === file && m.source === source) return m.entry;
     const hash = crypto.createHash('sha256');
     for (const part of [this.build, file, source]) hash.update(part).update('\0');
     return path.join(this.dir, hash.digest('hex'));
@@ -60,10 +70,12 @@ export class AstCache {
   /** The tree parsed from `source` for `file` before, if kept. */
   get(file: string, source: string): A.Module | undefined {
     if (source.length > MAX_CACHED_SOURCE) return undefined;
+    const entry = this.entryOf(file, source);
     try {
-      return v8.deserialize(fs.readFileSync(this.entryOf(file, source))) as A.Module;
+      return v8.deserialize(fs.readFileSync(entry)) as A.Module;
     } catch {
       // no entry, or one that is not a tree
+      this.missed = { file, source, entry };
       return undefined;
     }
   }
@@ -72,11 +84,23 @@ export class AstCache {
   put(file: string, source: string, module: A.Module): void {
     if (!this.writable || source.length > MAX_CACHED_SOURCE) return;
     const entry = this.entryOf(file, source);
-    const temporary = `${entry}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+    this.missed = undefined;
+    const temporary = `${entry}.${process.pid}.${threadId}.${temporaries++}`;
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
+      if (!this.made) {
+        fs.mkdirSync(this.dir, { recursive: true });
+        this.made = true;
+      }
       if (!pruned.has(this.dir)) this.prune();
-      fs.writeFileSync(temporary, v8.serialize(module));
+      const tree = v8.serialize(module);
+      try {
+        fs.writeFileSync(temporary, tree);
+      } catch (e) {
+        // the folder went away while the process ran (a user clearing the cache): made again
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        fs.mkdirSync(this.dir, { recursive: true });
+        fs.writeFileSync(temporary, tree);
+      }
       fs.renameSync(temporary, entry);
     } catch {
       // a full disk or a folder that cannot be written costs the next run time, nothing else

@@ -93,6 +93,55 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/**
+ * `next` with every part deep-equal to the same part of `old` replaced by old's own (and `old`
+ * itself when they are equal throughout). Stored objects are never changed, so sharing is safe;
+ * a controller's status write rebuilds its status whole, and with the parts that did not change
+ * shared, the comparisons and field diffs of the write skip them at a glance.
+ */
+export function shareUnchanged<T>(next: T, old: unknown): T {
+  if (next === old) return next;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(old)) return next;
+    let same = next.length === old.length;
+    const out = next.map((x: unknown, i) => {
+      const shared = i < old.length ? shareUnchanged(x, old[i]) : x;
+      if (shared !== old[i]) same = false;
+      return shared;
+    });
+    return (same ? old : out) as T;
+  }
+  if (!isMap(next) || !isMap(old)) return next;
+  let same = true;
+  let kept = 0;
+  const out: JsonMap = {};
+  for (const k in next) {
+    const v = next[k];
+    if (v === undefined) continue;
+    const shared = shareUnchanged(v, old[k]);
+    out[k] = shared;
+    if (shared !== old[k]) same = false;
+    else kept++;
+  }
+  if (!same) return out as T;
+  // every key of `next` holds old's value: the same only if old has no other
+  let oldKeys = 0;
+  for (const k in old) if (old[k] !== undefined) oldKeys++;
+  return (oldKeys === kept ? old : out) as T;
+}
+
+/**
+ * `{ ...base, ...fields }`, copied key by key. In Node 20's V8 an object made by spreading
+ * another takes a key its source lacks on a slow path (about 3 µs, against 0.3 µs for this
+ * copy), and the controllers set status fields an object may not have yet at every write.
+ */
+export function withFields<T extends object>(base: T | undefined, fields: Partial<T>): T {
+  const out = {} as T;
+  for (const k in base) out[k] = base[k];
+  for (const k in fields) (out as Partial<T>)[k] = fields[k];
+  return out;
+}
+
 /** A copy without the named fields that are 0, as the API omits empty counters (`omitempty`). */
 export function omitZeros<T extends object>(v: T, keys: readonly (keyof T)[]): T {
   const out = { ...v };

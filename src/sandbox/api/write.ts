@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { assignOrRemove, clone, deepEqual, isMap } from '../json.js';
 import { rfc3339 } from '../time.js';
-import { recordUpdate } from '../patch/managed-fields.js';
+import { recordUpdate, type UpdateRecord } from '../patch/managed-fields.js';
 import type { Scope } from '../patch/fieldset.js';
 import type { ApiContext, WriteOptions } from './context.js';
 import { checkQuota, mutateOnCreate } from './admission.js';
@@ -253,17 +253,17 @@ export function commitUpdate(
   // fields are worked out, whoever sends it (a controller with nothing new, a client's replace)
   if (!opts.managedFields && baseFields === oldMeta.managedFields && deepEqual(o, old)) return old;
   const now = rfc3339(ctx.clock.now());
-  const record = { manager: opts.manager, apiVersion: o.apiVersion, time: now };
-  let fields =
-    opts.managedFields ??
-    recordUpdate(baseFields, old, o, r.kind, {
-      ...record,
-      scope,
-      ...(opts.subresource ? { subresource: opts.subresource } : {}),
-    });
+  // built whole rather than spread: this runs on every write
+  const record = (writeScope: Scope, subresource: string | undefined): UpdateRecord => ({
+    manager: opts.manager,
+    apiVersion: o.apiVersion,
+    time: now,
+    scope: writeScope,
+    subresource,
+  });
+  let fields = opts.managedFields ?? recordUpdate(baseFields, old, o, r.kind, record(scope, opts.subresource));
   // the status a binding writes is owned as if written through the status subresource
-  if (opts.binding && !opts.managedFields)
-    fields = recordUpdate(fields, old, o, r.kind, { ...record, scope: 'status', subresource: 'status' });
+  if (opts.binding && !opts.managedFields) fields = recordUpdate(fields, old, o, r.kind, record('status', 'status'));
   assignOrRemove(meta, 'managedFields', fields.length > 0 ? fields : undefined);
   if (deepEqual(o, old)) return old;
   if (opts.dryRun) return o;

@@ -5,6 +5,7 @@
  * the new state, what happened on the way (for Events) and when to look again.
  */
 import type { ContainerFault } from '../faults.js';
+import { withFields } from '../json.js';
 
 export type Stage = 'creating' | 'pullError' | 'pullBackOff' | 'configError' | 'running' | 'backOff' | 'exited';
 
@@ -90,7 +91,7 @@ function start(run: ContainerRun, at: number, nature: ContainerNature): [Contain
   if (nature.configProblem !== undefined)
     return [{ ...run, stage: 'configError', since: at, configError: nature.configProblem }, 'configFailed'];
   const { configError: _gone, ...rest } = run;
-  return [{ ...rest, stage: 'running', since: at, startedAt: at }, 'started'];
+  return [withFields(rest, { stage: 'running', since: at, startedAt: at }), 'started'];
 }
 
 function step(run: ContainerRun, at: number, nature: ContainerNature): [ContainerRun, Happening] {

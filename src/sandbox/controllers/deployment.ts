@@ -4,7 +4,7 @@
  * revisions numbered on the ReplicaSets and the Deployment, old ReplicaSets kept up to
  * `revisionHistoryLimit`, and the status kubectl's rollout rules read.
  */
-import { clone } from '../json.js';
+import { clone, withFields } from '../json.js';
 import type { KubeObject } from '../api/object.js';
 import { condition, type Deployment, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
@@ -161,7 +161,12 @@ export function deploymentController(ctx: ControllerContext): Controller {
         newRs = all.find((rs) => rs.metadata.uid === newRs!.metadata.uid);
         cleanupHistory(d, all, newRs);
       }
-      const status = calculateStatus({ ...d, status: { ...d.status, conditions: conds } }, newRs, all, now);
+      const status = calculateStatus(
+        withFields(d, { status: withFields(d.status, { conditions: conds }) }),
+        newRs,
+        all,
+        now,
+      );
       const { status: withProgress, deadlineAt } = d.spec.paused
         ? { status, deadlineAt: undefined }
         : progress(d, newRs, status, now);

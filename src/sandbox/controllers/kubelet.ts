@@ -4,7 +4,7 @@
  * for), report it as pod status, and finish graceful deletions. A kubelet on a NotReady node is
  * silent: its pods stay as they were until the node comes back.
  */
-import { clone, isMap } from '../json.js';
+import { clone, isMap, withFields } from '../json.js';
 import { commitUpdate } from '../api/write.js';
 import { READINESS_DELAY_ANNOTATION } from '../faults.js';
 import { parseDuration } from '../../model/duration.js';
@@ -266,7 +266,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
         ctx.events.record(pod, 'Normal', 'Killing', `Stopping container ${ctr.name}`, KUBELET, pod.spec.nodeName);
       const conds = (pod.status?.conditions ?? []).map((x) =>
         (x.type === 'Ready' || x.type === 'ContainersReady') && x.status === 'True'
-          ? { ...x, status: 'False' as const, reason: 'PodTerminating', lastTransitionTime: rfc3339(now) }
+          ? withFields(x, { status: 'False', reason: 'PodTerminating', lastTransitionTime: rfc3339(now) })
           : x,
       );
       const statuses = (pod.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false }));

@@ -4,6 +4,7 @@
  * kubelet's order, each keeping its lastTransitionTime while its status holds.
  */
 import { createHash } from 'node:crypto';
+import { withFields } from '../json.js';
 import { rfc3339 } from '../time.js';
 import type { ContainerRun } from './container-run.js';
 import { backoffMs } from './container-run.js';
@@ -168,8 +169,7 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
   ];
   // conditions the kubelet does not own (readiness gates set by others) stay as they are
   for (const c of old) if (!conditions.some((x) => x.type === c.type)) conditions.push(c);
-  const status: PodStatus = {
-    ...pod.status,
+  const status: PodStatus = withFields(pod.status, {
     phase,
     conditions,
     hostIP: v.hostIP,
@@ -178,7 +178,7 @@ export function podStatus(pod: Pod, v: PodView, now: number): PodStatus {
     podIPs: [{ ip: v.podIP }],
     startTime: v.startTime,
     containerStatuses: v.statuses,
-  };
+  });
   if (v.initStatuses.length > 0) status.initContainerStatuses = v.initStatuses;
   if (gen !== undefined) status.observedGeneration = gen;
   return status;

@@ -3,7 +3,7 @@
  * deleting the least useful first), and reports replicas, ready and available counts. A pod
  * deleted by hand is replaced at once, while the old one still shows Terminating.
  */
-import { omitZeros } from '../json.js';
+import { omitZeros, withFields } from '../json.js';
 import { resourceKey } from '../api/resources.js';
 import { isPodActive, isPodReady, type Pod, type ReplicaSet } from './kinds.js';
 import type { Controller } from './manager.js';
@@ -72,8 +72,7 @@ export function replicaSetController(
       }
       const minReady = rs.spec.minReadySeconds ?? 0;
       const tplLabels = rs.spec.template.metadata?.labels ?? {};
-      const status = {
-        ...rs.status,
+      const status = withFields(rs.status, {
         replicas: active.length,
         fullyLabeledReplicas: active.filter((p) =>
           Object.entries(tplLabels).every(([k, v]) => p.metadata.labels?.[k] === v),
@@ -87,7 +86,7 @@ export function replicaSetController(
             p.status?.phase !== 'Failed',
         ).length,
         observedGeneration: rs.metadata.generation ?? 1,
-      };
+      });
       writeStatus(
         ctx,
         replicasets,

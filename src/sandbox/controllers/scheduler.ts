@@ -4,7 +4,7 @@
  * ties by name. A pod no node fits is marked Unschedulable with the scheduler's message and
  * tried again whenever a node changes.
  */
-import { clone, isMap } from '../json.js';
+import { clone, isMap, withFields } from '../json.js';
 import { rfc3339 } from '../time.js';
 import { condition, type Condition, type Node, type Pod, type Toleration } from './kinds.js';
 import type { Controller } from './manager.js';
@@ -156,10 +156,9 @@ export function schedulerController(ctx: ControllerContext): Controller {
       };
       const next = clone(pod);
       next.spec.nodeName = nodeName;
-      next.status = {
-        ...next.status,
+      next.status = withFields(next.status, {
         conditions: [...(next.status?.conditions ?? []).filter((x) => x.type !== 'PodScheduled'), scheduled],
-      };
+      });
       commitUpdate(ctx.api, pods, pod, next, { manager: SCHEDULER, binding: true });
       ctx.events.record(
         pod,

@@ -5,8 +5,6 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createElement } from 'react';
-import { render } from 'ink';
 import { waitFor } from 'xstate';
 import type { ClusterSet } from '../cluster/cluster-set.js';
 import { findWorkspaceRoot } from '../konfig/workspace.js';
@@ -34,7 +32,8 @@ import {
 import type { RecoveryPlan } from '../recovery/plan.js';
 import { rehearsalText } from '../recovery/rehearsal-text.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
-import { LiveRecovery } from '../views/LiveRecovery.js';
+import { loadInk } from '../views/ink.js';
+import type { LiveRecoveryProps } from '../views/LiveRecovery.js';
 import { globalFlags } from './command-flags.js';
 import { ask } from './prompt.js';
 import type { RecoverFlags } from './recover.js';
@@ -234,6 +233,15 @@ function openOptions(flags: RecoverFlags): OpenOptions {
   };
 }
 
+/**
+ * The live view of a terminal, loaded only there: Ink and React take longer to load than a plan
+ * takes to print, and scripts, logs and `--output json` never draw them.
+ */
+async function liveView(props: LiveRecoveryProps) {
+  await loadInk();
+  return (await import('../views/LiveRecovery.js')).renderLiveRecovery(props);
+}
+
 /** Follows a run to its end: the live view or event lines, interrupts, and the outcome as the exit code. */
 async function follow(
   run: LiveRun,
@@ -258,10 +266,7 @@ async function follow(
   });
   // the live view reads the keys in raw mode, where Ctrl-C is a key: it hands it over as an interrupt
   const view = interactiveOutput(flags)
-    ? render(createElement(LiveRecovery, { actor, prod, keys: interactive, onInterrupt: interrupts.trigger }), {
-        exitOnCtrlC: false,
-        patchConsole: false,
-      })
+    ? await liveView({ actor, prod, keys: interactive, onInterrupt: interrupts.trigger })
     : undefined;
   let final: RunSnapshot | undefined;
   try {

@@ -5,7 +5,6 @@
  */
 import { Command, Option } from 'commander';
 import { collect } from './command-flags.js';
-import { loadInk } from '../views/ink.js';
 
 export interface RecoverFlags {
   argument: string[];
@@ -52,8 +51,6 @@ export function recoverCommand(): Command {
     )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (runbook: string | undefined, flags: RecoverFlags, command: Command) => {
-      // its live view draws with Ink, which only an import can load (views/ink.ts)
-      await loadInk();
       const { runRecover } = await import('./recover-run.js');
       await runRecover(runbook, flags, command);
     });

@@ -4,7 +4,7 @@
  * the cluster (a later `kdeck recover --resume` retries it).
  */
 import { useSelector } from '@xstate/react';
-import { Box, Text, useInput } from 'ink';
+import { Box, render, Text, useInput, type Instance } from 'ink';
 import { useEffect, useState } from 'react';
 import type { ClusterActor, ClusterSnapshot } from '../workflows/recovery/cluster-machine.js';
 import { clusterActorId, type RunActor } from '../workflows/recovery/run-machine.js';
@@ -120,4 +120,9 @@ export function LiveRecovery({ actor, prod, keys = true, onInterrupt }: LiveReco
       ) : null}
     </Box>
   );
+}
+
+/** Draws a run on the terminal until it is unmounted; Ctrl-C reaches the run through `onInterrupt`. */
+export function renderLiveRecovery(props: LiveRecoveryProps): Instance {
+  return render(<LiveRecovery {...props} />, { exitOnCtrlC: false, patchConsole: false });
 }

@@ -14,12 +14,10 @@ export const INK_MODULES = Symbol.for('kdeck.ink-modules');
 /** Ink and the packages that draw with it: what the views import, and what the bundle must not `require`. */
 export const INK_PACKAGES = ['ink', 'ink-select-input'] as const;
 
-type Ink = typeof import('ink');
-
-/** Ink, once it and the packages that draw with it are loaded. */
-export async function loadInk(): Promise<Ink> {
+/** Loads Ink and the packages that draw with it. */
+export async function loadInk(): Promise<void> {
   const modules = await Promise.all(INK_PACKAGES.map((name) => importPackage<object>(name)));
-  const byName = Object.fromEntries(INK_PACKAGES.map((name, i) => [name, modules[i]]));
-  (globalThis as Record<symbol, unknown>)[INK_MODULES] ??= byName;
-  return byName.ink as Ink;
+  (globalThis as Record<symbol, unknown>)[INK_MODULES] ??= Object.fromEntries(
+    INK_PACKAGES.map((name, i) => [name, modules[i]]),
+  );
 }

@@ -1,13 +1,13 @@
 /**
  * The recovery bench's pace: what the fleet's clusters allow, timed with the thinnest client
  * that does the same work. Per cluster, in parallel, batch after batch, it deletes the batch's
- * pods (each incarnation by uid, as kdeck does), then waits, reading its own watches of the pods
- * and Deployments, until each workload of the batch has its old pods going, every replica Ready
- * and its status showing them available. It has no gate, no journal, no state machine and no
+ * pods (each incarnation by uid, as kdeck does), then waits, reading watch-fed caches of the
+ * pods and Deployments (cluster/object-cache.ts), until each workload of the batch has its old
+ * pods going, every replica Ready and its status showing them available. It has no gate, no journal, no state machine and no
  * verdicts: the time it takes beyond the lower bound is the clusters' own (a delete served, the
  * replacement created, scheduled, started and reported), which no client can save.
  */
-import { watchObjects } from '../src/cluster/watch.js';
+import { ObjectCache } from '../src/cluster/object-cache.js';
 import type { KubeObject } from '../src/model/kube-object.js';
 import { podReady, type Fleet } from './recovery-fleet.js';
 
@@ -15,40 +15,29 @@ const POD = { apiVersion: 'v1', kind: 'Pod', namespace: 'default' } as const;
 const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' } as const;
 
 interface Cluster {
-  pods: Map<string, KubeObject>;
-  deployments: Map<string, KubeObject>;
-  /** Resolves at the next event of either watch. */
-  changed(): Promise<void>;
+  pods: ObjectCache;
+  deployments: ObjectCache;
 }
 
-function follow(fleet: Fleet, context: string, signal: AbortSignal): Cluster {
-  const client = fleet.clusters.client(context);
-  const pods = new Map<string, KubeObject>();
-  const deployments = new Map<string, KubeObject>();
-  let wake: () => void = () => undefined;
-  const note = (map: Map<string, KubeObject>, key: string, type: string, o: KubeObject) => {
-    if (type === 'DELETED') map.delete(key);
-    else map.set(key, o);
-    wake();
-  };
-  void watchObjects(client, POD, (e) => note(pods, String(e.object.metadata?.uid), e.type, e.object), {
-    signal,
-  }).catch(() => undefined);
-  void watchObjects(client, DEPLOYMENT, (e) => note(deployments, String(e.object.metadata?.name), e.type, e.object), {
-    signal,
-  }).catch(() => undefined);
-  return { pods, deployments, changed: () => new Promise<void>((r) => (wake = r)) };
+/** Resolves at the next change of either cache. */
+function changed(c: Cluster): Promise<void> {
+  return new Promise((resolve) => {
+    const offs = [c.pods, c.deployments].map((cache) =>
+      cache.onChange(() => {
+        for (const off of offs) off();
+        resolve();
+      }),
+    );
+  });
 }
 
 /** Whether a workload is back: none of `old` still up, every replica Ready, the status agreeing. */
 function back(c: Cluster, owner: string, old: ReadonlySet<string>): boolean {
-  const d = c.deployments.get(owner);
+  const d = c.deployments.items().find((o) => o.metadata?.name === owner);
   const want = (d?.spec as { replicas?: number } | undefined)?.replicas;
   const status = d?.status as { availableReplicas?: number; updatedReplicas?: number } | undefined;
   if (!d || want === undefined || status?.availableReplicas !== want || status.updatedReplicas !== want) return false;
-  const mine = [...c.pods.values()].filter(
-    (p) => (p.metadata?.labels as Record<string, string> | undefined)?.app === owner,
-  );
+  const mine = c.pods.items().filter((p) => (p.metadata?.labels as Record<string, string> | undefined)?.app === owner);
   const going = (p: KubeObject) => p.metadata?.deletionTimestamp !== undefined;
   if (mine.some((p) => old.has(String(p.metadata?.uid)) && !going(p))) return false;
   return mine.filter((p) => !going(p) && podReady(p)).length === want;
@@ -56,15 +45,18 @@ function back(c: Cluster, owner: string, old: ReadonlySet<string>): boolean {
 
 /** The fleet's plan done by the thin client: ms from the first delete to the last workload back. */
 export async function recoveryPace(fleet: Fleet): Promise<number> {
-  const watching = new AbortController();
+  const clusters = new Map(
+    fleet.contexts.map((context): [string, Cluster] => {
+      const client = fleet.clusters.client(context);
+      return [context, { pods: new ObjectCache(client, POD), deployments: new ObjectCache(client, DEPLOYMENT) }];
+    }),
+  );
   try {
-    const clusters = new Map(fleet.contexts.map((c) => [c, follow(fleet, c, watching.signal)]));
     // the uids the plan was made from, as kdeck freezes them at launch
     const uids = new Map<string, Map<string, string>>();
     for (const [context, c] of clusters) {
-      const expected = fleet.plan.batches.filter((b) => b.cluster === context).flatMap((b) => b.targets).length;
-      while (c.pods.size < expected) await c.changed();
-      uids.set(context, new Map([...c.pods.values()].map((p) => [String(p.metadata?.name), String(p.metadata?.uid)])));
+      await Promise.all([c.pods.ready(), c.deployments.ready()]);
+      uids.set(context, new Map(c.pods.items().map((p) => [String(p.metadata?.name), String(p.metadata?.uid)])));
     }
     const started = performance.now();
     await Promise.all(
@@ -77,12 +69,15 @@ export async function recoveryPace(fleet: Fleet): Promise<number> {
             batch.targets.map((t) => client.delete({ ...POD, name: t.name }, 'Background', { uid: uidOf.get(t.name) })),
           );
           const owners = [...new Set(batch.targets.map((t) => t.owner?.name ?? ''))];
-          while (!owners.every((o) => back(c, o, old))) await c.changed();
+          while (!owners.every((o) => back(c, o, old))) await changed(c);
         }
       }),
     );
     return performance.now() - started;
   } finally {
-    watching.abort();
+    for (const c of clusters.values()) {
+      c.pods.close();
+      c.deployments.close();
+    }
   }
 }

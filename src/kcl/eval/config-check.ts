@@ -12,7 +12,7 @@ import { KclError, kclError, throwAll, type Diagnostic, type Position } from '..
 import { didYouMean } from '../suggestions.js';
 import { lookupKeyPath, type KeyPart } from './key-path.js';
 import { allAttrs, attributeNames, indexSignature, type AttrDecl, type SchemaDef } from './schema-def.js';
-import { convert, isSchemaDef, typeText, valueTypeText, type TypeEnv } from './types.js';
+import { convert, dottedName, isSchemaDef, typeText, valueTypeText, type TypeEnv } from './types.js';
 import { DictValue, UnitValue, type Value } from './values.js';
 
 function at(file: string, loc: { line: number; column: number }): Position {
@@ -268,7 +268,7 @@ function checkerLetsThrough(v: Value, t: A.TypeNode, env: TypeEnv): boolean {
     case 'UnionType':
       return t.members.some((m) => checkerLetsThrough(v, m, env));
     case 'NamedType': {
-      const name = t.name.join('.');
+      const name = dottedName(t.name);
       if (name === 'float') return typeof v === 'bigint' || typeof v === 'boolean';
       const alias = env.resolveType(t.name);
       return alias !== undefined && !isSchemaDef(alias) && checkerLetsThrough(v, alias, env);

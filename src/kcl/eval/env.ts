@@ -47,9 +47,11 @@ export interface Env {
   readonly scope: Scope;
   readonly file: string;
   readonly module: ModuleCtx;
-  readonly frame?: CallFrame;
+  /** Every Env has all four fields, in this order: envs are made by the million, and V8 makes a
+   * spread that adds a field far slower than one that only overwrites. */
+  readonly frame: CallFrame | undefined;
 }
 
 export function withScope(env: Env, scope: Scope): Env {
-  return { ...env, scope };
+  return { scope, file: env.file, module: env.module, frame: env.frame };
 }

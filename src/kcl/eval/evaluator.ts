@@ -176,7 +176,7 @@ export class Evaluator {
       pkgpath,
     };
     for (const m of modules) {
-      const env: Env = { scope, file: m.file, module: ctx };
+      const env: Env = { scope, file: m.file, module: ctx, frame: undefined };
       for (const stmt of m.body) lazy.add(stmt, env);
     }
     lazy.runAll();
@@ -594,7 +594,7 @@ export class Evaluator {
 
   /** A global's value as printed: instances a union left provisional are rebuilt. */
   finished(v: Value, ctx: ModuleCtx): Value {
-    const env: Env = { scope: ctx.scope, file: this.currentFile, module: ctx };
+    const env: Env = { scope: ctx.scope, file: this.currentFile, module: ctx, frame: undefined };
     return completeProvisional(v, (inst) => this.reinstantiate(inst, configOf(inst), env));
   }
 
@@ -684,19 +684,20 @@ export class Evaluator {
 
   /** `selected`: the name is the left side of a selector (`name.attr`). */
   lookupName(names: string[], env: Env, selected = false): Value {
-    const [first, ...rest] = names;
-    if (rest.length > 0 && this.notImportedYet(first, env)) return UNDEFINED;
+    const first = names[0];
+    const dotted = names.length > 1;
+    if (dotted && this.notImportedYet(first, env)) return UNDEFINED;
     // `pkg.name` where `pkg` is an import reads the package even inside a config with a key
     // `pkg` (`metadata = ObjectMeta {name = metadata.__META_APP_NAME}`), however deep the
     // configs nest: kcl's resolver binds the dotted name to the import, and a config's keys are
     // not in its scopes
-    const imported = (selected || rest.length > 0) && isModule(env.scope.moduleScope().vars.get(first));
+    const imported = (selected || dotted) && isModule(env.scope.moduleScope().vars.get(first));
     // `None` is a value here, so a miss is `undefined`, never `??` on null
     let v: Value | undefined = env.scope.lookup(first, imported);
     if (v === undefined) v = BUILTINS.get(first) ?? (first === 'option' ? OPTION : undefined);
     if (v === undefined && this.options.undefinedSchemaNamesReadUndefined && env.scope.schemaScope()) v = UNDEFINED;
     if (v === undefined) throw kclError('EvaluationError', `name '${first}' is not defined`);
-    for (const n of rest) v = this.select(v, n, false);
+    for (let i = 1; i < names.length; i++) v = this.select(v, names[i], false);
     return v;
   }
 
@@ -844,7 +845,7 @@ export class Evaluator {
   ): void {
     const params = def.node.params;
     throwAll(schemaCallProblems({ name: def.name, params, callee, args, keywords }, env.file));
-    const definedIn: Env = { scope: def.scope, file: def.file, module: def.module };
+    const definedIn: Env = { scope: def.scope, file: def.file, module: def.module, frame: undefined };
     this.checkLiteralArgs(site, params, args, keywords, definedIn, env);
     const calleeEnv = this.typeEnv(definedIn);
     for (const [param, arg] of paramPairs(params, args, keywords)) {
@@ -911,7 +912,7 @@ export class Evaluator {
     const scope = new Scope(closure.scope, 'lambda');
     this.bindParams(node.params, call, scope, closure, 'lambda');
     const frame: CallFrame = { last: null };
-    this.execBlock(node.body, { ...closure, scope, frame });
+    this.execBlock(node.body, { scope, file: closure.file, module: closure.module, frame });
     return node.returnType ? this.convertAtRuntime(frame.last, node.returnType, closure) : frame.last;
   }
 

@@ -12,7 +12,7 @@ import type * as A from '../ast.js';
 import { KclError, kclError } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { union } from './config.js';
-import type { Env } from './env.js';
+import { withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { CheckFailure } from './check-failure.js';
@@ -94,7 +94,9 @@ function checkerTypeText(t: A.TypeNode): string {
 /** The schema a type annotation names, resolved in the package of the schema that wrote it. */
 function namedSchema(ev: Evaluator, t: A.TypeNode, owner: SchemaDef): SchemaDef | undefined {
   if (t.type !== 'NamedType') return undefined;
-  const found = ev.typeEnv({ scope: owner.scope, file: owner.file, module: owner.module }).resolveType(t.name);
+  const found = ev
+    .typeEnv({ scope: owner.scope, file: owner.file, module: owner.module, frame: undefined })
+    .resolveType(t.name);
   return found && isSchemaDef(found) ? found : undefined;
 }
 
@@ -277,13 +279,13 @@ class SchemaFrame implements AttributeSource {
     // not a comprehension scope: there a bare config key naming the variable would mean its value
     const scope = new Scope(this.site.scope, 'lambda');
     if (sig.keyName) scope.vars.set(sig.keyName, key);
-    const value = this.ev.evalExpr(sig.value!, { ...this.site, scope });
+    const value = this.ev.evalExpr(sig.value!, withScope(this.site, scope));
     return withConfig(value, this.config.get(key)!, this.config.opOf(key));
   }
 
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
-    const env: Env = { scope, file: owner.file, module: owner.module };
+    const env: Env = { scope, file: owner.file, module: owner.module, frame: undefined };
     this.envs.set(owner, env);
     if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`, true);
     if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);
@@ -417,7 +419,7 @@ class SchemaFrame implements AttributeSource {
   private withKey(env: Env, name: string, key: string): Env {
     const scope = new Scope(env.scope, 'lambda');
     scope.vars.set(name, key);
-    return { ...env, scope };
+    return withScope(env, scope);
   }
 
   private runCheck(owner: SchemaDef, check: A.CheckItem, env: Env): void {

@@ -268,6 +268,12 @@ function cloneShallow(v: DictValue): DictValue {
   return d;
 }
 
+/** `a.b.c` from its parts, without joining the one-part names nearly every type has: a type is
+ * converted at every attribute an instance sets. */
+export function dottedName(parts: readonly string[]): string {
+  return parts.length === 1 ? parts[0] : parts.join('.');
+}
+
 /** A cheap pre-check for unions, so `int | str` does not try to convert a str into an int. */
 function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
   switch (t.type) {
@@ -278,7 +284,7 @@ function matchesShape(v: Value, t: TypeNode, env: TypeEnv): boolean {
     case 'LiteralType':
       return literalMatches(v, t);
     case 'NamedType': {
-      const name = t.name.join('.');
+      const name = dottedName(t.name);
       if (BASIC.has(name)) return basicMatches(name, v);
       const resolved = env.resolveType(t.name);
       if (!resolved) return false;
@@ -313,7 +319,7 @@ function basicMatches(name: string, v: Value): boolean {
 }
 
 function convertNamed(v: Value, t: Extract<TypeNode, { type: 'NamedType' }>, env: TypeEnv): Value {
-  const name = t.name.join('.');
+  const name = dottedName(t.name);
   if (BASIC.has(name)) {
     if (!basicMatches(name, v)) mismatch(t, v);
     // kcl keeps an int assigned to a float-typed name as a float

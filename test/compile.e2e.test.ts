@@ -105,8 +105,14 @@ describe('kdeck compile', () => {
     expect(fs.existsSync(cache)).toBe(false);
     const first = kdeck(['compile']);
     expect(first.code).toBe(0);
-    // every file the stack imports, one entry each
-    expect(fs.readdirSync(cache).length).toBeGreaterThan(100);
+    // one pack, with an entry for every file the stack imports
+    expect(fs.readdirSync(cache)).toEqual(['pack']);
+    expect(
+      fs
+        .readFileSync(path.join(cache, 'pack'))
+        .toString('latin1')
+        .match(/\.k","[0-9a-f]{64}",/g)?.length,
+    ).toBeGreaterThan(100);
     const again = kdeck(['compile']);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);

@@ -14,7 +14,7 @@ import type { PluginRegistry } from '../kcl/plugins.js';
 import { parseOptionArg, runKcl } from '../kcl/run.js';
 import { runOptionsFromSettings } from '../kcl/settings.js';
 import type { RunGuards } from '../kcl/run-guards.js';
-import { AstCache } from '../kcl/ast-cache.js';
+import { AstCache, writeKeptParses } from '../kcl/ast-cache.js';
 import { crdResources } from './crd.js';
 import { resourcesOfOutput, specOf } from './spec.js';
 import { type Spec } from '../model/resource.js';
@@ -37,6 +37,9 @@ export interface CompileOptions {
    * reading them there and, unless `--read-only`, writing them: what kdeck's own commands do.
    */
   keepParses?: boolean;
+  /** With keepParses: leave writing them to the caller (`writeKeptParses`), once its answer is
+   * out; the console's compile thread does, so that a save's compile does not wait for the disk. */
+  writeParsesLater?: boolean;
 }
 
 export interface CompiledStack {
@@ -98,17 +101,23 @@ export function compileStack(dir: string, options: CompileOptions = {}): Compile
       },
     );
   }
-  const result = runKcl({
-    ...settings,
-    options: [...(settings.options ?? []), ...(options.arguments ?? []).map(parseOptionArg)],
-    overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
-    plugins: options.plugins,
-    packageCache: options.packageCache,
-    guards: options.guards,
-    ...(options.keepParses
-      ? { astCache: new AstCache(path.join(root, '.kdeck', 'cache', 'ast'), options.guards?.readOnly !== true) }
-      : {}),
-  });
+  let result: ReturnType<typeof runKcl>;
+  try {
+    result = runKcl({
+      ...settings,
+      options: [...(settings.options ?? []), ...(options.arguments ?? []).map(parseOptionArg)],
+      overrides: [...(settings.overrides ?? []), ...(options.overrides ?? [])],
+      plugins: options.plugins,
+      packageCache: options.packageCache,
+      guards: options.guards,
+      ...(options.keepParses
+        ? { astCache: new AstCache(path.join(root, '.kdeck', 'cache', 'ast'), options.guards?.readOnly !== true) }
+        : {}),
+    });
+  } finally {
+    // the parses of a program that fails are as good as those of one that runs
+    if (options.keepParses && !options.writeParsesLater) writeKeptParses();
+  }
   const spec = specOf([
     ...resourcesOfOutput(result.data(), `the output of stack ${stack.path}`),
     ...crdResources(stack.dir),

@@ -51,9 +51,10 @@ function inputsOf(dir: string): StackInputs {
   }
 }
 
-/** The console's compile of a stack, as the commands compile it (parses kept on disk). */
+/** The console's compile of a stack, as the commands compile it (parses kept on disk, written
+ * by the caller with writeKeptParses once the answer is out). */
 export function compileForConsole(dir: string, settings: CompileSettings) {
-  return compileStack(dir, { keepParses: true, guards: { readOnly: settings.readOnly } });
+  return compileStack(dir, { keepParses: true, writeParsesLater: true, guards: { readOnly: settings.readOnly } });
 }
 
 /** A compile's outcome, and whether compiling the stack again only computes (see

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CompileReply, CompileRequest, CompileSettings } from './compile-protocol.js';
+import { writeKeptParses } from '../../kcl/ast-cache.js';
 import { compileForConsole, compileOutcome } from './compile-stack.js';
 import { WarmUp } from './warm-up.js';
 
@@ -25,5 +26,6 @@ parentPort?.on('message', (request: CompileRequest) => {
   const { outcome, repeatable } = compileOutcome(request.dir, settings);
   const reply: CompileReply = { id: request.id, ...outcome };
   parentPort?.postMessage(reply);
+  writeKeptParses();
   warmUp.compiled(request.dir, repeatable, outcome.ms);
 });

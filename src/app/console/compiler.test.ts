@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempWorkspace, MINIMAL_STACK } from '../../konfig/testing.js';
 import { WorkerCompiler } from './compiler.js';
 
@@ -44,7 +44,10 @@ describe('WorkerCompiler', () => {
       compiler = new WorkerCompiler({ script: BUILT });
       const written = await compiler.compile(dir);
       expect(written.ok).toBe(true);
-      expect(fs.readdirSync(path.join(root, '.kdeck', 'cache', 'ast')).length).toBe(1);
+      // written once the answer is out
+      await vi.waitFor(() => expect(fs.readdirSync(path.join(root, '.kdeck', 'cache', 'ast'))).toEqual(['pack']), {
+        timeout: 5_000,
+      });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

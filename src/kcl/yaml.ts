@@ -81,9 +81,13 @@ function isWritten(item: Value, opts: EncodeOptions): boolean {
 
 /** A dict's entries as kcl writes them: in order (sorted if asked), without the ones it drops. */
 function writtenEntries(v: DictValue, opts: EncodeOptions): [string, Value][] {
-  const entries = [...v.entries];
+  // one pass, not a copy then a filter: a Spec of 300 resources has thousands of dicts
+  const entries: [string, Value][] = [];
+  for (const entry of v.entries) {
+    if (!(opts.ignorePrivate && entry[0].startsWith('_')) && isWritten(entry[1], opts)) entries.push(entry);
+  }
   if (opts.sortKeys) entries.sort(([a], [b]) => compareCodePoints(a, b));
-  return entries.filter(([key, item]) => !(opts.ignorePrivate && key.startsWith('_')) && isWritten(item, opts));
+  return entries;
 }
 
 /** A scalar's data; undefined for a list, dict or non-data value. */
@@ -113,7 +117,11 @@ interface DataForm<T> {
 function walkData<T>(v: Value, opts: EncodeOptions, form: DataForm<T>): T {
   const scalar = scalarData(v);
   if (scalar !== undefined) return form.scalar(scalar);
-  if (Array.isArray(v)) return form.list(v.filter((item) => isWritten(item, opts)).map((i) => walkData(i, opts, form)));
+  if (Array.isArray(v)) {
+    const items: T[] = [];
+    for (const item of v) if (isWritten(item, opts)) items.push(walkData(item, opts, form));
+    return form.list(items);
+  }
   if (v instanceof DictValue)
     return form.map(writtenEntries(v, opts).map(([key, item]) => [key, walkData(item, opts, form)]));
   // A bare function, schema type or module has no data form; null is the closest thing.

@@ -55,3 +55,9 @@ export interface Env {
 export function withScope(env: Env, scope: Scope): Env {
   return { scope, file: env.file, module: env.module, frame: env.frame };
 }
+
+/** Where a schema's own code runs: in `scope` (by default the module's globals it was defined
+ * in), its file and module, outside any lambda call. */
+export function definitionEnv(def: SchemaDef, scope: Scope = def.scope): Env {
+  return { scope, file: def.file, module: def.module, frame: undefined };
+}

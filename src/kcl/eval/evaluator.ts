@@ -13,7 +13,7 @@ import { BUILTINS } from './builtins.js';
 import { OPTION } from './option.js';
 import { evalComprehension, evalConfig, evalDictComp, evalList, evalQuant } from './collections.js';
 import { configOf, union } from './config.js';
-import { withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
+import { definitionEnv, withScope, type CallFrame, type Env, type ModuleCtx } from './env.js';
 import { binary, checkInt, compare, unary } from './operators.js';
 import {
   checkConfigKeys,
@@ -845,7 +845,7 @@ export class Evaluator {
   ): void {
     const params = def.node.params;
     throwAll(schemaCallProblems({ name: def.name, params, callee, args, keywords }, env.file));
-    const definedIn: Env = { scope: def.scope, file: def.file, module: def.module, frame: undefined };
+    const definedIn = definitionEnv(def);
     this.checkLiteralArgs(site, params, args, keywords, definedIn, env);
     const calleeEnv = this.typeEnv(definedIn);
     for (const [param, arg] of paramPairs(params, args, keywords)) {

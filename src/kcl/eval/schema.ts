@@ -12,7 +12,7 @@ import type * as A from '../ast.js';
 import { KclError, kclError } from '../../diagnostics/diagnostics.js';
 import { didYouMean } from '../suggestions.js';
 import { union } from './config.js';
-import { withScope, type Env } from './env.js';
+import { definitionEnv, withScope, type Env } from './env.js';
 import type { Evaluator } from './evaluator.js';
 import { allAttrs, chainOf, indexSignature, SETTINGS_ATTR, type AttrDecl, type SchemaDef } from './schema-def.js';
 import { CheckFailure } from './check-failure.js';
@@ -94,9 +94,7 @@ function checkerTypeText(t: A.TypeNode): string {
 /** The schema a type annotation names, resolved in the package of the schema that wrote it. */
 function namedSchema(ev: Evaluator, t: A.TypeNode, owner: SchemaDef): SchemaDef | undefined {
   if (t.type !== 'NamedType') return undefined;
-  const found = ev
-    .typeEnv({ scope: owner.scope, file: owner.file, module: owner.module, frame: undefined })
-    .resolveType(t.name);
+  const found = ev.typeEnv(definitionEnv(owner)).resolveType(t.name);
   return found && isSchemaDef(found) ? found : undefined;
 }
 
@@ -285,7 +283,7 @@ class SchemaFrame implements AttributeSource {
 
   private addBody(owner: SchemaDef, call: CallArgs): void {
     const scope = new Scope(owner.scope, 'schema', this);
-    const env: Env = { scope, file: owner.file, module: owner.module, frame: undefined };
+    const env = definitionEnv(owner, scope);
     this.envs.set(owner, env);
     if (owner === this.def) this.ev.bindParams(owner.node.params, call, scope, env, `schema '${owner.name}'`, true);
     if (owner.node.type === 'Schema') for (const stmt of owner.node.body) this.body.add(stmt, env);

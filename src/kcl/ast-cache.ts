@@ -21,8 +21,8 @@ import type * as A from './ast.js';
 
 /** Files larger than this are parsed every time: their trees would take as much room again. */
 const MAX_CACHED_SOURCE = 1 << 20;
-/** The most a pack holds, the entries used last kept first: every edit leaves the entry of the
- * text before it behind. */
+/** The most a pack holds, the entries used last kept first: a workspace's files come and go
+ * (branches, renames), and a file no longer compiled keeps its entry until pushed out. */
 const MAX_PACK_BYTES = 16 << 20;
 const PACK_FILE = 'pack';
 /** The pack's first bytes; a pack of another layout is read as empty, and replaced. */
@@ -64,6 +64,8 @@ interface Entry {
  * tree a slice of the file read or serialized here. */
 interface Pack {
   readonly file: string;
+  /** The build it was read for, and is written by. */
+  readonly build: string;
   readonly entries: Map<string, Entry>;
   /** Whether it holds entries the file does not. */
   changed: boolean;
@@ -88,9 +90,9 @@ function readPack(file: string, build: string): Map<string, Entry> {
     const header = JSON.parse(data.toString('utf8', at, at + headerBytes)) as PackHeader;
     if (header.build !== build) return entries;
     at += headerBytes;
-    for (const [source, hash, bytes] of header.entries) {
+    for (const [sourceFile, hash, bytes] of header.entries) {
       if (at + bytes > data.length) break;
-      entries.set(source, { hash, tree: data.subarray(at, at + bytes) });
+      entries.set(sourceFile, { hash, tree: data.subarray(at, at + bytes) });
       at += bytes;
     }
   } catch {
@@ -101,7 +103,7 @@ function readPack(file: string, build: string): Map<string, Entry> {
 }
 
 /** The pack's bytes: its entries used last, as many as fit in MAX_PACK_BYTES. */
-function packBytes(pack: Pack, build: string): Buffer {
+function packBytes(pack: Pack): Buffer {
   const kept: [string, Entry][] = [];
   let total = 0;
   for (const entry of [...pack.entries].reverse()) {
@@ -110,7 +112,7 @@ function packBytes(pack: Pack, build: string): Buffer {
     total += entry[1].tree.length;
   }
   kept.reverse();
-  const header: PackHeader = { build, entries: kept.map(([file, e]) => [file, e.hash, e.tree.length]) };
+  const header: PackHeader = { build: pack.build, entries: kept.map(([file, e]) => [file, e.hash, e.tree.length]) };
   const headerText = Buffer.from(JSON.stringify(header));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(headerText.length);
@@ -146,13 +148,12 @@ function tidy(dir: string): void {
 
 /** Writes the packs this thread added entries to: after a compile, once its parses are in. */
 export function writeKeptParses(): void {
-  const build = (buildId ??= readBuildId());
   for (const [dir, pack] of packs) {
     if (!pack.changed) continue;
     pack.changed = false;
     const temporary = `${pack.file}.${process.pid}.${threadId}.${temporaries++}`;
     try {
-      const bytes = packBytes(pack, build);
+      const bytes = packBytes(pack);
       try {
         fs.writeFileSync(temporary, bytes);
       } catch (e) {
@@ -183,7 +184,8 @@ export class AstCache {
     let pack = packs.get(dir);
     if (!pack) {
       const file = path.join(dir, PACK_FILE);
-      pack = { file, entries: readPack(file, (buildId ??= readBuildId())), changed: false };
+      const build = (buildId ??= readBuildId());
+      pack = { file, build, entries: readPack(file, build), changed: false };
       packs.set(dir, pack);
     }
     this.pack = pack;

@@ -10,7 +10,7 @@ import type { KubeObject, OwnerReference } from '../api/object.js';
 import { resourceKey, type ResourceType } from '../api/resources.js';
 import { commitCreate, commitUpdate } from '../api/write.js';
 import type { Faults } from '../faults.js';
-import { shareUnchanged } from '../json.js';
+import { shareUnchanged, withFields } from '../json.js';
 import type { Pod } from './kinds.js';
 import type { Controller, ControllerManager } from './manager.js';
 import type { EventRecorder } from './events.js';
@@ -166,7 +166,8 @@ export function writeStatus<T extends KubeObject>(
   status: unknown,
   manager = CONTROLLER_MANAGER,
 ): T {
-  const next = { ...old, status: shareUnchanged(status, old.status) };
+  // key by key: an object's first status write adds the key (see withFields)
+  const next = withFields<KubeObject>(old, { status: shareUnchanged(status, old.status) });
   return commitUpdate(ctx.api, r, old, next, { manager, scope: 'status', subresource: 'status' }) as T;
 }
 

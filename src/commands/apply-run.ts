@@ -14,22 +14,12 @@ import { StackOperation } from '../app/stack-operation.js';
 import { openStack, type StackSession } from '../app/workspace.js';
 import { parseDuration } from '../model/duration.js';
 import { SilentExit, UserError } from '../diagnostics/user-error.js';
-import type { OperationActor } from '../workflows/operation-machine.js';
 import type { EngineEvent } from '../workflows/execute.js';
 import { changeDetails, changeSummary, changeTable } from '../diff/change-text.js';
 import type { Operation, OperationFlags } from './apply.js';
 import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import { ask } from './prompt.js';
-import { loadInk } from '../views/ink.js';
-
-/**
- * The live view of a terminal, loaded only there: Ink and React take longer to load than a small
- * apply takes to run, and logs and CI never draw them.
- */
-async function liveView(actor: OperationActor) {
-  await loadInk();
-  return (await import('../views/LiveOperation.js')).renderLiveOperation(actor);
-}
+import { importView } from '../views/ink.js';
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -206,7 +196,9 @@ async function follow(
     op.interrupt();
   });
   // on a terminal a live view redraws in place; otherwise one line per event, for logs and CI
-  const view = process.stdout.isTTY ? await liveView(op.actor) : undefined;
+  const view = process.stdout.isTTY
+    ? (await importView(() => import('../views/LiveOperation.js'))).renderLiveOperation(op.actor)
+    : undefined;
   let seen = 0;
   if (!view) {
     op.actor.subscribe((s) => {

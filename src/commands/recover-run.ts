@@ -32,8 +32,7 @@ import {
 import type { RecoveryPlan } from '../recovery/plan.js';
 import { rehearsalText } from '../recovery/rehearsal-text.js';
 import { openClusters, type WorkspaceOptions } from '../app/workspace.js';
-import { loadInk } from '../views/ink.js';
-import type { LiveRecoveryProps } from '../views/LiveRecovery.js';
+import { importView } from '../views/ink.js';
 import { globalFlags } from './command-flags.js';
 import { ask } from './prompt.js';
 import type { RecoverFlags } from './recover.js';
@@ -233,15 +232,6 @@ function openOptions(flags: RecoverFlags): OpenOptions {
   };
 }
 
-/**
- * The live view of a terminal, loaded only there: Ink and React take longer to load than a plan
- * takes to print, and scripts, logs and `--output json` never draw them.
- */
-async function liveView(props: LiveRecoveryProps) {
-  await loadInk();
-  return (await import('../views/LiveRecovery.js')).renderLiveRecovery(props);
-}
-
 /** Follows a run to its end: the live view or event lines, interrupts, and the outcome as the exit code. */
 async function follow(
   run: LiveRun,
@@ -266,7 +256,12 @@ async function follow(
   });
   // the live view reads the keys in raw mode, where Ctrl-C is a key: it hands it over as an interrupt
   const view = interactiveOutput(flags)
-    ? await liveView({ actor, prod, keys: interactive, onInterrupt: interrupts.trigger })
+    ? (await importView(() => import('../views/LiveRecovery.js'))).renderLiveRecovery({
+        actor,
+        prod,
+        keys: interactive,
+        onInterrupt: interrupts.trigger,
+      })
     : undefined;
   let final: RunSnapshot | undefined;
   try {

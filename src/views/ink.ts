@@ -21,3 +21,14 @@ export async function loadInk(): Promise<void> {
     INK_PACKAGES.map((name, i) => [name, modules[i]]),
   );
 }
+
+/**
+ * A view module, imported once Ink is loaded: the commands' live views are loaded only for a
+ * terminal, since Ink and React take longer to load than a small apply takes to run, and logs,
+ * CI and `--output json` never draw them. `load` is the caller's own `import()`, so the
+ * bundle sees which module it names.
+ */
+export async function importView<M>(load: () => Promise<M>): Promise<M> {
+  await loadInk();
+  return load();
+}

@@ -51,10 +51,10 @@ function inputsOf(dir: string): StackInputs {
   }
 }
 
-/** The console's compile of a stack, as the commands compile it (parses kept on disk, written
- * by the caller with writeKeptParses once the answer is out). */
-export function compileForConsole(dir: string, settings: CompileSettings) {
-  return compileStack(dir, { keepParses: true, writeParsesLater: true, guards: { readOnly: settings.readOnly } });
+/** The console's compile of a stack, as the commands compile it (parses kept on disk; with
+ * `writeParsesLater`, written by the caller with writeKeptParses once its answer is out). */
+export function compileForConsole(dir: string, settings: CompileSettings, writeParsesLater = false) {
+  return compileStack(dir, { keepParses: true, writeParsesLater, guards: { readOnly: settings.readOnly } });
 }
 
 /** A compile's outcome, and whether compiling the stack again only computes (see
@@ -62,10 +62,11 @@ export function compileForConsole(dir: string, settings: CompileSettings) {
 export function compileOutcome(
   dir: string,
   settings: CompileSettings,
+  writeParsesLater = false,
 ): { outcome: CompileOutcome; repeatable: boolean } {
   const start = performance.now();
   try {
-    const { stack, spec, repeatable } = compileForConsole(dir, settings);
+    const { stack, spec, repeatable } = compileForConsole(dir, settings, writeParsesLater);
     const ms = performance.now() - start;
     return { outcome: { ok: true, spec, ms, inputs: stackInputs(stack) }, repeatable };
   } catch (e) {

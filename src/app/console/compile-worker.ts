@@ -23,7 +23,8 @@ const warmUp = new WarmUp((dir) => {
 
 parentPort?.on('message', (request: CompileRequest) => {
   warmUp.interrupt();
-  const { outcome, repeatable } = compileOutcome(request.dir, settings);
+  // the parses go to disk once the answer is out: a save's compile does not wait for the disk
+  const { outcome, repeatable } = compileOutcome(request.dir, settings, true);
   const reply: CompileReply = { id: request.id, ...outcome };
   parentPort?.postMessage(reply);
   writeKeptParses();

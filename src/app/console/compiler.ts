@@ -5,7 +5,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { CompileOutcome, CompileReply, CompileSettings } from './compile-protocol.js';
-import { writeKeptParses } from '../../kcl/ast-cache.js';
 import { compileOutcome } from './compile-stack.js';
 
 export interface StackCompiler {
@@ -18,9 +17,7 @@ export class InlineCompiler implements StackCompiler {
   constructor(private readonly settings: CompileSettings = { readOnly: false }) {}
 
   async compile(dir: string): Promise<CompileOutcome> {
-    const { outcome } = compileOutcome(dir, this.settings);
-    writeKeptParses();
-    return outcome;
+    return compileOutcome(dir, this.settings).outcome;
   }
 
   async close(): Promise<void> {}

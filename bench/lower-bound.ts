@@ -22,13 +22,14 @@ export function lowerBoundMs(
   callMs: number,
   concurrency: number,
 ): number {
+  const order = graph.order();
   const finish = new Map<string, number>();
-  for (const id of graph.order()) {
+  for (const id of order) {
     const start = Math.max(0, ...graph.dependenciesOf(id).map((d) => finish.get(d) ?? 0));
     finish.set(id, start + (durations.get(id) ?? 0));
   }
   const chain = Math.max(0, ...finish.values());
-  const sinks = graph.order().filter((id) => graph.dependentsOf(id).length === 0);
+  const sinks = order.filter((id) => graph.dependentsOf(id).length === 0);
   const lastWait = sinks.length > 0 ? Math.min(...sinks.map((id) => healthMs.get(id) ?? 0)) : 0;
   return Math.max(chain, callMs / concurrency + lastWait);
 }

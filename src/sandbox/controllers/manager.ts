@@ -25,6 +25,54 @@ type Follower = readonly [Controller, (e: StoreEvent) => readonly string[]];
 interface Item {
   controller: Controller;
   key: string;
+  id: string;
+  /** Which enqueue of its id this is: an item whose id was queued again since is stale. */
+  turn: number;
+}
+
+/**
+ * The reconciles waiting, in the order last asked for: an id queued again moves to the back and
+ * runs once. (A Map in insertion order says the same, but taking its first entry walks past every
+ * entry deleted since it last rehashed, so each reconcile of a burst paid for those before it.)
+ */
+class ReconcileQueue {
+  private items: Item[] = [];
+  private head = 0;
+  private turns = 0;
+  /** The live turn of each queued id. */
+  private readonly live = new Map<string, number>();
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  push(controller: Controller, key: string, id: string): void {
+    const turn = this.turns++;
+    this.live.set(id, turn);
+    this.items.push({ controller, key, id, turn });
+  }
+
+  /** Takes the first live item off the queue. */
+  shift(): Item | undefined {
+    while (this.head < this.items.length) {
+      const item = this.items[this.head++]!;
+      if (this.live.get(item.id) !== item.turn) continue;
+      this.live.delete(item.id);
+      // what the head passed goes once it is most of the array
+      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      return item;
+    }
+    return undefined;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+    this.live.clear();
+  }
 }
 
 const BATCH = 200;
@@ -32,7 +80,7 @@ const RETRY_MS = 1000;
 
 export class ControllerManager {
   private readonly controllers: Controller[] = [];
-  private readonly queue = new Map<string, Item>();
+  private readonly queue = new ReconcileQueue();
   /** Work that waits until no reconcile is queued (see `defer`). */
   private deferred: (() => void)[] = [];
   private readonly followers = new Map<string, readonly Follower[]>();
@@ -89,9 +137,7 @@ export class ControllerManager {
 
   enqueue(c: Controller, key: string): void {
     if (this.stopped) return;
-    const id = `${c.name}\u0000${key}`;
-    this.queue.delete(id);
-    this.queue.set(id, { controller: c, key });
+    this.queue.push(c, key, `${c.name}\u0000${key}`);
     this.schedule();
   }
 
@@ -153,8 +199,8 @@ export class ControllerManager {
 
   /** The first queued reconcile, or deferred work once none is queued. */
   private runNext(): void {
-    const first = this.queue.entries().next().value as [string, Item] | undefined;
-    if (!first) {
+    const item = this.queue.shift();
+    if (!item) {
       const task = this.deferred.shift()!;
       try {
         task();
@@ -164,8 +210,6 @@ export class ControllerManager {
       }
       return;
     }
-    const [id, item] = first;
-    this.queue.delete(id);
     try {
       item.controller.reconcile(item.key);
     } catch (e) {

@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/object.js';
 import { ManualClock } from '../clock.js';
 import { SandboxCluster } from '../cluster.js';
 import { recordUpdate } from '../patch/managed-fields.js';
+import { EventRecorder } from './events.js';
 
 let cluster: SandboxCluster | undefined;
 afterEach(async () => {
@@ -41,5 +42,19 @@ describe('the event recorder', () => {
       });
       expect(entry).toEqual(fresh[0]);
     }
+  });
+
+  it('keeps the newest Events up to its limit, deleting the oldest first', async () => {
+    cluster = await SandboxCluster.start({ name: 'a', nodes: 1, seed: 1, objects: [] });
+    const before = cluster.store.list('/events', 'default').length;
+    const recorder = new EventRecorder(cluster.api, (write) => write(), 3);
+    const about = { ...deployment, metadata: { ...deployment.metadata, uid: 'u-1' } };
+    for (let i = 1; i <= 5; i++) recorder.record(about, 'Normal', 'Step', `step ${i}`, 'test');
+    const messages = cluster.store
+      .list('/events', 'default')
+      .map((e) => e.message)
+      .filter((m) => String(m).startsWith('step '));
+    expect(messages.sort()).toEqual(['step 3', 'step 4', 'step 5']);
+    expect(cluster.store.list('/events', 'default').length).toBe(before + 3);
   });
 });

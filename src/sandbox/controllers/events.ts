@@ -8,11 +8,14 @@ import { finishDelete } from '../api/delete.js';
 import type { KubeObject, ManagedFieldsEntry } from '../api/object.js';
 import { commitCreate, commitUpdate } from '../api/write.js';
 import { rfc3339 } from '../time.js';
+import { Fifo } from './fifo.js';
 
 export type EventType = 'Normal' | 'Warning';
 
 export class EventRecorder {
   private readonly byKey = new Map<string, { namespace: string; name: string }>();
+  /** The keys of byKey, oldest first: the ones to expire. */
+  private readonly age = new Fifo<string>();
   private seq = 0;
   /**
    * The fields an Event of each shape gives its component, as the first of that shape was given
@@ -108,11 +111,13 @@ export class EventRecorder {
       return;
     }
     this.byKey.set(key, { namespace, name });
+    this.age.push(key);
     if (this.byKey.size > this.limit) this.expireOldest();
   }
 
   private expireOldest(): void {
-    const [key, where] = this.byKey.entries().next().value as [string, { namespace: string; name: string }];
+    const key = this.age.shift()!;
+    const where = this.byKey.get(key)!;
     this.byKey.delete(key);
     const events = this.api.resources.forResource('', 'events');
     const o = this.api.store.get('/events', where.namespace, where.name);

@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Store, StoreEvent } from '../api/store.js';
+import { Fifo } from './fifo.js';
 
 export interface Controller {
   readonly name: string;
@@ -32,12 +33,10 @@ interface Item {
 
 /**
  * The reconciles waiting, in the order last asked for: an id queued again moves to the back and
- * runs once. (A Map in insertion order says the same, but taking its first entry walks past every
- * entry deleted since it last rehashed, so each reconcile of a burst paid for those before it.)
+ * runs once: the stale item it leaves behind is skipped.
  */
 class ReconcileQueue {
-  private items: Item[] = [];
-  private head = 0;
+  private readonly items = new Fifo<Item>();
   private turns = 0;
   /** The live turn of each queued id. */
   private readonly live = new Map<string, number>();
@@ -54,23 +53,16 @@ class ReconcileQueue {
 
   /** Takes the first live item off the queue. */
   shift(): Item | undefined {
-    while (this.head < this.items.length) {
-      const item = this.items[this.head++]!;
+    for (let item = this.items.shift(); item; item = this.items.shift()) {
       if (this.live.get(item.id) !== item.turn) continue;
       this.live.delete(item.id);
-      // what the head passed goes once it is most of the array
-      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
-      }
       return item;
     }
     return undefined;
   }
 
   clear(): void {
-    this.items = [];
-    this.head = 0;
+    this.items.clear();
     this.live.clear();
   }
 }
@@ -82,7 +74,7 @@ export class ControllerManager {
   private readonly controllers: Controller[] = [];
   private readonly queue = new ReconcileQueue();
   /** Work that waits until no reconcile is queued (see `defer`). */
-  private deferred: (() => void)[] = [];
+  private readonly deferred = new Fifo<() => void>();
   private readonly followers = new Map<string, readonly Follower[]>();
   private running = false;
   private scheduled = false;
@@ -115,7 +107,7 @@ export class ControllerManager {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
     this.queue.clear();
-    this.deferred = [];
+    this.deferred.clear();
     this.release();
   }
 

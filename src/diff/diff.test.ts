@@ -137,6 +137,19 @@ describe('field changes', () => {
     ]);
   });
 
+  it('lists a created object field by field, whole, in its order, with named lists and Secret values as ever', () => {
+    const p = plan('nginx:1.25');
+    const fields = fieldChanges({}, p);
+    expect(fields.map((f) => [f.kind, f.path])).toEqual(Object.keys(p).map((k) => ['add', k]));
+    expect(fields.find((f) => f.path === 'spec')?.to).toEqual(p.spec);
+    expect(renderFieldChanges(fieldChanges({}, p))).toBe(renderFieldChanges(decide({ plan: p }).fields));
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { password: 'cw==' } };
+    expect(fieldChanges({}, secret).find((f) => f.path === 'data')?.to).toEqual({ password: '***' });
+    expect(fieldChanges({}, secret, { showSecrets: true }).find((f) => f.path === 'data')?.to).toEqual({
+      password: 'cw==',
+    });
+  });
+
   it('masks Secret values unless asked, and still says which keys change', () => {
     const s = (password: string): Attributes => ({
       kind: 'Secret',

@@ -86,6 +86,14 @@ export function fieldChanges(
   options: { showSecrets?: boolean } = {},
 ): FieldChange[] {
   const secret = (before.kind ?? after.kind) === 'Secret' && !options.showSecrets;
+  // a create (every plan of a new stack): each field of the object is added whole, which is what
+  // the diff from nothing says, without keying and unkeying every value of the object for it
+  if (Object.keys(before).length === 0)
+    return Object.entries(after).map(([k, v]) => ({
+      kind: 'add',
+      path: pathText([k]),
+      to: secret && secretPath([k]) ? masked(v) : v,
+    }));
   return microdiff(keyed(before) as Attributes, keyed(after) as Attributes).map((d) => {
     const hide = secret && secretPath(d.path);
     const show = (v: unknown) => (hide ? masked(v) : unkeyed(v));

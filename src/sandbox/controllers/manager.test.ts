@@ -26,6 +26,21 @@ describe('the controller manager', () => {
     manager.stop();
   });
 
+  it('reconciles a key queued again once, in the place of its last queueing, across a burst', async () => {
+    const manager = new ControllerManager(new Store(), new ManualClock());
+    const done: string[] = [];
+    const c: Controller = { name: 'c', follows: {}, reconcile: (key) => done.push(key) };
+    manager.add(c);
+    manager.start();
+    // more than the queue keeps before it trims what it has passed
+    const keys = Array.from({ length: 3000 }, (_, i) => `k${i % 1500}`);
+    for (const k of keys) manager.enqueue(c, k);
+    manager.enqueue(c, 'k0');
+    await manager.settle();
+    expect(done).toEqual([...Array.from({ length: 1499 }, (_, i) => `k${i + 1}`), 'k0']);
+    manager.stop();
+  });
+
   it('lets what was queued just after the work (a response ending) go before the reconciles', async () => {
     const manager = new ControllerManager(new Store(), new ManualClock());
     const order: string[] = [];

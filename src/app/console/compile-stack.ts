@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KclError, renderDiagnostic } from '../../diagnostics/diagnostics.js';
-import { compileStack } from '../../konfig/compile.js';
+import { compileStack, type CompileOptions } from '../../konfig/compile.js';
 import { stackInputs, type StackInputs } from '../../konfig/stack-inputs.js';
 import { findWorkspaceRoot, loadStack } from '../../konfig/workspace.js';
 import { UserError, errorMessage } from '../../diagnostics/user-error.js';
@@ -51,9 +51,16 @@ function inputsOf(dir: string): StackInputs {
   }
 }
 
-/** The console's compile of a stack, as the commands compile it (parses kept on disk; with
- * `writeParsesLater`, written by the caller with writeKeptParses once its answer is out). */
-export function compileForConsole(dir: string, settings: CompileSettings, writeParsesLater = false) {
+/** When the parses go to disk: at the compile's end, or (`writeParsesLater`) when the caller
+ * calls writeKeptParses once its answer is out. */
+type ParsesWrite = Pick<CompileOptions, 'writeParsesLater'>;
+
+/** The console's compile of a stack, as the commands compile it (parses kept on disk). */
+export function compileForConsole(
+  dir: string,
+  settings: CompileSettings,
+  { writeParsesLater = false }: ParsesWrite = {},
+) {
   return compileStack(dir, { keepParses: true, writeParsesLater, guards: { readOnly: settings.readOnly } });
 }
 
@@ -62,11 +69,11 @@ export function compileForConsole(dir: string, settings: CompileSettings, writeP
 export function compileOutcome(
   dir: string,
   settings: CompileSettings,
-  writeParsesLater = false,
+  parses: ParsesWrite = {},
 ): { outcome: CompileOutcome; repeatable: boolean } {
   const start = performance.now();
   try {
-    const { stack, spec, repeatable } = compileForConsole(dir, settings, writeParsesLater);
+    const { stack, spec, repeatable } = compileForConsole(dir, settings, parses);
     const ms = performance.now() - start;
     return { outcome: { ok: true, spec, ms, inputs: stackInputs(stack) }, repeatable };
   } catch (e) {

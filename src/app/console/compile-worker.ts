@@ -24,7 +24,7 @@ const warmUp = new WarmUp((dir) => {
 parentPort?.on('message', (request: CompileRequest) => {
   warmUp.interrupt();
   // the parses go to disk once the answer is out: a save's compile does not wait for the disk
-  const { outcome, repeatable } = compileOutcome(request.dir, settings, true);
+  const { outcome, repeatable } = compileOutcome(request.dir, settings, { writeParsesLater: true });
   const reply: CompileReply = { id: request.id, ...outcome };
   parentPort?.postMessage(reply);
   writeKeptParses();

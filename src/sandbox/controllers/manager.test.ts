@@ -54,6 +54,50 @@ describe('the controller manager', () => {
     manager.stop();
   });
 
+  it('takes from each controller in turn, so a burst for one holds up no other', async () => {
+    const manager = new ControllerManager(new Store(), new ManualClock());
+    const done: string[] = [];
+    const busy: Controller = { name: 'busy', follows: {}, reconcile: (key) => done.push(`busy ${key}`) };
+    const kubelet: Controller = { name: 'kubelet', follows: {}, reconcile: (key) => done.push(`kubelet ${key}`) };
+    manager.add(busy);
+    manager.add(kubelet);
+    manager.start();
+    for (let i = 0; i < 5; i++) manager.enqueue(busy, String(i));
+    manager.enqueue(kubelet, 'pod-a');
+    manager.enqueue(kubelet, 'pod-b');
+    await manager.settle();
+    expect(done).toEqual(['busy 0', 'kubelet pod-a', 'busy 1', 'kubelet pod-b', 'busy 2', 'busy 3', 'busy 4']);
+    manager.stop();
+  });
+
+  it("leaves deferred work to a pass of its own, after another cluster's reconciles", async () => {
+    const store = new Store();
+    const [one, other] = [
+      new ControllerManager(store, new ManualClock()),
+      new ControllerManager(store, new ManualClock()),
+    ];
+    const done: string[] = [];
+    const recorder: Controller = {
+      name: 'recorder',
+      follows: {},
+      reconcile: (key) => {
+        done.push(`one ${key}`);
+        one.defer(() => done.push(`event of ${key}`));
+      },
+    };
+    const elsewhere: Controller = { name: 'elsewhere', follows: {}, reconcile: (key) => done.push(`other ${key}`) };
+    one.add(recorder);
+    other.add(elsewhere);
+    one.start();
+    other.start();
+    one.enqueue(recorder, 'a');
+    other.enqueue(elsewhere, 'b');
+    await Promise.all([one.settle(), other.settle()]);
+    expect(done).toEqual(['one a', 'other b', 'event of a']);
+    one.stop();
+    other.stop();
+  });
+
   it('goes on past deferred work that fails, and keeps the failure', async () => {
     const manager = new ControllerManager(new Store(), new ManualClock());
     const done: string[] = [];

@@ -339,6 +339,26 @@ describe('writes', () => {
     }
   });
 
+  it('marks an object a finalizer holds as being deleted, its managed fields as they were', async () => {
+    const ns = t.namespace;
+    const name = 'held';
+    await t.core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name, finalizers: ['example.com/hold'] }, data: { a: '1' } },
+    });
+    const before = await t.core.readNamespacedConfigMap({ namespace: ns, name });
+    await t.core.deleteNamespacedConfigMap({ namespace: ns, name });
+    const marked = await t.core.readNamespacedConfigMap({ namespace: ns, name });
+    expect(marked.metadata?.deletionTimestamp).toBeDefined();
+    expect(marked.metadata?.resourceVersion).not.toBe(before.metadata?.resourceVersion);
+    expect(marked.metadata?.managedFields).toEqual(before.metadata?.managedFields);
+    expect(marked.data).toEqual({ a: '1' });
+    await t.core.patchNamespacedConfigMap({ namespace: ns, name, body: { metadata: { finalizers: null } } }, merge);
+    await eventually('the ConfigMap to go once its finalizer is removed', async () =>
+      statusOf(await failure(t.core.readNamespacedConfigMap({ namespace: ns, name }))).code === 404 ? true : undefined,
+    );
+  });
+
   it('stores nothing on dryRun=All but answers as if it had', async () => {
     const made = await t.core.createNamespacedConfigMap({
       namespace: t.namespace,

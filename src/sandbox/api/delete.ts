@@ -90,7 +90,8 @@ function markDeleting(
   grace: number,
   opts: WriteOptions,
 ): KubeObject {
-  const next = clone(o);
+  // the write shares what it leaves alone with the stored object, which nobody changes
+  const next = { ...o, metadata: { ...o.metadata } };
   const have = o.metadata.finalizers ?? [];
   next.metadata.finalizers = [...have, ...finalizers.filter((f) => !have.includes(f))];
   if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;

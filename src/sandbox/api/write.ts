@@ -208,7 +208,8 @@ export function commitUpdate(
     assignOrRemove(o, 'status', next.status);
   } else {
     o = next;
-    if (hasStatus(r) && !opts.binding) assignOrRemove(o, 'status', clone(old.status));
+    // copied for the checks below, which may default it; a deletion runs none of them
+    if (hasStatus(r) && !opts.binding) assignOrRemove(o, 'status', opts.deletion ? old.status : clone(old.status));
   }
   const meta = o.metadata;
   const oldMeta = old.metadata;
@@ -241,7 +242,9 @@ export function commitUpdate(
       ]);
     }
   }
-  if (scope === 'main') {
+  // a deletion only marks the stored object (its deletion fields, finalizers): the API server's
+  // delete neither defaults nor validates it again, nor records it in the managed fields
+  if (scope === 'main' && !deletion) {
     prepareUpdate(o, old, ctx.addresses);
     applyDefaults(o);
     checkCustom(r, o, opts);
@@ -261,7 +264,9 @@ export function commitUpdate(
     scope: writeScope,
     subresource,
   });
-  let fields = opts.managedFields ?? recordUpdate(baseFields, old, o, r.kind, record(scope, opts.subresource));
+  let fields =
+    opts.managedFields ??
+    (deletion ? (baseFields ?? []) : recordUpdate(baseFields, old, o, r.kind, record(scope, opts.subresource)));
   // the status a binding writes is owned as if written through the status subresource
   if (opts.binding && !opts.managedFields) fields = recordUpdate(fields, old, o, r.kind, record('status', 'status'));
   assignOrRemove(meta, 'managedFields', fields.length > 0 ? fields : undefined);

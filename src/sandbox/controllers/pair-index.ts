@@ -34,6 +34,9 @@ export class PairIndex {
 
   private onEvent(e: StoreEvent): void {
     if (e.resource !== this.resource) return;
+    // most writes leave the map alone (a pod's status, a Service's status): the store shares an
+    // unchanged part between an object's states, so the same map is the same object
+    if (e.type === 'MODIFIED' && e.old && this.pairsOf(e.old) === this.pairsOf(e.object)) return;
     if (e.old) this.drop(e.old);
     if (e.type !== 'DELETED') this.add(e.object);
   }

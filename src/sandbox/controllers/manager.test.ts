@@ -54,22 +54,6 @@ describe('the controller manager', () => {
     manager.stop();
   });
 
-  it('takes from each controller in turn, so a burst for one holds up no other', async () => {
-    const manager = new ControllerManager(new Store(), new ManualClock());
-    const done: string[] = [];
-    const busy: Controller = { name: 'busy', follows: {}, reconcile: (key) => done.push(`busy ${key}`) };
-    const kubelet: Controller = { name: 'kubelet', follows: {}, reconcile: (key) => done.push(`kubelet ${key}`) };
-    manager.add(busy);
-    manager.add(kubelet);
-    manager.start();
-    for (let i = 0; i < 5; i++) manager.enqueue(busy, String(i));
-    manager.enqueue(kubelet, 'pod-a');
-    manager.enqueue(kubelet, 'pod-b');
-    await manager.settle();
-    expect(done).toEqual(['busy 0', 'kubelet pod-a', 'busy 1', 'kubelet pod-b', 'busy 2', 'busy 3', 'busy 4']);
-    manager.stop();
-  });
-
   it("leaves deferred work to a pass of its own, after another cluster's reconciles", async () => {
     const store = new Store();
     const [one, other] = [

@@ -1,10 +1,9 @@
 /**
  * The controller manager: level-triggered reconcilers fed by the store's own events. An event
- * queues keys with the controllers that care; a worker drains the queues in small batches (so
- * HTTP requests keep being served), a controller at a time in turn, each key once however often
- * it was queued. A controller that must look again later asks for a wake-up on the cluster's
- * clock. `settle()` resolves when nothing is left to do now — with readiness delay 0 a rollout
- * converges within it.
+ * queues keys with the controllers that care; a worker drains the queue in small batches (so
+ * HTTP requests keep being served), each key once however often it was queued. A controller
+ * that must look again later asks for a wake-up on the cluster's clock. `settle()` resolves when
+ * nothing is left to do now — with readiness delay 0 a rollout converges within it.
  */
 import type { Clock } from '../clock.js';
 import type { Store, StoreEvent } from '../api/store.js';
@@ -24,37 +23,40 @@ export interface Controller {
 
 type Follower = readonly [Controller, (e: StoreEvent) => readonly string[]];
 
+interface Item {
+  controller: Controller;
+  key: string;
+  id: string;
+  /** Which enqueue of its id this is: an item whose id was queued again since is stale. */
+  turn: number;
+}
+
 /**
- * The keys one controller has waiting, in the order last asked for: a key queued again moves to
- * the back and runs once (the stale item it leaves behind is skipped).
+ * The reconciles waiting, in the order last asked for: an id queued again moves to the back and
+ * runs once: the stale item it leaves behind is skipped.
  */
 class ReconcileQueue {
-  private readonly items = new Fifo<{ key: string; turn: number }>();
+  private readonly items = new Fifo<Item>();
   private turns = 0;
-  /** The live turn of each queued key. */
+  /** The live turn of each queued id. */
   private readonly live = new Map<string, number>();
-
-  constructor(readonly controller: Controller) {}
 
   get size(): number {
     return this.live.size;
   }
 
-  /** Queues `key`; whether it was not queued already. */
-  push(key: string): boolean {
+  push(controller: Controller, key: string, id: string): void {
     const turn = this.turns++;
-    const added = !this.live.has(key);
-    this.live.set(key, turn);
-    this.items.push({ key, turn });
-    return added;
+    this.live.set(id, turn);
+    this.items.push({ controller, key, id, turn });
   }
 
-  /** Takes the first live key off the queue. */
-  shift(): string | undefined {
+  /** Takes the first live item off the queue. */
+  shift(): Item | undefined {
     for (let item = this.items.shift(); item; item = this.items.shift()) {
-      if (this.live.get(item.key) !== item.turn) continue;
-      this.live.delete(item.key);
-      return item.key;
+      if (this.live.get(item.id) !== item.turn) continue;
+      this.live.delete(item.id);
+      return item;
     }
     return undefined;
   }
@@ -70,19 +72,7 @@ const RETRY_MS = 1000;
 
 export class ControllerManager {
   private readonly controllers: Controller[] = [];
-  /**
-   * A queue per controller, taken from in turn: the controllers of a real cluster run side by
-   * side (the kubelet and the scheduler in processes of their own, each controller of the
-   * controller manager with workers of its own), so a burst for one of them does not hold up
-   * the others, and a pod replaced goes from controller to controller without waiting for every
-   * status update the burst caused.
-   */
-  private readonly queues: ReconcileQueue[] = [];
-  private readonly queueOf = new Map<Controller, ReconcileQueue>();
-  /** The queue the next reconcile is taken from, or after. */
-  private cursor = 0;
-  /** Keys queued over all the queues. */
-  private queued = 0;
+  private readonly queue = new ReconcileQueue();
   /** Work that waits until no reconcile is queued (see `defer`). */
   private readonly deferred = new Fifo<() => void>();
   private readonly followers = new Map<string, readonly Follower[]>();
@@ -103,18 +93,7 @@ export class ControllerManager {
 
   add(c: Controller): void {
     this.controllers.push(c);
-    this.queueFor(c);
     this.followers.clear();
-  }
-
-  private queueFor(c: Controller): ReconcileQueue {
-    let q = this.queueOf.get(c);
-    if (!q) {
-      q = new ReconcileQueue(c);
-      this.queueOf.set(c, q);
-      this.queues.push(q);
-    }
-    return q;
   }
 
   start(): void {
@@ -127,8 +106,7 @@ export class ControllerManager {
     this.unsubscribe?.();
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
-    for (const q of this.queues) q.clear();
-    this.queued = 0;
+    this.queue.clear();
     this.deferred.clear();
     this.release();
   }
@@ -151,7 +129,7 @@ export class ControllerManager {
 
   enqueue(c: Controller, key: string): void {
     if (this.stopped) return;
-    if (this.queueFor(c).push(key)) this.queued++;
+    this.queue.push(c, key, `${c.name}\u0000${key}`);
     this.schedule();
   }
 
@@ -196,15 +174,15 @@ export class ControllerManager {
 
   /**
    * One pass: the queued reconciles, or else the deferred work. Deferred work waits for a pass
-   * of its own, so that what other clusters of the process (each has its manager) and the
-   * requests in between have to do comes before it, as a real controller's event broadcaster
-   * holds up nothing of another cluster, nor of its own controllers.
+   * of its own, so that what the other clusters of the process (each has its manager) and the
+   * requests in between have to do comes before it, as a real cluster's event broadcaster holds
+   * up nothing of another cluster.
    */
   private drain(): void {
     this.scheduled = false;
     this.running = true;
     try {
-      if (this.queued > 0) for (let n = 0; n < BATCH && this.queued > 0; n++) this.runNext();
+      if (this.queue.size > 0) for (let n = 0; n < BATCH && this.queue.size > 0; n++) this.runNext();
       else for (let n = 0; n < BATCH && this.deferred.length > 0; n++) this.runNext();
     } finally {
       this.running = false;
@@ -215,13 +193,13 @@ export class ControllerManager {
 
   /** Reconciles and deferred work waiting to run. */
   private get pending(): number {
-    return this.queued + this.deferred.length;
+    return this.queue.size + this.deferred.length;
   }
 
-  /** The next controller's first queued reconcile, or deferred work once none is queued. */
+  /** The first queued reconcile, or deferred work once none is queued. */
   private runNext(): void {
-    const next = this.takeReconcile();
-    if (!next) {
+    const item = this.queue.shift();
+    if (!item) {
       const task = this.deferred.shift()!;
       try {
         task();
@@ -231,28 +209,12 @@ export class ControllerManager {
       }
       return;
     }
-    const [controller, key] = next;
     try {
-      controller.reconcile(key);
+      item.controller.reconcile(item.key);
     } catch (e) {
-      this.failed(controller.name, key, e);
-      this.enqueueAfter(controller, key, RETRY_MS);
+      this.failed(item.controller.name, item.key, e);
+      this.enqueueAfter(item.controller, item.key, RETRY_MS);
     }
-  }
-
-  /** A key off the first queue from the cursor on that has one; the cursor moves past that queue. */
-  private takeReconcile(): [Controller, string] | undefined {
-    if (this.queued === 0) return undefined;
-    for (let tried = 0; tried < this.queues.length; tried++) {
-      const q = this.queues[this.cursor]!;
-      this.cursor = (this.cursor + 1) % this.queues.length;
-      const key = q.shift();
-      if (key !== undefined) {
-        this.queued--;
-        return [q.controller, key];
-      }
-    }
-    return undefined;
   }
 
   private failed(controller: string, key: string, e: unknown): void {

@@ -4,7 +4,7 @@
  * of dependents is the garbage collector's work (`../controllers/garbage-collector.ts`); orphaning
  * happens here, at once.
  */
-import { clone, isMap } from '../json.js';
+import { clone, isMap, withFields } from '../json.js';
 import { rfc3339 } from '../time.js';
 import type { ApiContext, WriteOptions } from './context.js';
 import { badRequest, conflict, forbidden, notFound, successStatus, type Status } from './errors.js';
@@ -90,11 +90,11 @@ function markDeleting(
   grace: number,
   opts: WriteOptions,
 ): KubeObject {
-  // the write shares what it leaves alone with the stored object, which nobody changes
-  const next = { ...o, metadata: { ...o.metadata } };
   const have = o.metadata.finalizers ?? [];
-  next.metadata.finalizers = [...have, ...finalizers.filter((f) => !have.includes(f))];
-  if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
+  const all = [...have, ...finalizers.filter((f) => !have.includes(f))];
+  // the write shares what it leaves alone with the stored object, which nobody changes
+  const next = withFields(o, { metadata: withFields(o.metadata, { finalizers: all }) });
+  if (all.length === 0) delete next.metadata.finalizers;
   const deletion = { timestamp: rfc3339(ctx.clock.now() + grace * 1000), graceSeconds: grace };
   return commitUpdate(ctx, r, o, next, { manager: opts.manager, dryRun: opts.dryRun, deletion });
 }

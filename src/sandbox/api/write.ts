@@ -198,6 +198,7 @@ export function commitUpdate(
   opts: UpdateOptions,
 ): KubeObject {
   const scope = opts.scope ?? 'main';
+  const deletion = opts.deletion;
   const subject = subjectOf(r, old.metadata.name ?? '');
   const wantRv = next.metadata.resourceVersion;
   if (wantRv !== undefined && wantRv !== '' && wantRv !== old.metadata.resourceVersion) throw conflict(subject);
@@ -209,7 +210,7 @@ export function commitUpdate(
   } else {
     o = next;
     // copied for the checks below, which may default it; a deletion runs none of them
-    if (hasStatus(r) && !opts.binding) assignOrRemove(o, 'status', opts.deletion ? old.status : clone(old.status));
+    if (hasStatus(r) && !opts.binding) assignOrRemove(o, 'status', deletion ? old.status : clone(old.status));
   }
   const meta = o.metadata;
   const oldMeta = old.metadata;
@@ -217,7 +218,6 @@ export function commitUpdate(
   assignOrRemove(meta, 'namespace', r.namespaced ? oldMeta.namespace : undefined);
   meta.uid = oldMeta.uid;
   meta.creationTimestamp = oldMeta.creationTimestamp;
-  const deletion = opts.deletion;
   assignOrRemove(meta, 'deletionTimestamp', deletion ? deletion.timestamp : oldMeta.deletionTimestamp);
   assignOrRemove(
     meta,

@@ -182,8 +182,8 @@ export class ControllerManager {
     this.scheduled = false;
     this.running = true;
     try {
-      if (this.queue.size > 0) for (let n = 0; n < BATCH && this.queue.size > 0; n++) this.runNext();
-      else for (let n = 0; n < BATCH && this.deferred.length > 0; n++) this.runNext();
+      const left = this.queue.size > 0 ? () => this.queue.size : () => this.deferred.length;
+      for (let n = 0; n < BATCH && left() > 0; n++) this.runNext();
     } finally {
       this.running = false;
     }

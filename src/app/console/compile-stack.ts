@@ -56,12 +56,8 @@ function inputsOf(dir: string): StackInputs {
 type ParsesWrite = Pick<CompileOptions, 'writeParsesLater'>;
 
 /** The console's compile of a stack, as the commands compile it (parses kept on disk). */
-export function compileForConsole(
-  dir: string,
-  settings: CompileSettings,
-  { writeParsesLater = false }: ParsesWrite = {},
-) {
-  return compileStack(dir, { keepParses: true, writeParsesLater, guards: { readOnly: settings.readOnly } });
+export function compileForConsole(dir: string, settings: CompileSettings, parses: ParsesWrite = {}) {
+  return compileStack(dir, { ...parses, keepParses: true, guards: { readOnly: settings.readOnly } });
 }
 
 /** A compile's outcome, and whether compiling the stack again only computes (see

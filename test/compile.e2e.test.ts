@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATED_STACK, generatedWorkspace } from '../bench/workspace.js';
 import { copySample } from './support/sample.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -67,6 +68,30 @@ describe('kdeck compile', () => {
     expect(r.stdout).toBe(
       fs.readFileSync(path.join(HERE, '..', 'snapshots', 'compile', 'guestbook', 'prod.yaml'), 'utf8'),
     );
+  });
+
+  it('hands a reader slower than itself the whole Spec before it ends', () => {
+    // more than a pipe holds, read only after a pause: what kdeck has not written yet when it is
+    // done must not be lost with the process
+    const root = generatedWorkspace(200);
+    try {
+      const r = spawnSync(
+        'sh',
+        [
+          '-c',
+          `{ "$0" "$1" compile -w "$2"; echo "exit $?" >&2; } | { sleep 1; cat; }`,
+          process.execPath,
+          CLI,
+          GENERATED_STACK,
+        ],
+        { cwd: root, encoding: 'utf8', timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
+      );
+      expect(r.stderr).toBe('exit 0\n');
+      expect(r.stdout.length).toBeGreaterThan(128 * 1024);
+      expect(YAML.parseAllDocuments(r.stdout)).toHaveLength(1 + 3 * 200);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('takes the stack with -w, options with -D, overrides with -O, and writes -o FILE', () => {

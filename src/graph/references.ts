@@ -26,6 +26,8 @@ export interface Reference {
 /** One `${ref:<id>#<pointer>}` occurrence (global: use with matchAll or replace). */
 export const REF_PATTERN = /\$\{ref:([^#}]+)#([^}]*)\}/g;
 const KUSION_PATH = '$kusion_path.';
+/** How every `${ref:...}` begins. */
+const REF_OPENING = '${ref:';
 
 export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -55,7 +57,7 @@ export function referencesInString(s: string, at: string): Reference[] {
 
 /** Whether a string can hold a reference at all: the test every string of a stack goes through. */
 function mayHoldReference(s: string): boolean {
-  return s.startsWith(KUSION_PATH) || s.includes('${ref:');
+  return s.startsWith(KUSION_PATH) || s.includes(REF_OPENING);
 }
 
 /**
@@ -83,7 +85,7 @@ export function referencesIn(attributes: unknown): readonly Reference[] {
  */
 function mayHoldReferenceAnywhere(attributes: unknown): boolean {
   const json = JSON.stringify(attributes) ?? '';
-  return json.includes('${ref:') || json.includes(`"${KUSION_PATH}`);
+  return json.includes(REF_OPENING) || json.includes(`"${KUSION_PATH}`);
 }
 
 function findReferences(attributes: unknown): Reference[] {

@@ -92,9 +92,12 @@ function markDeleting(
 ): KubeObject {
   const have = o.metadata.finalizers ?? [];
   const all = [...have, ...finalizers.filter((f) => !have.includes(f))];
-  // the write shares what it leaves alone with the stored object, which nobody changes
-  const next = withFields(o, { metadata: withFields(o.metadata, { finalizers: all }) });
-  if (all.length === 0) delete next.metadata.finalizers;
+  // the write shares what it leaves alone with the stored object, which nobody changes; a copy
+  // is given no key only to lose it again (V8 makes such a map a slow dictionary), so an empty
+  // list is not set, and only a stored empty one is dropped
+  const metadata = withFields(o.metadata, all.length > 0 ? { finalizers: all } : {});
+  if (all.length === 0 && 'finalizers' in metadata) delete metadata.finalizers;
+  const next = withFields(o, { metadata });
   const deletion = { timestamp: rfc3339(ctx.clock.now() + grace * 1000), graceSeconds: grace };
   return commitUpdate(ctx, r, o, next, { manager: opts.manager, dryRun: opts.dryRun, deletion });
 }

@@ -2,10 +2,20 @@
  * The objects of one kind in one namespace, kept current by a resilient watch (list, then
  * events; a relist replaces everything): what a loop that waits for pods to turn Ready reads
  * instead of listing the namespace again and again, and what wakes it when something changed.
+ * It keeps the objects without their `metadata.managedFields`, as controller-runtime's caches
+ * are told to: what the server records of who set which field is half of a pod's JSON, and
+ * nothing that reads the cache looks at it, so the objects a run holds stay small and the old
+ * versions it drops are cheap to collect.
  */
 import type { Listed, ObjectClient } from './objects.js';
 import type { KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from './watch.js';
+
+function withoutManagedFields(o: KubeObject): KubeObject {
+  if (o.metadata?.managedFields === undefined) return o;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
 
 export class ObjectCache {
   private readonly objects = new Map<string, KubeObject>();
@@ -24,7 +34,7 @@ export class ObjectCache {
       target,
       (e) => {
         if (e.type === 'DELETED') this.objects.delete(keyOf(e.object));
-        else this.objects.set(keyOf(e.object), e.object);
+        else this.objects.set(keyOf(e.object), withoutManagedFields(e.object));
         // a list's objects come in one burst: its listeners hear once, after it
         if (!this.listing) this.notify();
       },

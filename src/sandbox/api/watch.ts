@@ -39,22 +39,33 @@ function objectJson(f: WatchFilter, e: StoreEvent): string {
   return e.object.apiVersion === v ? eventJson(e) : JSON.stringify({ ...e.object, apiVersion: v });
 }
 
-/** The line a watcher gets for a store event, or undefined when the event is not for it. */
 /** Where a watched type's objects are stored (a converted version reads its storage version's). */
 function storeKey(r: ResourceType): string {
   const conv = converterFor(r);
   return conv ? storageKeyOf(conv, r) : resourceKey(r);
 }
 
-export function watchLine(f: WatchFilter, e: StoreEvent): string | undefined {
+/** A store event as one watcher sees it: its type for that watcher, its line made by `eventLine`. */
+export interface WatchEvent {
+  readonly type: EventType;
+  readonly filter: WatchFilter;
+  readonly event: StoreEvent;
+}
+
+/** What a watcher sees of a store event, or undefined when the event is not for it. */
+export function watchEvent(f: WatchFilter, e: StoreEvent): WatchEvent | undefined {
   if (e.resource !== storeKey(f.resource)) return undefined;
   const now = e.type !== 'DELETED' && matches(f, e.object);
   const before = e.type !== 'ADDED' && matches(f, e.type === 'DELETED' ? e.object : e.old);
-  if (e.type === 'DELETED') return before ? line('DELETED', objectJson(f, e)) : undefined;
-  if (now && before) return line('MODIFIED', objectJson(f, e));
-  if (now) return line('ADDED', objectJson(f, e));
-  if (before) return line('DELETED', objectJson(f, e));
+  if (e.type === 'DELETED') return before ? { type: 'DELETED', filter: f, event: e } : undefined;
+  if (now && before) return { type: 'MODIFIED', filter: f, event: e };
+  if (now) return { type: 'ADDED', filter: f, event: e };
+  if (before) return { type: 'DELETED', filter: f, event: e };
   return undefined;
+}
+
+export function eventLine(w: WatchEvent): string {
+  return line(w.type, objectJson(w.filter, w.event));
 }
 
 /** ADDED lines for the current objects: how a watch without a resourceVersion starts. */

@@ -7,7 +7,15 @@
 import type { ServerResponse } from 'node:http';
 import { badRequest } from '../api/errors.js';
 import type { Store } from '../api/store.js';
-import { bookmarkLine, expiredLine, initialLines, watchLine, type WatchFilter } from '../api/watch.js';
+import {
+  bookmarkLine,
+  eventLine,
+  expiredLine,
+  initialLines,
+  watchEvent,
+  type WatchEvent,
+  type WatchFilter,
+} from '../api/watch.js';
 import type { Faults } from '../faults.js';
 import { cut } from './cut.js';
 
@@ -76,6 +84,12 @@ export function serveWatch(
   // client that stops reading costs little until its queue passes the limit and it is dropped.
   const queue: string[] = [];
   let queuedBytes = 0;
+  /**
+   * Live events not made into lines yet, all after `queue`: a write's JSON is made when the
+   * stream is next flushed, not inside the write, so a burst of writes (a controller's
+   * reconciles) is not held up by serialising each one for every watcher as it happens.
+   */
+  const unwritten: WatchEvent[] = [];
   /** Bytes of the initial ADDED events still queued: a big first list is not falling behind. */
   let initialBytes = 0;
   let waitingDrain = false;
@@ -87,6 +101,7 @@ export function serveWatch(
   const flush = () => {
     flushScheduled = false;
     if (closed || paused) return;
+    writeOut();
     while (queue.length > 0 && !waitingDrain) {
       // take lines from the front by count, then drop them at once: shifting one by one is slow on a long queue
       let size = 0;
@@ -104,20 +119,40 @@ export function serveWatch(
       }
     }
   };
+  /** Makes the unwritten events into lines, at the end of the queue. */
+  const writeOut = () => {
+    for (const w of unwritten) {
+      const line = mapLine(eventLine(w));
+      queue.push(line);
+      queuedBytes += line.length;
+    }
+    unwritten.length = 0;
+  };
   const enqueue = (line: string, initial = false) => {
+    writeOut();
     queue.push(line);
     queuedBytes += line.length;
     if (initial) initialBytes += line.length;
   };
+  // a silenced watch drops its events (both senders below): it ends when the cluster answers
+  // again, and the client resumes from the last resourceVersion it saw
   const send = (line: string, isEvent = true, initial = false) => {
-    // a silenced watch drops its events: it ends when the cluster answers again, and the client
-    // resumes from the last resourceVersion it saw
     if (closed || paused) return;
     if (!isEvent) {
       enqueue(line);
       return schedule();
     }
     enqueue(mapLine(line), initial);
+    sentOne();
+  };
+  /** A live event: made into its line at the next flush, or at once for a client that is behind. */
+  const sendLive = (event: WatchEvent) => {
+    if (closed || paused) return;
+    if (waitingDrain) enqueue(mapLine(eventLine(event)));
+    else unwritten.push(event);
+    sentOne();
+  };
+  const sentOne = () => {
     sent++;
     // a watcher that falls this far behind is closed, as the API server closes one whose buffer
     // is full; the client resumes or lists again, and nobody else waits for it
@@ -141,6 +176,7 @@ export function serveWatch(
   /** Ends the stream after what the socket already holds; a client that never reads it is cut. */
   function overflow(): void {
     queue.length = 0;
+    unwritten.length = 0;
     queuedBytes = 0;
     initialBytes = 0;
     close('end');
@@ -151,8 +187,8 @@ export function serveWatch(
   }
 
   const unsubscribe = store.subscribe((e) => {
-    const line = watchLine(filter, e);
-    if (line !== undefined) send(line);
+    const event = watchEvent(filter, e);
+    if (event !== undefined) sendLive(event);
   });
   let endTimer: NodeJS.Timeout | undefined;
   let bookmarkTimer: NodeJS.Timeout | undefined;
@@ -173,6 +209,7 @@ export function serveWatch(
     if (how === 'reset') cut(res);
     else {
       // what was queued goes out before the end (an overflow has emptied the queue first)
+      writeOut();
       if (queue.length > 0 && !paused && !res.destroyed) res.write(queue.join(''));
       queue.length = 0;
       res.end();
@@ -193,8 +230,8 @@ export function serveWatch(
     }
     // a replay is a known, finite backlog, like the initial list
     for (const e of replay) {
-      const line = watchLine(filter, e);
-      if (line !== undefined) send(line, true, true);
+      const event = watchEvent(filter, e);
+      if (event !== undefined) send(eventLine(event), true, true);
     }
   } else {
     for (const line of initialLines(store, filter)) send(line, true, true);

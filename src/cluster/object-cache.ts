@@ -8,14 +8,8 @@
  * versions it drops are cheap to collect.
  */
 import type { Listed, ObjectClient } from './objects.js';
-import type { KubeObject } from '../model/kube-object.js';
+import { withoutManagedFields, type KubeObject } from '../model/kube-object.js';
 import { watchObjects, type WatchTarget } from './watch.js';
-
-function withoutManagedFields(o: KubeObject): KubeObject {
-  if (o.metadata?.managedFields === undefined) return o;
-  const { managedFields: _, ...metadata } = o.metadata;
-  return { ...o, metadata };
-}
 
 export class ObjectCache {
   private readonly objects = new Map<string, KubeObject>();

@@ -24,6 +24,16 @@ export function refOf(o: KubeObject): ObjectRef {
   };
 }
 
+/**
+ * The object without `metadata.managedFields`: the server's record of which manager set which
+ * field, which only an explicit look at it (`kubectl get --show-managed-fields`) wants.
+ */
+export function withoutManagedFields(o: KubeObject): KubeObject {
+  if (o.metadata?.managedFields === undefined) return o;
+  const { managedFields: _, ...metadata } = o.metadata;
+  return { ...o, metadata };
+}
+
 const API_VERSION: Readonly<Record<string, string>> = {
   Deployment: 'apps/v1',
   StatefulSet: 'apps/v1',

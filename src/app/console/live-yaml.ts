@@ -5,8 +5,8 @@
  */
 import { stringify } from 'yaml';
 import { maskSecret } from '../../diff/fields.js';
-import type { KubeObject } from '../../model/kube-object.js';
-import { asObject, type Attributes } from '../../model/resource.js';
+import { withoutManagedFields, type KubeObject } from '../../model/kube-object.js';
+import type { Attributes } from '../../model/resource.js';
 
 export interface YamlOptions {
   managedFields: boolean;
@@ -14,11 +14,7 @@ export interface YamlOptions {
 }
 
 export function liveYaml(o: KubeObject, options: YamlOptions): string {
-  let shown = o as Attributes;
-  if (!options.managedFields && asObject(o.metadata).managedFields !== undefined) {
-    const { managedFields: _hidden, ...metadata } = asObject(o.metadata);
-    shown = { ...shown, metadata };
-  }
+  let shown: Attributes = options.managedFields ? o : withoutManagedFields(o);
   if (!options.showSecrets) shown = maskSecret(shown);
   return stringify(shown, { lineWidth: 0 });
 }

@@ -4,7 +4,7 @@
  * of dependents is the garbage collector's work (`../controllers/garbage-collector.ts`); orphaning
  * happens here, at once.
  */
-import { clone, isMap, withFields } from '../json.js';
+import { assignOrRemove, clone, isMap, withFields } from '../json.js';
 import { rfc3339 } from '../time.js';
 import type { ApiContext, WriteOptions } from './context.js';
 import { badRequest, conflict, forbidden, notFound, successStatus, type Status } from './errors.js';
@@ -92,11 +92,10 @@ function markDeleting(
 ): KubeObject {
   const have = o.metadata.finalizers ?? [];
   const all = [...have, ...finalizers.filter((f) => !have.includes(f))];
-  // the write shares what it leaves alone with the stored object, which nobody changes; a copy
-  // is given no key only to lose it again (V8 makes such a map a slow dictionary), so an empty
-  // list is not set, and only a stored empty one is dropped
-  const metadata = withFields(o.metadata, all.length > 0 ? { finalizers: all } : {});
-  if (all.length === 0 && 'finalizers' in metadata) delete metadata.finalizers;
+  // the write shares what it leaves alone with the stored object, which nobody changes; an
+  // empty list is not set only to be deleted again (V8 makes such a map a slow dictionary)
+  const metadata = withFields(o.metadata, {});
+  assignOrRemove(metadata, 'finalizers', all.length > 0 ? all : undefined);
   const next = withFields(o, { metadata });
   const deletion = { timestamp: rfc3339(ctx.clock.now() + grace * 1000), graceSeconds: grace };
   return commitUpdate(ctx, r, o, next, { manager: opts.manager, dryRun: opts.dryRun, deletion });

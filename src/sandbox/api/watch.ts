@@ -48,7 +48,6 @@ function storeKey(r: ResourceType): string {
 /** A store event as one watcher sees it: its type for that watcher, its line made by `eventLine`. */
 export interface WatchEvent {
   readonly type: EventType;
-  readonly filter: WatchFilter;
   readonly event: StoreEvent;
 }
 
@@ -57,15 +56,15 @@ export function watchEvent(f: WatchFilter, e: StoreEvent): WatchEvent | undefine
   if (e.resource !== storeKey(f.resource)) return undefined;
   const now = e.type !== 'DELETED' && matches(f, e.object);
   const before = e.type !== 'ADDED' && matches(f, e.type === 'DELETED' ? e.object : e.old);
-  if (e.type === 'DELETED') return before ? { type: 'DELETED', filter: f, event: e } : undefined;
-  if (now && before) return { type: 'MODIFIED', filter: f, event: e };
-  if (now) return { type: 'ADDED', filter: f, event: e };
-  if (before) return { type: 'DELETED', filter: f, event: e };
+  if (e.type === 'DELETED') return before ? { type: 'DELETED', event: e } : undefined;
+  if (now && before) return { type: 'MODIFIED', event: e };
+  if (now) return { type: 'ADDED', event: e };
+  if (before) return { type: 'DELETED', event: e };
   return undefined;
 }
 
-export function eventLine(w: WatchEvent): string {
-  return line(w.type, objectJson(w.filter, w.event));
+export function eventLine(f: WatchFilter, w: WatchEvent): string {
+  return line(w.type, objectJson(f, w.event));
 }
 
 /** ADDED lines for the current objects: how a watch without a resourceVersion starts. */

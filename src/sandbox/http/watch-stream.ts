@@ -122,7 +122,7 @@ export function serveWatch(
   /** Makes the unwritten events into lines, at the end of the queue. */
   const writeOut = () => {
     for (const w of unwritten) {
-      const line = mapLine(eventLine(w));
+      const line = mapLine(eventLine(filter, w));
       queue.push(line);
       queuedBytes += line.length;
     }
@@ -148,7 +148,7 @@ export function serveWatch(
   /** A live event: made into its line at the next flush, or at once for a client that is behind. */
   const sendLive = (event: WatchEvent) => {
     if (closed || paused) return;
-    if (waitingDrain) enqueue(mapLine(eventLine(event)));
+    if (waitingDrain) enqueue(mapLine(eventLine(filter, event)));
     else unwritten.push(event);
     sentOne();
   };
@@ -231,7 +231,7 @@ export function serveWatch(
     // a replay is a known, finite backlog, like the initial list
     for (const e of replay) {
       const event = watchEvent(filter, e);
-      if (event !== undefined) send(eventLine(event), true, true);
+      if (event !== undefined) send(eventLine(filter, event), true, true);
     }
   } else {
     for (const line of initialLines(store, filter)) send(line, true, true);

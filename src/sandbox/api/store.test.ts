@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from './object.js';
-import { Store } from './store.js';
+import { eventJson, Store } from './store.js';
 
 function cm(name: string, owner?: string): KubeObject {
   const o: KubeObject = {
@@ -24,6 +24,21 @@ describe('the store', () => {
     expect(seen).toEqual(['ADDED a 101', 'MODIFIED a 102', 'ADDED b 103', 'DELETED a 104']);
     expect(store.resourceVersion).toBe(104);
     expect(store.get('/configmaps', 'ns', 'a')).toBeUndefined();
+  });
+
+  it('keeps no watch line text in the history once the watchers of a write have their lines', async () => {
+    const store = new Store(10, 100);
+    const lines: string[] = [];
+    // two watchers that make their lines when they flush, after the write
+    for (let i = 0; i < 2; i++) store.subscribe((e) => setImmediate(() => lines.push(eventJson(e))));
+    store.create('/configmaps', cm('a'));
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '101' } });
+    const history = store.eventsAfter(100);
+    if (history === 'expired') throw new Error('the write left the history');
+    // the text of every object written would otherwise stay as long as its event, thousands of writes
+    expect(history.map((e) => Object.keys(e).sort())).toEqual([['object', 'resource', 'rv', 'type']]);
   });
 
   it('replays events after a resourceVersion, and says when they have left the history', () => {

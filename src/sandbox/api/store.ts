@@ -20,15 +20,26 @@ export interface StoreEvent {
   object: KubeObject;
   /** The state before the write, for MODIFIED and DELETED. */
   old?: KubeObject;
-  /** The object's JSON, made once and shared by every watcher of the write. */
-  json?: string;
 }
 
 export type StoreListener = (e: StoreEvent) => void;
 
+/**
+ * The JSON of the events made into watch lines in this turn of the event loop, where every
+ * watcher of a write flushes: made once, shared by them all, and forgotten after the turn. Kept
+ * with the event, it would stay as long as the event stays in the history, thousands of writes,
+ * and hold tens of MB of text nobody reads again (a watch resuming later makes it again).
+ */
+const turnJson = new Map<StoreEvent, string>();
+
 export function eventJson(e: StoreEvent): string {
-  e.json ??= JSON.stringify(e.object);
-  return e.json;
+  let json = turnJson.get(e);
+  if (json === undefined) {
+    if (turnJson.size === 0) setImmediate(() => turnJson.clear());
+    json = JSON.stringify(e.object);
+    turnJson.set(e, json);
+  }
+  return json;
 }
 
 export interface StoreSnapshot {
@@ -144,9 +155,6 @@ export class Store {
     if (old) e.old = old;
     this.remember(e);
     for (const l of this.listeners) l(e);
-    // the watchers of this moment shared the text; kept in the history it would outlive them for
-    // thousands of writes (a watch resuming later makes it again)
-    delete e.json;
     return obj;
   }
 

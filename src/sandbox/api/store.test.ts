@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from './object.js';
-import { eventJson, Store } from './store.js';
+import { eventJson, expectJson, releaseJson, Store } from './store.js';
 
 function cm(name: string, owner?: string): KubeObject {
   const o: KubeObject = {
@@ -26,19 +26,39 @@ describe('the store', () => {
     expect(store.get('/configmaps', 'ns', 'a')).toBeUndefined();
   });
 
-  it('keeps no watch line text in the history once the watchers of a write have their lines', async () => {
+  it("makes a write's JSON once for all its watchers, and keeps none of it once they have their lines", async () => {
     const store = new Store(10, 100);
     const lines: string[] = [];
-    // two watchers that make their lines when they flush, after the write
-    for (let i = 0; i < 2; i++) store.subscribe((e) => setImmediate(() => lines.push(eventJson(e))));
-    store.create('/configmaps', cm('a'));
-    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[1]!)).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '101' } });
-    const history = store.eventsAfter(100);
-    if (history === 'expired') throw new Error('the write left the history');
-    // the text of every object written would otherwise stay as long as its event, thousands of writes
-    expect(history.map((e) => Object.keys(e).sort())).toEqual([['object', 'resource', 'rv', 'type']]);
+    // one watcher makes its line while the write is told (a client that is behind), two after it
+    store.subscribe((e) => {
+      expectJson(e);
+      lines.push(eventJson(e));
+      releaseJson(e);
+    });
+    for (let i = 0; i < 2; i++)
+      store.subscribe((e) => {
+        expectJson(e);
+        setImmediate(() => {
+          lines.push(eventJson(e));
+          releaseJson(e);
+        });
+      });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const stored = store.create('/configmaps', cm('a'));
+      const made = () => stringify.mock.calls.filter(([v]) => v === stored).length;
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toHaveLength(3);
+      expect(new Set(lines).size).toBe(1);
+      expect(made()).toBe(1);
+      // kept with the event, the text would stay as long as the event stays in the history
+      const history = store.eventsAfter(100);
+      if (history === 'expired') throw new Error('the write left the history');
+      expect(eventJson(history[0]!)).toBe(lines[0]);
+      expect(made()).toBe(2);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('replays events after a resourceVersion, and says when they have left the history', () => {

@@ -20,26 +20,38 @@ export interface StoreEvent {
   object: KubeObject;
   /** The state before the write, for MODIFIED and DELETED. */
   old?: KubeObject;
+  /** The object's JSON while watchers still have lines of it to make (see `eventJson`). */
+  json?: string | undefined;
+  /** How many lines of it watchers are still to make. */
+  lines?: number;
 }
 
 export type StoreListener = (e: StoreEvent) => void;
 
 /**
- * The JSON of the events made into watch lines in this turn of the event loop, where every
- * watcher of a write flushes: made once, shared by them all, and forgotten after the turn. Kept
- * with the event, it would stay as long as the event stays in the history, thousands of writes,
- * and hold tens of MB of text nobody reads again (a watch resuming later makes it again).
+ * The JSON of an event's object while watchers still have lines of it to make: made by the first
+ * of them, shared by the rest, and let go with the last (a watch resuming later makes it again).
+ * Kept with the event, it would stay as long as the event stays in the history, thousands of
+ * writes, and hold tens of MB of text nobody reads again. A watcher says it will make a line with
+ * `expectJson`, and that it made it (or never will) with `releaseJson`.
  */
-const turnJson = new Map<StoreEvent, string>();
+export function expectJson(e: StoreEvent): void {
+  e.lines = (e.lines ?? 0) + 1;
+}
 
 export function eventJson(e: StoreEvent): string {
-  let json = turnJson.get(e);
-  if (json === undefined) {
-    if (turnJson.size === 0) setImmediate(() => turnJson.clear());
-    json = JSON.stringify(e.object);
-    turnJson.set(e, json);
-  }
-  return json;
+  if (!e.lines) return JSON.stringify(e.object);
+  e.json ??= JSON.stringify(e.object);
+  return e.json;
+}
+
+/** The event whose listeners are being told: a line made while they are keeps its text for the ones after. */
+let telling: StoreEvent | undefined;
+
+export function releaseJson(e: StoreEvent): void {
+  if (!e.lines) return;
+  e.lines--;
+  if (e.lines === 0 && e !== telling) e.json = undefined;
 }
 
 export interface StoreSnapshot {
@@ -151,10 +163,17 @@ export class Store {
       names.set(name, obj);
     }
     this.indexOwners(resource, old, type === 'DELETED' ? undefined : obj);
-    const e: StoreEvent = { type, resource, rv: this.rv, object: obj };
-    if (old) e.old = old;
+    // every field set here, in one order: the history holds thousands of these
+    const e: StoreEvent = { type, resource, rv: this.rv, object: obj, old, json: undefined, lines: 0 };
     this.remember(e);
-    for (const l of this.listeners) l(e);
+    const outer = telling;
+    telling = e;
+    try {
+      for (const l of this.listeners) l(e);
+    } finally {
+      telling = outer;
+    }
+    if (!e.lines) e.json = undefined;
     return obj;
   }
 

@@ -9,7 +9,7 @@ import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
 import { apiVersionOf, resourceKey } from './resources.js';
 import { matchesFields, matchesLabels, type FieldSelector, type LabelSelector } from './selectors.js';
-import { eventJson, type EventType, type Store, type StoreEvent } from './store.js';
+import { eventJson, expectJson, releaseJson, type EventType, type Store, type StoreEvent } from './store.js';
 
 export interface WatchFilter {
   resource: ResourceType;
@@ -63,8 +63,23 @@ export function watchEvent(f: WatchFilter, e: StoreEvent): WatchEvent | undefine
   return undefined;
 }
 
+/** Keeps the text of an event a watcher will make its line of later (see `eventJson`). */
+export function expectLine(w: WatchEvent): void {
+  expectJson(w.event);
+}
+
+/** The line of an expected event; the last of its watchers lets its text go. */
 export function eventLine(f: WatchFilter, w: WatchEvent): string {
-  return line(w.type, objectJson(f, w.event));
+  try {
+    return line(w.type, objectJson(f, w.event));
+  } finally {
+    releaseJson(w.event);
+  }
+}
+
+/** An expected line its watcher will not make (it was dropped). */
+export function forgetLine(w: WatchEvent): void {
+  releaseJson(w.event);
 }
 
 /** ADDED lines for the current objects: how a watch without a resourceVersion starts. */

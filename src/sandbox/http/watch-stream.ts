@@ -10,7 +10,9 @@ import type { Store } from '../api/store.js';
 import {
   bookmarkLine,
   eventLine,
+  expectLine,
   expiredLine,
+  forgetLine,
   initialLines,
   watchEvent,
   type WatchEvent,
@@ -148,6 +150,7 @@ export function serveWatch(
   /** A live event: made into its line at the next flush, or at once for a client that is behind. */
   const sendLive = (event: WatchEvent) => {
     if (closed || paused) return;
+    expectLine(event);
     if (waitingDrain) enqueue(mapLine(eventLine(filter, event)));
     else unwritten.push(event);
     sentOne();
@@ -176,6 +179,7 @@ export function serveWatch(
   /** Ends the stream after what the socket already holds; a client that never reads it is cut. */
   function overflow(): void {
     queue.length = 0;
+    for (const w of unwritten) forgetLine(w);
     unwritten.length = 0;
     queuedBytes = 0;
     initialBytes = 0;
@@ -206,8 +210,11 @@ export function serveWatch(
     stopFaults();
     clearTimeout(endTimer);
     clearTimeout(bookmarkTimer);
-    if (how === 'reset') cut(res);
-    else {
+    if (how === 'reset') {
+      for (const w of unwritten) forgetLine(w);
+      unwritten.length = 0;
+      cut(res);
+    } else {
       // what was queued goes out before the end (an overflow has emptied the queue first)
       writeOut();
       if (queue.length > 0 && !paused && !res.destroyed) res.write(queue.join(''));
@@ -231,7 +238,9 @@ export function serveWatch(
     // a replay is a known, finite backlog, like the initial list
     for (const e of replay) {
       const event = watchEvent(filter, e);
-      if (event !== undefined) send(eventLine(filter, event), true, true);
+      if (event === undefined) continue;
+      expectLine(event);
+      send(eventLine(filter, event), true, true);
     }
   } else {
     for (const line of initialLines(store, filter)) send(line, true, true);

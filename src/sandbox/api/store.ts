@@ -21,9 +21,9 @@ export interface StoreEvent {
   /** The state before the write, for MODIFIED and DELETED. */
   old?: KubeObject;
   /** The object's JSON while watchers still have lines of it to make (see `eventJson`). */
-  json?: string | undefined;
+  json: string | undefined;
   /** How many lines of it watchers are still to make. */
-  lines?: number;
+  lines: number;
 }
 
 export type StoreListener = (e: StoreEvent) => void;
@@ -36,11 +36,11 @@ export type StoreListener = (e: StoreEvent) => void;
  * `expectJson`, and that it made it (or never will) with `releaseJson`.
  */
 export function expectJson(e: StoreEvent): void {
-  e.lines = (e.lines ?? 0) + 1;
+  e.lines++;
 }
 
 export function eventJson(e: StoreEvent): string {
-  if (!e.lines) return JSON.stringify(e.object);
+  if (e.lines === 0) return JSON.stringify(e.object);
   e.json ??= JSON.stringify(e.object);
   return e.json;
 }
@@ -49,9 +49,8 @@ export function eventJson(e: StoreEvent): string {
 let telling: StoreEvent | undefined;
 
 export function releaseJson(e: StoreEvent): void {
-  if (!e.lines) return;
-  e.lines--;
-  if (e.lines === 0 && e !== telling) e.json = undefined;
+  if (e.lines === 0) return;
+  if (--e.lines === 0 && e !== telling) e.json = undefined;
 }
 
 export interface StoreSnapshot {
@@ -173,7 +172,7 @@ export class Store {
     } finally {
       telling = outer;
     }
-    if (!e.lines) e.json = undefined;
+    if (e.lines === 0) e.json = undefined;
     return obj;
   }
 

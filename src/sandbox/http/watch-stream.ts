@@ -130,6 +130,11 @@ export function serveWatch(
     }
     unwritten.length = 0;
   };
+  /** Lets go of the events that will not be made into lines (the watch is dropped). */
+  const dropUnwritten = () => {
+    for (const w of unwritten) forgetLine(w);
+    unwritten.length = 0;
+  };
   const enqueue = (line: string, initial = false) => {
     writeOut();
     queue.push(line);
@@ -179,8 +184,7 @@ export function serveWatch(
   /** Ends the stream after what the socket already holds; a client that never reads it is cut. */
   function overflow(): void {
     queue.length = 0;
-    for (const w of unwritten) forgetLine(w);
-    unwritten.length = 0;
+    dropUnwritten();
     queuedBytes = 0;
     initialBytes = 0;
     close('end');
@@ -211,8 +215,7 @@ export function serveWatch(
     clearTimeout(endTimer);
     clearTimeout(bookmarkTimer);
     if (how === 'reset') {
-      for (const w of unwritten) forgetLine(w);
-      unwritten.length = 0;
+      dropUnwritten();
       cut(res);
     } else {
       // what was queued goes out before the end (an overflow has emptied the queue first)

@@ -86,6 +86,21 @@ export async function openClusters(options: WorkspaceOptions, root: string): Pro
   }
 }
 
+/**
+ * Opens the connection to the stack's cluster, whose calls come once the stack is compiled: its
+ * TLS handshake runs meanwhile. A cluster that cannot be named or reached is left for the plan to
+ * report, as it would have been.
+ */
+async function connectEarly(clusters: DefaultedClusters, stackCluster: string | undefined): Promise<void> {
+  let client;
+  try {
+    client = clusters.client(clusters.resolve(stackCluster));
+  } catch {
+    return;
+  }
+  await client.rest.preconnect();
+}
+
 /** A stack folder (or the current folder), its workspace's clusters and its state backend. */
 export async function openStack(
   dir: string | undefined,
@@ -93,10 +108,12 @@ export async function openStack(
   options: WorkspaceOptions,
 ): Promise<StackSession> {
   const stackDir = dir ?? process.cwd();
-  const { root } = loadStack(stackDir);
+  const { root, stack } = loadStack(stackDir);
   const config = stateConfig(root, options);
   const { clusterSet, close } = await openClusters(options, root);
   try {
+    const clusters = new DefaultedClusters(clusterSet, singleContext(options));
+    await connectEarly(clusters, stack.cluster);
     return {
       // `--read-only` holds for the program too: it writes no file, nor its parses to the cache
       compile: () =>
@@ -107,7 +124,7 @@ export async function openStack(
         }),
       root,
       clusterSet,
-      clusters: new DefaultedClusters(clusterSet, singleContext(options)),
+      clusters,
       backend: backendOf(config.backend, root, config, clusterSet),
       close,
     };

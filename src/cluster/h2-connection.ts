@@ -55,6 +55,8 @@ export function networkError(e: unknown): NetworkError {
 
 export class H2Connection {
   private current?: Promise<H2Session | 'http1'>;
+  /** Settles once the connection being opened has sent its TLS hello, or failed. */
+  private helloSent?: Promise<void>;
 
   constructor(private readonly url: URL) {}
 
@@ -80,6 +82,20 @@ export class H2Connection {
     return this.open(options, timeoutMs);
   }
 
+  /**
+   * Starts opening the connection the next call will use; resolves once its TLS hello is on the
+   * wire, so that the server answers while the caller works, and never rejects: a connection that
+   * fails is the next call's to report, as it would have been without this.
+   */
+  dial(options: CallOptions, timeoutMs: number): Promise<void> {
+    this.helloSent = undefined;
+    const opened = this.open(options, timeoutMs).then(
+      () => undefined,
+      () => undefined,
+    );
+    return this.helloSent ?? opened;
+  }
+
   private connect(options: CallOptions, timeoutMs: number): Promise<H2Session | 'http1'> {
     return new Promise((resolve, reject) => {
       const socket = tls.connect({
@@ -92,6 +108,11 @@ export class H2Connection {
       });
       // a call's frames go out at once, not held back to be joined with the next write (Nagle)
       socket.setNoDelay(true);
+      // TLS writes its hello as the socket connects, before this listener runs
+      this.helloSent = new Promise((sent) => {
+        socket.once('connect', sent);
+        socket.once('close', sent);
+      });
       const fail = (e: unknown) => {
         socket.destroy();
         reject(networkError(e));

@@ -35,6 +35,8 @@ export interface ContextAccess {
   readonly server: string;
   /** The context's namespace, when it names one. */
   readonly namespace?: string;
+  /** Whether a plugin (exec, auth-provider) hands out the credentials when a call needs them. */
+  readonly usesPlugin: boolean;
   /** Puts the credentials (headers, client certificate) and TLS settings on a request's options. */
   authorize(options: https.RequestOptions): Promise<void>;
 }
@@ -180,6 +182,7 @@ function access(name: string, context: Named, cluster: Named, user: Named | unde
     context: name,
     server,
     ...(namespace ? { namespace } : {}),
+    usesPlugin: pluginUser !== undefined,
     async authorize(options) {
       if (pluginUser) {
         // client-node keeps the plugin's credential until it expires, so one KubeConfig serves every request

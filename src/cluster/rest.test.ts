@@ -306,6 +306,47 @@ describe('REST client', () => {
     }
   });
 
+  it('opens the connection ahead of the first call, which then takes it; a server that is down is the call’s to report', async () => {
+    const identity = selfSignedCertificate('rest-preconnect');
+    const seenByServer: string[] = [];
+    const h2Server = http2.createSecureServer({ cert: identity.cert, key: identity.key }, (req, res) => {
+      seenByServer.push(`request ${req.url}`);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
+    });
+    h2Server.on('secureConnection', () => seenByServer.push('connection'));
+    const sessions: http2.ServerHttp2Session[] = [];
+    h2Server.on('session', (s) => sessions.push(s));
+    await new Promise<void>((r) => h2Server.listen(0, '127.0.0.1', r));
+    try {
+      const client = tlsClient(
+        'preconnect.yaml',
+        `https://127.0.0.1:${(h2Server.address() as AddressInfo).port}`,
+        identity.cert,
+      );
+      await client.rest.preconnect();
+      // the handshake goes on without a call: the server has the connection before any request
+      await vi.waitFor(() => expect(seenByServer).toEqual(['connection']), { timeout: 5_000 });
+      await client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' });
+      expect(seenByServer).toEqual(['connection', 'request /api/v1/namespaces/x']);
+    } finally {
+      for (const s of sessions) s.destroy();
+      await new Promise((r) => h2Server.close(r));
+    }
+
+    // nothing listens: preconnect says nothing, the call reports the cluster unreachable as ever
+    const closed = https.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const down = tlsClient('preconnect-down.yaml', `https://127.0.0.1:${port}`, identity.cert);
+    await expect(down.rest.preconnect()).resolves.toBeUndefined();
+    sleeps.length = 0;
+    const refused = await down.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ClusterUnreachableError);
+    expect((refused as Error).message).toMatch(/ECONNREFUSED/);
+  });
+
   it('backs off with full jitter, capped', () => {
     expect([0, 1, 2, 3, 10].map((n) => retryDelay(n, undefined, { ...policy, random: () => 1 }))).toEqual([
       100, 200, 400, 800, 1000,

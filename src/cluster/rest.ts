@@ -96,6 +96,11 @@ const RETRIED_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDO
 const MAX_RETRY_AFTER_MS = 30_000;
 /** How long a watch waits for its connection (its stream then lasts as long as the server keeps it). */
 const WATCH_CONNECT_MS = 30_000;
+/**
+ * How long `preconnect` waits for the connection's first bytes to leave: on loopback or a LAN
+ * the TCP handshake is over well within it; a server further away goes on connecting meanwhile.
+ */
+const PRECONNECT_WAIT_MS = 5;
 
 /** Full jitter backoff, or the server's Retry-After when it gave one. */
 export function retryDelay(attempt: number, retryAfter: string | undefined, policy: RetryPolicy): number {
@@ -251,6 +256,24 @@ export class RestClient {
       }
       signal.addEventListener('abort', stop, { once: true });
     });
+  }
+
+  /**
+   * Opens the HTTP/2 connection that the first call will take, so that its TLS handshake runs on
+   * the server while the caller works (compiles a stack): resolves once the client's hello is
+   * sent, or after PRECONNECT_WAIT_MS, and never rejects (a failure is the first call's to
+   * report). A plugin's credentials are left for that first call, which runs the plugin once.
+   */
+  async preconnect(): Promise<void> {
+    if (!this.h2 || this.access.usesPlugin) return;
+    const h2 = this.h2;
+    const dialled = this.requestOptions(this.url('/'), 'GET', {}).then(
+      (opts) => h2.dial(opts, WATCH_CONNECT_MS),
+      () => undefined,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([dialled, new Promise((r) => (timer = setTimeout(r, PRECONNECT_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   private async once(req: RestRequest): Promise<Attempt> {

@@ -119,6 +119,7 @@ function rehearsalClusters(sandbox: Sandbox): ClusterSet {
       return {
         context,
         server: c.httpUrl,
+        usesPlugin: false,
         authorize: (options) => {
           options.headers = { ...options.headers, authorization: `Bearer ${c.token}` };
           return Promise.resolve();

@@ -259,10 +259,10 @@ export class RestClient {
   }
 
   /**
-   * Opens the HTTP/2 connection that the first call will take, so that its TLS handshake runs on
-   * the server while the caller works (compiles a stack): resolves once the client's hello is
-   * sent, or after PRECONNECT_WAIT_MS, and never rejects (a failure is the first call's to
-   * report). A plugin's credentials are left for that first call, which runs the plugin once.
+   * Opens the HTTP/2 connection that the first call will take, so that its handshakes' round trips
+   * pass while the caller works (compiles a stack): resolves once the client's TLS hello is sent,
+   * or after PRECONNECT_WAIT_MS, and never rejects (a failure is the first call's to report). A
+   * plugin's credentials are left for that first call, which runs the plugin once.
    */
   async preconnect(): Promise<void> {
     if (!this.h2 || this.access.usesPlugin) return;

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,6 +228,27 @@ describe('kdeck apply under faults', () => {
         'docker.io/hashicorp/http-echo:1.0.0',
       );
     }
+  });
+
+  it('says in one paragraph that the cluster is down, for preview and apply alike, and writes no state', async () => {
+    // a port that nothing listens on any more
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const kubeconfig = path.join(fs.mkdtempSync(path.join(tmpdir(), 'kdeck-down-')), 'kubeconfig');
+    fs.writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: gone\n  cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: gone\n  context: {cluster: gone, user: u}\ncurrent-context: gone\n`,
+    );
+    for (const command of [['preview'], ['apply', '-y']]) {
+      const r = await kdeckIn(copy, ['--kubeconfig', kubeconfig, ...command, '-w', 'appops/guestbook/dev']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `kdeck: cluster gone (https://127.0.0.1:${port}) is unreachable: connect ECONNREFUSED 127.0.0.1:${port} (ECONNREFUSED); check that it is up and that the context is right (kubectl --context gone get ns)\n`,
+      );
+    }
+    expect(fs.existsSync(stateFile('guestbook', 'dev', 'gone'))).toBe(false);
   });
 
   it('keeps the state intact when killed mid-apply, and a re-run converges; a second apply at once is refused naming the holder', async () => {

@@ -67,6 +67,29 @@ function tlsClient(name: string, server: string, ca: string) {
   return new ClusterSet(loadKubeconfig(file), policy).client('t');
 }
 
+/**
+ * An HTTP/2 server over TLS on a free loopback port (offering HTTP/1.1 too with `allowHTTP1`),
+ * a client that trusts its certificate, and `stop`, which ends its sessions and closes it.
+ */
+async function h2TestServer(
+  name: string,
+  handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+  allowHTTP1 = false,
+) {
+  const identity = selfSignedCertificate(name);
+  const server = http2.createSecureServer({ cert: identity.cert, key: identity.key, allowHTTP1 }, handler);
+  const sessions: http2.ServerHttp2Session[] = [];
+  server.on('session', (s) => sessions.push(s));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const client = tlsClient(`${name}.yaml`, `https://127.0.0.1:${port}`, identity.cert);
+  const stop = async () => {
+    for (const s of sessions) s.destroy();
+    await new Promise((r) => server.close(r));
+  };
+  return { server, sessions, client, identity, stop };
+}
+
 function kubeconfigFile(
   name: string,
   contexts: { name: string; server: string; token?: string; namespace?: string }[],
@@ -256,12 +279,10 @@ describe('REST client', () => {
   });
 
   it('sends the calls and watches of a cluster as streams of one HTTP/2 connection, opened again once closed', async () => {
-    const identity = selfSignedCertificate('rest-h2');
     const versions: string[] = [];
     let connections = 0;
-    const sessions: http2.ServerHttp2Session[] = [];
-    const h2Server = http2.createSecureServer(
-      { cert: identity.cert, key: identity.key, allowHTTP1: true },
+    const { server, sessions, client, stop } = await h2TestServer(
+      'rest-h2',
       (req, res) => {
         versions.push(req.httpVersion);
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -272,16 +293,10 @@ describe('REST client', () => {
           res.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
         }
       },
+      true,
     );
-    h2Server.on('secureConnection', () => connections++);
-    h2Server.on('session', (s) => sessions.push(s));
-    await new Promise<void>((r) => h2Server.listen(0, '127.0.0.1', r));
+    server.on('secureConnection', () => connections++);
     try {
-      const client = tlsClient(
-        'h2.yaml',
-        `https://127.0.0.1:${(h2Server.address() as AddressInfo).port}`,
-        identity.cert,
-      );
       const answers = await Promise.all(
         [1, 2, 3, 4, 5, 6].map(() => client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' })),
       );
@@ -301,37 +316,26 @@ describe('REST client', () => {
       await client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' });
       expect(connections).toBe(2);
     } finally {
-      for (const s of sessions) s.destroy();
-      await new Promise((r) => h2Server.close(r));
+      await stop();
     }
   });
 
   it('opens the connection ahead of the first call, which then takes it; a server that is down is the call’s to report', async () => {
-    const identity = selfSignedCertificate('rest-preconnect');
     const seenByServer: string[] = [];
-    const h2Server = http2.createSecureServer({ cert: identity.cert, key: identity.key }, (req, res) => {
+    const { server, client, identity, stop } = await h2TestServer('rest-preconnect', (req, res) => {
       seenByServer.push(`request ${req.url}`);
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Namespace', metadata: { name: 'x' } }));
     });
-    h2Server.on('secureConnection', () => seenByServer.push('connection'));
-    const sessions: http2.ServerHttp2Session[] = [];
-    h2Server.on('session', (s) => sessions.push(s));
-    await new Promise<void>((r) => h2Server.listen(0, '127.0.0.1', r));
+    server.on('secureConnection', () => seenByServer.push('connection'));
     try {
-      const client = tlsClient(
-        'preconnect.yaml',
-        `https://127.0.0.1:${(h2Server.address() as AddressInfo).port}`,
-        identity.cert,
-      );
       await client.rest.preconnect();
       // the handshake goes on without a call: the server has the connection before any request
       await vi.waitFor(() => expect(seenByServer).toEqual(['connection']), { timeout: 5_000 });
       await client.rest.request({ method: 'GET', path: '/api/v1/namespaces/x' });
       expect(seenByServer).toEqual(['connection', 'request /api/v1/namespaces/x']);
     } finally {
-      for (const s of sessions) s.destroy();
-      await new Promise((r) => h2Server.close(r));
+      await stop();
     }
 
     // nothing listens: preconnect says nothing, the call reports the cluster unreachable as ever

@@ -1,10 +1,10 @@
 /**
  * The HTTP/2 connection to one cluster, as client-go keeps one: every call and watch is a stream
  * of it, so a burst of calls opens no new connections (a TLS handshake each) and none waits for
- * another's answer. It is opened on first use when the server offers HTTP/2 (ALPN), as an API
- * server does; a server that offers only HTTP/1.1 is asked once, and the client keeps its pool
- * of HTTP/1.1 connections for it. A connection the server closed, or that failed, is opened
- * again by the next call.
+ * another's answer. It is opened on first use, or just before (`dial`, while a stack compiles),
+ * when the server offers HTTP/2 (ALPN), as an API server does; a server that offers only HTTP/1.1
+ * is asked once, and the client keeps its pool of HTTP/1.1 connections for it. A connection the
+ * server closed, or that failed, is opened again by the next call.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
@@ -55,7 +55,7 @@ export function networkError(e: unknown): NetworkError {
 
 export class H2Connection {
   private current?: Promise<H2Session | 'http1'>;
-  /** Settles once the connection being opened has sent its TLS hello, or failed. */
+  /** Settles once the connection being opened is up and has sent its TLS hello, or has failed. */
   private helloSent?: Promise<void>;
 
   constructor(private readonly url: URL) {}
@@ -83,9 +83,10 @@ export class H2Connection {
   }
 
   /**
-   * Starts opening the connection the next call will use; resolves once its TLS hello is on the
-   * wire, so that the server answers while the caller works, and never rejects: a connection that
-   * fails is the next call's to report, as it would have been without this.
+   * Starts opening the connection the next call will use; resolves once the TCP connection is up
+   * and the TLS hello sent (or the attempt failed), so that the round trips pass while the caller
+   * works, and never rejects: a connection that fails is the next call's to report, as it would
+   * have been without this.
    */
   dial(options: CallOptions, timeoutMs: number): Promise<void> {
     this.helloSent = undefined;

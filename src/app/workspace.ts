@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ClusterSet } from '../cluster/cluster-set.js';
 import { loadKubeconfig } from '../cluster/kubeconfig.js';
+import type { ObjectClient } from '../cluster/objects.js';
 import { compileStack, type CompileOptions, type CompiledStack } from '../konfig/compile.js';
 import { loadStack } from '../konfig/workspace.js';
 import type { StateBackend } from '../state/backend.js';
@@ -93,7 +94,7 @@ export async function openClusters(options: WorkspaceOptions, root: string): Pro
  * for the plan to report, as it would have been.
  */
 async function connectEarly(clusters: DefaultedClusters, stackCluster: string | undefined): Promise<void> {
-  let client;
+  let client: ObjectClient;
   try {
     client = clusters.client(clusters.resolve(stackCluster));
   } catch {

@@ -89,7 +89,7 @@ export class H2Connection {
    * have been without this.
    */
   dial(options: CallOptions, timeoutMs: number): Promise<void> {
-    this.helloSent = undefined;
+    // a connection this starts sets helloSent before open() returns; an open one has sent it long ago
     const opened = this.open(options, timeoutMs).then(
       () => undefined,
       () => undefined,

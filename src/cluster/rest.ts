@@ -94,6 +94,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const RETRIED_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'TIMEOUT']);
 const MAX_RETRY_AFTER_MS = 30_000;
+/** How long a call waits for its answer unless it says otherwise. */
+const CALL_TIMEOUT_MS = 30_000;
 /** How long a watch waits for its connection (its stream then lasts as long as the server keeps it). */
 const WATCH_CONNECT_MS = 30_000;
 /**
@@ -268,7 +270,7 @@ export class RestClient {
     if (!this.h2 || this.access.usesPlugin) return;
     const h2 = this.h2;
     const dialled = this.requestOptions(this.url('/'), 'GET', {}).then(
-      (opts) => h2.dial(opts, WATCH_CONNECT_MS),
+      (opts) => h2.dial(opts, CALL_TIMEOUT_MS),
       () => undefined,
     );
     let timer: NodeJS.Timeout | undefined;
@@ -285,7 +287,7 @@ export class RestClient {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const opts = await this.requestOptions(url, req.method, headers);
-    const timeoutMs = req.timeoutMs ?? 30_000;
+    const timeoutMs = req.timeoutMs ?? CALL_TIMEOUT_MS;
     const h2 = await this.h2?.open(opts, timeoutMs);
     if (h2) return h2.request(req.method, url, opts, payload, timeoutMs);
     return new Promise<Attempt>((resolve, reject) => {

@@ -22,7 +22,7 @@ export interface StoreEvent {
   old?: KubeObject;
   /** The object's JSON while watchers still have lines of it to make (see `eventJson`). */
   json: string | undefined;
-  /** How many lines of it watchers are still to make. */
+  /** Who still needs that JSON: the watchers still to make their lines, and the write while it tells them. */
   lines: number;
 }
 
@@ -45,12 +45,9 @@ export function eventJson(e: StoreEvent): string {
   return e.json;
 }
 
-/** The event whose listeners are being told: a line made while they are keeps its text for the ones after. */
-let telling: StoreEvent | undefined;
-
 export function releaseJson(e: StoreEvent): void {
   if (e.lines === 0) return;
-  if (--e.lines === 0 && e !== telling) e.json = undefined;
+  if (--e.lines === 0) e.json = undefined;
 }
 
 export interface StoreSnapshot {
@@ -162,17 +159,15 @@ export class Store {
       names.set(name, obj);
     }
     this.indexOwners(resource, old, type === 'DELETED' ? undefined : obj);
-    // every field set here, in one order: the history holds thousands of these
-    const e: StoreEvent = { type, resource, rv: this.rv, object: obj, old, json: undefined, lines: 0 };
+    // every field set here, in one order: the history holds thousands of these. The write holds
+    // its text while it tells its listeners, so a line made meanwhile keeps it for the ones after
+    const e: StoreEvent = { type, resource, rv: this.rv, object: obj, old, json: undefined, lines: 1 };
     this.remember(e);
-    const outer = telling;
-    telling = e;
     try {
       for (const l of this.listeners) l(e);
     } finally {
-      telling = outer;
+      releaseJson(e);
     }
-    if (e.lines === 0) e.json = undefined;
     return obj;
   }
 

@@ -24,7 +24,7 @@ tuneConsoleRuntime();
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(HERE, '..');
 const CLI = path.join(DIST, 'bin', 'kdeck.js');
-const COMPILE_WORKER = pathToFileURL(path.join(DIST, 'bin', 'compile-worker.js'));
+const COMPILE_WORKER = pathToFileURL(path.join(DIST, 'bin', 'compile-worker.mjs'));
 const SNAPSHOTS_SCRIPT = path.join(DIST, 'scripts', 'snapshots.js');
 const REPO = path.resolve(DIST, '..');
 const SAMPLE = path.join(REPO, 'konfig-sample');

@@ -221,7 +221,7 @@ describe('one daemon per workspace', () => {
     // a holder through the module's API, from tsc's output (the bundle exports nothing), with the
     // daemon that ships beside the bundled CLI
     const attach = pathToFileURL(path.join(path.dirname(CLI), '..', 'src', 'app', 'workspace-sandbox.js')).href;
-    const daemonScript = path.join(path.dirname(CLI), 'daemon-main.js');
+    const daemonScript = path.join(path.dirname(CLI), 'daemon-main.mjs');
     const holder = spawn(
       process.execPath,
       [

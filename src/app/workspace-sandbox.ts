@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../model/duration.js';
 import { health, hold, requestStop } from '../sandbox/control.js';
 import {
-  DAEMON_ENTRY,
+  BUNDLED_DAEMON_ENTRY,
+  COMPILED_DAEMON_ENTRY,
   processAlive,
   readRegistry,
   runsDaemon,
@@ -54,11 +55,13 @@ function sandboxDir(root: string): SandboxPaths {
 }
 
 function defaultDaemonScript(): string {
-  // in the bundle (dist/bin) the daemon's entry point is beside this module's chunk; in tsc's output,
+  // in the bundle (dist/bin) the daemon's entry point is beside this module's script; in tsc's output,
   // dist/src/app/workspace-sandbox.js → dist/src/sandbox/daemon-main.js; from the sources (vitest), the bundle
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const built = [path.join(here, DAEMON_ENTRY), path.join(here, '..', 'sandbox', DAEMON_ENTRY)];
-  return built.find((script) => fs.existsSync(script)) ?? path.join(here, '..', '..', 'dist', 'bin', DAEMON_ENTRY);
+  const built = [path.join(here, BUNDLED_DAEMON_ENTRY), path.join(here, '..', 'sandbox', COMPILED_DAEMON_ENTRY)];
+  return (
+    built.find((script) => fs.existsSync(script)) ?? path.join(here, '..', '..', 'dist', 'bin', BUNDLED_DAEMON_ENTRY)
+  );
 }
 
 function idleFromEnv(): number | undefined {

@@ -97,8 +97,9 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** The file name of the daemon's entry point (daemon-main.ts, built). */
-export const DAEMON_ENTRY = 'daemon-main.js';
+/** The file names of the daemon's entry point (daemon-main.ts): in the bundle, and in tsc's output. */
+export const BUNDLED_DAEMON_ENTRY = 'daemon-main.mjs';
+export const COMPILED_DAEMON_ENTRY = 'daemon-main.js';
 
 const real = (p: string) => {
   try {
@@ -121,7 +122,8 @@ export function runsDaemon(pid: number, dir?: string): boolean | undefined {
   } catch {
     return undefined;
   }
-  if (!args.some((arg) => path.basename(arg) === DAEMON_ENTRY)) return false;
+  const entries = [BUNDLED_DAEMON_ENTRY, COMPILED_DAEMON_ENTRY];
+  if (!args.some((arg) => entries.includes(path.basename(arg)))) return false;
   if (dir === undefined) return true;
   const given = args[args.indexOf('--dir') + 1];
   return args.includes('--dir') && given !== undefined && real(given) === real(dir);

@@ -8,7 +8,7 @@ import { WorkerCompiler } from './compiler.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The shipped worker, in the bundle: the tests run after `npm run build`, as the end-to-end tests do. */
-const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'bin', 'compile-worker.js'));
+const BUILT = pathToFileURL(path.join(ROOT, 'dist', 'bin', 'compile-worker.mjs'));
 
 let compiler: WorkerCompiler | undefined;
 afterEach(async () => {

@@ -3,6 +3,7 @@
  * blocks input, with a time limit after which the worker is stopped and replaced; or inline,
  * for tests that want the same answers without a thread.
  */
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { CompileOutcome, CompileReply, CompileSettings } from './compile-protocol.js';
 import { compileOutcome } from './compile-stack.js';
@@ -24,10 +25,12 @@ export class InlineCompiler implements StackCompiler {
 }
 
 /**
- * The worker script beside this module once built: dist/bin/compile-worker.js in the bundle
- * (scripts/bundle.ts makes it an entry point beside the chunks), dist/src/app/console/ in tsc's output.
+ * The worker script beside this module once built: dist/bin/compile-worker.mjs in the bundle (an
+ * ES module entry point beside the CommonJS script, scripts/bundle.ts), compile-worker.js beside
+ * tsc's output in dist/src/app/console/.
  */
-const WORKER_SCRIPT = new URL('./compile-worker.js', import.meta.url);
+const BUNDLED_WORKER = new URL('./compile-worker.mjs', import.meta.url);
+const WORKER_SCRIPT = fs.existsSync(BUNDLED_WORKER) ? BUNDLED_WORKER : new URL('./compile-worker.js', import.meta.url);
 
 /**
  * The worker's young generation, MB: V8 sizes it for a whole process (up to 48 MB here), but a

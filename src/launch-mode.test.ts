@@ -2,24 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startsConsole, VALUE_OPTIONS } from './launch-mode.js';
+import { runsLong, VALUE_OPTIONS } from './launch-mode.js';
 
-describe('startsConsole', () => {
-  it('is the console for kdeck ui and for a bare kdeck, whatever root options come first', () => {
-    expect(startsConsole([])).toBe(true);
-    expect(startsConsole(['ui', 'konfig-sample'])).toBe(true);
-    expect(startsConsole(['--context', 'prod', '--read-only', 'ui'])).toBe(true);
-    expect(startsConsole(['--sandbox'])).toBe(true);
+describe('runsLong', () => {
+  it('holds for the console (kdeck ui, a bare kdeck) and a served sandbox, whatever root options come first', () => {
+    expect(runsLong([])).toBe(true);
+    expect(runsLong(['ui', 'konfig-sample'])).toBe(true);
+    expect(runsLong(['--context', 'prod', '--read-only', 'ui'])).toBe(true);
+    expect(runsLong(['--sandbox'])).toBe(true);
+    expect(runsLong(['sandbox', '--clusters', '3'])).toBe(true);
     // an option's value is not the command, even when it reads like one
-    expect(startsConsole(['--context', 'apply'])).toBe(true);
+    expect(runsLong(['--context', 'apply'])).toBe(true);
   });
 
-  it('is a one-shot command for every other command, and for help and the version', () => {
-    expect(startsConsole(['apply', '--yes', '-w', 'apps/load/pace'])).toBe(false);
-    expect(startsConsole(['--kubeconfig', 'ui', 'compile'])).toBe(false);
-    expect(startsConsole(['--context', 'ui', 'preview'])).toBe(false);
-    expect(startsConsole(['--help'])).toBe(false);
-    expect(startsConsole(['-v'])).toBe(false);
+  it('does not for every other command, nor for help and the version', () => {
+    expect(runsLong(['apply', '--yes', '-w', 'apps/load/pace'])).toBe(false);
+    expect(runsLong(['--kubeconfig', 'ui', 'compile'])).toBe(false);
+    expect(runsLong(['--context', 'ui', 'preview'])).toBe(false);
+    expect(runsLong(['--help'])).toBe(false);
+    expect(runsLong(['-v'])).toBe(false);
   });
 
   it('skips the value of every root option that takes one in src/cli.ts', () => {

@@ -6,11 +6,12 @@
  * compiled kdeck's JavaScript again: a quarter of a small apply's time before its first request.
  *
  * The kept code lies beside the script, one file per V8 version and per mode (src/launch-mode.ts:
- * a one-shot command's V8 flags are not the console's, and V8 checks them). The build writes the
- * one-shot file after an apply of a sample stack (KDECK_CODE_CACHE_TRAINING), so that it holds the
- * code of the compiler, the plan and the apply as well as the command line's; a run that finds none
- * (the console's first, the first after Node changed) writes what its start compiled. V8 checks the kept code against the script and its own flags and compiles afresh
- * when they differ; such a run leaves the file alone, for the runs with the usual flags. Files are
+ * a one-shot command's V8 flags are not a long-running one's, and V8 checks them). The build
+ * writes the one-shot file after an apply of a sample stack (KDECK_CODE_CACHE_TRAINING), so that it
+ * holds the code of the compiler, the plan and the apply as well as the command line's; a run that
+ * finds none (the first long-running one, the first after Node changed) writes what its start
+ * compiled. V8 checks the kept code against the script and its own flags and compiles afresh when
+ * they differ; such a run leaves the file alone, for the runs with the usual flags. Files are
  * written whole or not at all, and a folder kdeck cannot write to costs the compile, nothing else.
  */
 import { isAscii } from 'node:buffer';
@@ -21,12 +22,12 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { importPackage, LAUNCHER_IMPORT } from './import-package.js';
-import { ONE_SHOT_V8_FLAGS, startsConsole } from './launch-mode.js';
+import { ONE_SHOT_V8_FLAGS, runsLong } from './launch-mode.js';
 
 const script = fileURLToPath(new URL('./kdeck-main.cjs', import.meta.url));
-const consoleRun = startsConsole(process.argv.slice(2));
-if (!consoleRun) v8.setFlagsFromString(ONE_SHOT_V8_FLAGS);
-const codeCache = `${script}.${process.versions.v8}${consoleRun ? '.console' : ''}.code-cache`;
+const longRun = runsLong(process.argv.slice(2));
+if (!longRun) v8.setFlagsFromString(ONE_SHOT_V8_FLAGS);
+const codeCache = `${script}.${process.versions.v8}${longRun ? '.long-running' : ''}.code-cache`;
 
 function readOrUndefined(file: string): Buffer | undefined {
   try {

@@ -94,12 +94,17 @@ const REQUIRE_BANNER =
 const TRAINING_STACK = 'appops/guestbook/dev';
 const TRAINING_LIMIT_MS = 120_000;
 
+/** What every bundle here is: for Node 20, with a map beside it, quiet unless something is wrong. */
+const FOR_NODE = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' } as const;
+
 /** What `import.meta.url` is in the CommonJS scripts: their own file's URL. */
 const IMPORT_META_URL = 'kdeckImportMetaUrl';
-const COMMON_JS_IMPORT_META = {
+const COMMON_JS_SCRIPT = {
+  ...FOR_NODE,
+  format: 'cjs',
   define: { 'import.meta.url': IMPORT_META_URL },
   banner: { js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;` },
-};
+} as const;
 
 // chunk names carry their content's hash: the last build's chunks would linger
 fs.rmSync(BUNDLE_DIR, { recursive: true, force: true });
@@ -107,10 +112,7 @@ await build({
   entryPoints: { 'kdeck-main': path.join(DIST, 'src', 'cli.js') },
   outdir: BUNDLE_DIR,
   outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
+  ...COMMON_JS_SCRIPT,
   external: [...EXTERNAL, 'react', 'react/jsx-runtime'],
   plugins: [commonJsScript],
   // without the comments esbuild keeps, a few of which hold non-ASCII characters, the script is
@@ -118,21 +120,8 @@ await build({
   // in a third less time than the two-byte copy (a fresh process's compile of a Konfig stack,
   // about 35 ms of 400). The map names the lines of dist/src that a stack trace's positions are in.
   minifyWhitespace: true,
-  sourcemap: true,
-  ...COMMON_JS_IMPORT_META,
-  logLevel: 'warning',
 });
-await build({
-  entryPoints: { kdeck: path.join(DIST, 'src', 'launch.js') },
-  outdir: BUNDLE_DIR,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  ...COMMON_JS_IMPORT_META,
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await build({ entryPoints: { kdeck: path.join(DIST, 'src', 'launch.js') }, outdir: BUNDLE_DIR, ...COMMON_JS_SCRIPT });
 // the launcher is CommonJS under the package's `"type": "module"`: Node's ES module loader, which
 // an ES module launcher started, cost every process about 6 ms before kdeck's first line
 fs.writeFileSync(path.join(BUNDLE_DIR, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
@@ -144,15 +133,11 @@ await build({
   outdir: BUNDLE_DIR,
   outExtension: { '.js': '.mjs' },
   chunkNames: '[name]-[hash]',
-  bundle: true,
+  ...FOR_NODE,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external: EXTERNAL,
   banner: { js: REQUIRE_BANNER },
-  sourcemap: true,
-  logLevel: 'warning',
 });
 // a package imported with import() would fail there (src/import-package.ts says why)
 const main = fs.readFileSync(path.join(BUNDLE_DIR, 'kdeck-main.cjs'), 'utf8');

@@ -100,6 +100,7 @@ export function processAlive(pid: number): boolean {
 /** The file names of the daemon's entry point (daemon-main.ts): in the bundle, and in tsc's output. */
 export const BUNDLED_DAEMON_ENTRY = 'daemon-main.mjs';
 export const COMPILED_DAEMON_ENTRY = 'daemon-main.js';
+const DAEMON_ENTRIES = [BUNDLED_DAEMON_ENTRY, COMPILED_DAEMON_ENTRY];
 
 const real = (p: string) => {
   try {
@@ -122,8 +123,7 @@ export function runsDaemon(pid: number, dir?: string): boolean | undefined {
   } catch {
     return undefined;
   }
-  const entries = [BUNDLED_DAEMON_ENTRY, COMPILED_DAEMON_ENTRY];
-  if (!args.some((arg) => entries.includes(path.basename(arg)))) return false;
+  if (!args.some((arg) => DAEMON_ENTRIES.includes(path.basename(arg)))) return false;
   if (dir === undefined) return true;
   const given = args[args.indexOf('--dir') + 1];
   return args.includes('--dir') && given !== undefined && real(given) === real(dir);

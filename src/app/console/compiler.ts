@@ -27,10 +27,12 @@ export class InlineCompiler implements StackCompiler {
 /**
  * The worker script beside this module once built: dist/bin/compile-worker.mjs in the bundle (an
  * ES module entry point beside the CommonJS script, scripts/bundle.ts), compile-worker.js beside
- * tsc's output in dist/src/app/console/.
+ * tsc's output in dist/src/app/console/. Looked for when a compiler is made, not on import.
  */
-const BUNDLED_WORKER = new URL('./compile-worker.mjs', import.meta.url);
-const WORKER_SCRIPT = fs.existsSync(BUNDLED_WORKER) ? BUNDLED_WORKER : new URL('./compile-worker.js', import.meta.url);
+function workerScript(): URL {
+  const bundled = new URL('./compile-worker.mjs', import.meta.url);
+  return fs.existsSync(bundled) ? bundled : new URL('./compile-worker.js', import.meta.url);
+}
 
 /**
  * The worker's young generation, MB: V8 sizes it for a whole process (up to 48 MB here), but a
@@ -62,7 +64,7 @@ export class WorkerCompiler implements StackCompiler {
 
   /** `script` for tests (a stand-in worker); `limitMs` the time a compile may take. */
   constructor(options: Partial<CompileSettings> & { script?: URL; limitMs?: number } = {}) {
-    this.script = options.script ?? WORKER_SCRIPT;
+    this.script = options.script ?? workerScript();
     this.limitMs = options.limitMs ?? 30_000;
     this.settings = { readOnly: options.readOnly === true };
   }

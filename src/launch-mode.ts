@@ -1,14 +1,17 @@
 /**
  * How far V8 compiles a kdeck process's code, decided from its command line before the script
- * runs (src/launch.ts): the flags are part of what V8 checks its kept code against, so they are
- * set before the script is compiled, and each mode keeps code of its own.
+ * runs (src/launch.ts).
  *
  * A one-shot command (compile, preview, apply, recover, …) lives a second or two. V8's optimizing
  * compiler, TurboFan, spent more CPU on such a run's warm functions, on threads of its own, than
  * its code saved the run: of an apply's 650 ms of CPU (301 resources, on the sandbox), about 200
- * were TurboFan's, and on a laptop that CPU is the local cluster's too. A one-shot command stops
- * below TurboFan. What runs for hours keeps every tier: the console, and a sandbox served in the
- * foreground.
+ * were TurboFan's, and on a laptop that CPU is the local cluster's too. A one-shot command runs
+ * without TurboFan (Sparkplug's code is as far as it goes: Node 20 leaves Maglev off). What runs
+ * for hours keeps every tier: the console, and a sandbox served in the foreground.
+ *
+ * V8 takes kept code only under the flags it was made with, and Node's own modules (http2, tls,
+ * crypto, …) come with code made under the defaults: the launcher sets V8_DEFAULT_FLAGS back
+ * while it loads kept code, so that one kept code serves both modes.
  */
 
 /** The root options that take a value (src/cli.ts): the word after one is not the command. */
@@ -20,8 +23,9 @@ const PRINTING_OPTIONS = ['-h', '--help', '-v', '--version'];
 /** The commands that run until they are stopped; a bare `kdeck` is the console too. */
 const LONG_RUNNING = ['ui', 'sandbox'];
 
-/** The V8 flags of a one-shot command: no tier above Maglev (which Node 20 leaves off), so Sparkplug's. */
-export const ONE_SHOT_V8_FLAGS = '--max-opt=2';
+/** The V8 flags of a one-shot command, and those that undo them. */
+export const ONE_SHOT_V8_FLAGS = '--no-turbofan';
+export const V8_DEFAULT_FLAGS = '--turbofan';
 
 /**
  * Whether `args` (the arguments after the script) start a process that runs until stopped:

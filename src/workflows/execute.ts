@@ -14,6 +14,7 @@
  * to become healthy holds no slot, and its dependents start the moment it is healthy.
  */
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { refOf, type KubeObject } from '../model/kube-object.js';
 import { referencesIn } from '../graph/references.js';
 import { resolveReferences } from '../graph/resolve.js';
@@ -174,6 +175,10 @@ export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent)
     } finally {
       release();
     }
+    // the rest waits for the next turn of the event loop: answers come in together (a read of the
+    // connection holds many) and the calls that the freed slots start are written only at the end
+    // of a turn, so working on every answer first held those calls back while the cluster idled
+    await nextTurn();
     applied.set(c.id, result);
     // the state write goes on while the health is followed: what depends on this resource needs
     // it healthy in the cluster, not on disk, and waiting for each write held every level of the

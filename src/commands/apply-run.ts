@@ -20,6 +20,7 @@ import type { Operation, OperationFlags } from './apply.js';
 import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import { ask } from './prompt.js';
 import { importView } from '../views/ink.js';
+import { stdinIsTerminal } from '../terminal-env.js';
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -54,7 +55,7 @@ function eventLine(e: EngineEvent, operation: Operation): string | undefined {
   }
 }
 
-const interactive = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
+const interactive = () => stdinIsTerminal() && process.stdout.isTTY === true;
 
 export async function runOperationCommand(
   operation: Operation,

@@ -36,6 +36,7 @@ import { importView } from '../views/ink.js';
 import { globalFlags } from './command-flags.js';
 import { ask } from './prompt.js';
 import type { RecoverFlags } from './recover.js';
+import { stdinIsTerminal } from '../terminal-env.js';
 
 export async function runRecover(file: string | undefined, flags: RecoverFlags, command: Command): Promise<void> {
   const global = globalFlags(command);
@@ -125,7 +126,7 @@ async function rehearseFirst(
   const rehearsal = await interrupts.beforeChange('the rehearsal', rehearseRecovery(frozen, clusterSet, settings));
   const production = workspaceProduction(root, clusterSet.contexts);
   const approval = approvalFor(clustersOf(frozen), production);
-  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
   const runs = !readOnly && flagVerdict(approval, flags, interactive, 'the recovery').kind !== 'refused';
   if (flags.output === 'json')
     process.stdout.write(
@@ -194,7 +195,7 @@ async function approve(
   interrupts: Interrupts,
 ): Promise<void> {
   const approval = approvalFor(clusters, production);
-  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
   const verdict = flagVerdict(approval, flags, interactive, 'the recovery');
   refuseUnlessAllowed(verdict);
   if (verdict.kind === 'approved') return;
@@ -218,7 +219,7 @@ async function approve(
 
 const interactiveOutput = (flags: RecoverFlags) => flags.output === 'text' && process.stdout.isTTY === true;
 
-const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && process.stdin.isTTY === true;
+const hasOperator = (flags: RecoverFlags) => interactiveOutput(flags) && stdinIsTerminal();
 
 function openOptions(flags: RecoverFlags): OpenOptions {
   const write = (u: RunUpdate) =>

@@ -18,6 +18,7 @@ import { globalFlags } from './command-flags.js';
 import type { HistoryFlags, MigrateFlags, ShowFlags, StackStateFlags, UnlockFlags } from './state.js';
 import { openStateSession, type StateSession } from '../app/state-session.js';
 import { table } from './table.js';
+import { stdinIsTerminal } from '../terminal-env.js';
 
 function masked(state: State, showSecrets: boolean): State {
   return showSecrets
@@ -125,7 +126,7 @@ export async function showHistory(flags: HistoryFlags, command: Command): Promis
 }
 
 async function confirmed(key: StateKey, holder: LockHolder): Promise<boolean> {
-  if (!process.stdin.isTTY)
+  if (!stdinIsTerminal())
     throw new UserError(
       `the lock on ${key.cluster} is held by ${describeHolder(holder)}; pass --yes with --force to remove it without a terminal`,
     );

@@ -4,12 +4,13 @@
  * Ink app is loaded only when the console runs.
  */
 import { Command } from 'commander';
+import { stdinIsTerminal } from '../terminal-env.js';
 
 export const NON_INTERACTIVE =
   'kdeck ls (stacks), kdeck preview -d (the plan and its diff), kdeck apply --yes, kdeck destroy --yes, kdeck recover RUNBOOK.k --plan';
 
 export function interactive(): boolean {
-  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+  return stdinIsTerminal() && process.stdout.isTTY === true;
 }
 
 /** `kdeck ui`: cli.ts, which chooses the face, gives what runs the console. */

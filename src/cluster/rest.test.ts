@@ -320,6 +320,34 @@ describe('REST client', () => {
     }
   });
 
+  it('reads a watch whose events come cut anywhere, even inside a character, and ends it as gone on a 410', async () => {
+    const events = [
+      { type: 'ADDED', object: { kind: 'ConfigMap', metadata: { name: 'café' }, data: { note: 'naïve ✓' } } },
+      { type: 'MODIFIED', object: { kind: 'ConfigMap', metadata: { name: 'café' }, data: { note: 'ünïcode ✓✓' } } },
+    ];
+    const bytes = Buffer.from(
+      `${events.map((e) => JSON.stringify(e)).join('\n')}\n\n${JSON.stringify({ type: 'ERROR', object: { code: 410 } })}\n`,
+    );
+    // cut inside the first two-byte character, then in the middle of the second line
+    const cuts = [bytes.indexOf('é') + 1, bytes.indexOf('ünïcode'), bytes.length];
+    const { client, stop } = await h2TestServer('rest-watch-cuts', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const write = (i: number, from: number) => {
+        if (i === cuts.length) return res.end();
+        res.write(bytes.subarray(from, cuts[i]));
+        setTimeout(() => write(i + 1, cuts[i]!), 5);
+      };
+      write(0, 0);
+    });
+    try {
+      const seen: unknown[] = [];
+      const end = await client.rest.watch('/api/v1/configmaps', {}, (e) => seen.push(e), new AbortController().signal);
+      expect({ end, seen }).toEqual({ end: 'gone', seen: events });
+    } finally {
+      await stop();
+    }
+  });
+
   it('opens the connection ahead of the first call, which then takes it; a server that is down is the call’s to report', async () => {
     const seenByServer: string[] = [];
     const { server, client, identity, stop } = await h2TestServer('rest-preconnect', (req, res) => {

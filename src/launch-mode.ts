@@ -23,7 +23,10 @@ const PRINTING_OPTIONS = ['-h', '--help', '-v', '--version'];
 /** The commands that run until they are stopped; a bare `kdeck` is the console too. */
 const LONG_RUNNING = ['ui', 'sandbox'];
 
-/** The V8 flags of a one-shot command, and those that undo them. */
+/**
+ * The V8 flags of a one-shot command, and those that undo them. Not --max-opt=2, which turns
+ * TurboFan off only as it is set: set again after --turbofan, it left TurboFan on.
+ */
 export const ONE_SHOT_V8_FLAGS = '--no-turbofan';
 export const V8_DEFAULT_FLAGS = '--turbofan';
 

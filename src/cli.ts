@@ -3,7 +3,7 @@
  * diagnostic or a sentence and an exit code (0 ok, 1 operation failed, 2 usage or input error);
  * never a stack trace.
  */
-import './terminal-env.js';
+import { interactiveTerminal } from './terminal-env.js';
 import fs from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { collect } from './commands/command-flags.js';
@@ -16,7 +16,7 @@ import { recoverCommand } from './commands/recover.js';
 import { stateCommand } from './commands/state.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { globalFlags } from './commands/command-flags.js';
-import { interactive, NON_INTERACTIVE, uiCommand } from './commands/ui.js';
+import { NON_INTERACTIVE, uiCommand } from './commands/ui.js';
 import { versionCommand, versionLine } from './commands/version.js';
 import { unknownCommand } from './app/unknown-command.js';
 import { KclError, renderDiagnostic } from './diagnostics/diagnostics.js';
@@ -29,7 +29,7 @@ const EXIT_USAGE = 2;
 
 /** The console face, loaded only when it runs; it needs a terminal for its keys. */
 async function runUi(workspace: string | undefined, command: Command): Promise<void> {
-  if (!interactive()) {
+  if (!interactiveTerminal()) {
     throw new UserError(
       `kdeck ui is an interactive console and needs a terminal (stdin and stdout are not both a TTY here); without one, use the commands: ${NON_INTERACTIVE}`,
     );
@@ -102,7 +102,7 @@ function program(): Command {
         )} (kdeck --help lists the commands)`,
       );
     }
-    return interactive() ? runUi(undefined, root) : root.outputHelp();
+    return interactiveTerminal() ? runUi(undefined, root) : root.outputHelp();
   });
   for (const c of root.commands) {
     c.exitOverride();

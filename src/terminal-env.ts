@@ -20,7 +20,10 @@ import { isatty } from 'node:tty';
  */
 export const stdinIsTerminal = (): boolean => isatty(0);
 
-if (stdinIsTerminal() && process.stdout.isTTY === true) {
+/** Whether a person is at a terminal: standard input and output are both terminals. */
+export const interactiveTerminal = (): boolean => stdinIsTerminal() && process.stdout.isTTY === true;
+
+if (interactiveTerminal()) {
   delete process.env['CI'];
   delete process.env['CONTINUOUS_INTEGRATION'];
   delete process.env['DEV'];

@@ -20,7 +20,7 @@ import type { Operation, OperationFlags } from './apply.js';
 import { compileOptions, globalFlags, ignoreList } from './command-flags.js';
 import { ask } from './prompt.js';
 import { importView } from '../views/ink.js';
-import { stdinIsTerminal } from '../terminal-env.js';
+import { interactiveTerminal } from '../terminal-env.js';
 
 function timeoutOf(text: string): number {
   const ms = parseDuration(text);
@@ -54,8 +54,6 @@ function eventLine(e: EngineEvent, operation: Operation): string | undefined {
       return undefined;
   }
 }
-
-const interactive = () => stdinIsTerminal() && process.stdout.isTTY === true;
 
 export async function runOperationCommand(
   operation: Operation,
@@ -154,7 +152,7 @@ async function approve(
   if (flags.dryRun) return `\n${changeSet ? changeDetails(changeSet) : ''}\nDry run: nothing was changed.\n`;
   const policy = workspaceProduction(session.root, session.clusterSet.contexts);
   const approval = op.approval(policy);
-  const verdict = flagVerdict(approval, flags, interactive(), `the ${operation}`);
+  const verdict = flagVerdict(approval, flags, interactiveTerminal(), `the ${operation}`);
   refuseUnlessAllowed(verdict);
   if (verdict.kind === 'approved') return undefined;
   return interrupts.beforeChange(

@@ -36,7 +36,7 @@ import { importView } from '../views/ink.js';
 import { globalFlags } from './command-flags.js';
 import { ask } from './prompt.js';
 import type { RecoverFlags } from './recover.js';
-import { stdinIsTerminal } from '../terminal-env.js';
+import { interactiveTerminal, stdinIsTerminal } from '../terminal-env.js';
 
 export async function runRecover(file: string | undefined, flags: RecoverFlags, command: Command): Promise<void> {
   const global = globalFlags(command);
@@ -126,8 +126,7 @@ async function rehearseFirst(
   const rehearsal = await interrupts.beforeChange('the rehearsal', rehearseRecovery(frozen, clusterSet, settings));
   const production = workspaceProduction(root, clusterSet.contexts);
   const approval = approvalFor(clustersOf(frozen), production);
-  const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
-  const runs = !readOnly && flagVerdict(approval, flags, interactive, 'the recovery').kind !== 'refused';
+  const runs = !readOnly && flagVerdict(approval, flags, interactiveTerminal(), 'the recovery').kind !== 'refused';
   if (flags.output === 'json')
     process.stdout.write(
       runs ? `${JSON.stringify({ type: 'rehearsal', rehearsal })}\n` : `${JSON.stringify(rehearsal, null, 2)}\n`,
@@ -195,8 +194,7 @@ async function approve(
   interrupts: Interrupts,
 ): Promise<void> {
   const approval = approvalFor(clusters, production);
-  const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
-  const verdict = flagVerdict(approval, flags, interactive, 'the recovery');
+  const verdict = flagVerdict(approval, flags, interactiveTerminal(), 'the recovery');
   refuseUnlessAllowed(verdict);
   if (verdict.kind === 'approved') return;
   const answer = await interrupts.beforeChange(

@@ -4,14 +4,9 @@
  * Ink app is loaded only when the console runs.
  */
 import { Command } from 'commander';
-import { stdinIsTerminal } from '../terminal-env.js';
 
 export const NON_INTERACTIVE =
   'kdeck ls (stacks), kdeck preview -d (the plan and its diff), kdeck apply --yes, kdeck destroy --yes, kdeck recover RUNBOOK.k --plan';
-
-export function interactive(): boolean {
-  return stdinIsTerminal() && process.stdout.isTTY === true;
-}
 
 /** `kdeck ui`: cli.ts, which chooses the face, gives what runs the console. */
 export function uiCommand(runUi: (workspace: string | undefined, command: Command) => Promise<void>): Command {

@@ -5,10 +5,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/launcher.js';
+import { LOCAL_CLUSTER_NICENESS } from '../src/app/policy/local-cluster.js';
 import { CLI, kdeckIn, run } from './support/run.js';
 import { copySample } from './support/sample.js';
 
@@ -292,5 +293,40 @@ describe('kdeck apply under faults', () => {
     const rerun = await kdeck(['apply', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
     expect((await kdeck(['preview', '-w', 'appops/nginx-example/staging'])).stdout).toContain('No diff found');
+  });
+
+  it('yields the CPU to a cluster served from this machine once the change starts', async () => {
+    await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
+    sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        '--kubeconfig',
+        sandbox.kubeconfigPath,
+        'apply',
+        '-y',
+        '--confirm',
+        'sandbox-b',
+        '-w',
+        'appops/nginx-example/staging',
+      ],
+      { cwd: copy, stdio: 'ignore' },
+    );
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await until(
+        () =>
+          fs.existsSync(stateFile('nginx-example', 'staging', 'sandbox-a')) &&
+          readState('nginx-example', 'staging', 'sandbox-a').resources.length > 0,
+        'the apply to record a resource',
+      );
+      // the sandbox answers on 127.0.0.1: the apply waits on its controllers, which go first
+      await until(() => os.getPriority(child.pid) === LOCAL_CLUSTER_NICENESS, 'the apply to lower its priority');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+      sandbox.cluster('a').faults.clear();
+    }
   });
 });

@@ -4,11 +4,13 @@
  * the flags' word, then follow the run, a line per resource and per health change (or a live view
  * on a terminal), and close with kusion's summary.
  */
+import os from 'node:os';
 import type { Command } from 'commander';
 import { workspaceProduction } from '../app/policy/production.js';
 import { flagVerdict, refuseUnlessAllowed, typedApproves, typedText } from '../app/policy/confirmation.js';
 import { conflictRefusal, FORCE_ON_COMMAND_LINE } from '../app/policy/conflicts.js';
 import { EXIT_INTERRUPTED, Interrupts, nothingChanged } from '../app/policy/interrupts.js';
+import { LOCAL_CLUSTER_NICENESS, yieldsToClusters } from '../app/policy/local-cluster.js';
 import { operationOutcome } from '../app/outcome.js';
 import { StackOperation } from '../app/stack-operation.js';
 import { openStack, type StackSession } from '../app/workspace.js';
@@ -132,7 +134,8 @@ async function operate(
     out(stop);
     return;
   }
-  await follow(op, operation, interrupts, out);
+  const local = yieldsToClusters(op.touched().map((c) => session.clusterSet.config(c).server));
+  await follow(op, operation, interrupts, out, local);
 }
 
 /**
@@ -181,11 +184,21 @@ async function approve(
   );
 }
 
+/** Lowers this process's scheduling priority (see local-cluster.ts). */
+function yieldCpu(): void {
+  try {
+    os.setPriority(LOCAL_CLUSTER_NICENESS);
+  } catch {
+    // a system that refuses leaves the priority as it was: the change runs all the same
+  }
+}
+
 async function follow(
   op: StackOperation,
   operation: Operation,
   interrupts: Interrupts,
   out: (text: string) => void,
+  clustersAreLocal: boolean,
 ): Promise<void> {
   interrupts.during((count) => {
     if (count > 1) process.exit(EXIT_INTERRUPTED);
@@ -214,6 +227,7 @@ async function follow(
       if (lines) out(lines);
     });
   }
+  if (clustersAreLocal) yieldCpu();
   op.approve();
   const final = await op.finished((text) => process.stderr.write(`kdeck: ${text}\n`));
   if (view) {

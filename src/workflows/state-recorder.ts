@@ -6,6 +6,9 @@
  * of a thousand resources is not written a thousand times over (each write reads and writes the
  * whole state, which made the writes, not the cluster, the pace of a large apply).
  */
+// imported, not the global: the global loads its module the first time it is read, mid-apply and
+// past the launcher, which loads Node's modules from their kept code (src/launch.ts)
+import { performance } from 'node:perf_hooks';
 import type { StateBackend } from '../state/backend.js';
 import {
   emptyState,

@@ -112,6 +112,43 @@ describe('health follower', () => {
   });
 });
 
+describe('health follower interrupted', () => {
+  it('settles every wait still Progressing when the run is interrupted, and the rest when the follower closes', async () => {
+    const sandbox = await startSandbox({
+      clusters: 1,
+      timings: { podStartMs: 0, readinessDelayMs: 60_000, terminationMs: 0 },
+    });
+    const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+    const client = clusters.client('sandbox-a');
+    const health = watchedHealth(clusters);
+    const interrupt = new AbortController();
+    const wait = async (name: string, signal: AbortSignal) =>
+      health.follow('sandbox-a', await client.apply(deployment(name, 'registry.example/web:1', 1), { force: true }), {
+        signal,
+        timeoutMs: 600_000,
+        onHealth: () => undefined,
+      });
+    try {
+      // three waits of one run and one of another, none of which can become ready for a minute
+      const run = ['a', 'b', 'c'].map((n) => wait(`web-${n}`, interrupt.signal));
+      const other = wait('web-d', new AbortController().signal);
+      await new Promise((r) => setTimeout(r, 200));
+      interrupt.abort();
+      // each settles with the last health it reported: nobody knows yet whether it works
+      for (const verdict of await Promise.all(run))
+        expect(verdict).toEqual({ state: 'Progressing', message: '0 of 1 updated replicas are available' });
+      // another run's wait goes on until the follower closes
+      const pending = new Promise((r) => setTimeout(() => r('waiting'), 100));
+      expect(await Promise.race([other.then(() => 'settled'), pending])).toBe('waiting');
+      health.close();
+      expect(await other).toMatchObject({ state: 'Progressing' });
+    } finally {
+      health.close();
+      await sandbox.stop();
+    }
+  });
+});
+
 describe('health follower and the grace of a stuck pod', () => {
   it('fails a workload whose pod no node takes once the grace has passed, though nothing changes any more', async () => {
     const sandbox = await startSandbox({

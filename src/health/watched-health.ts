@@ -125,13 +125,43 @@ const matches = (pod: KubeObject, labels: Record<string, string>) => {
 
 const generationOf = (o: KubeObject) => Number(o.metadata?.generation ?? 0);
 
+/** What runs when a signal aborts, behind one listener per signal (see whenAborted). */
+const abortCallbacks = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `callback` when `signal` aborts (not if it has already, as addEventListener); the function
+ * returned stops it. Every wait of an apply listens on the same signals, and EventTarget finds
+ * the listener to remove by walking the list of them: with a listener per wait, each wait that
+ * ended walked the others', and the last Deployments of a large apply, which end together, spent
+ * milliseconds doing so. One listener per signal runs the waits' callbacks from a set.
+ */
+function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  let callbacks = abortCallbacks.get(signal);
+  if (!callbacks) {
+    const added = new Set<() => void>();
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const c of [...added]) c();
+        added.clear();
+      },
+      { once: true },
+    );
+    abortCallbacks.set(signal, added);
+    callbacks = added;
+  }
+  const set = callbacks;
+  set.add(callback);
+  return () => set.delete(callback);
+}
+
 export function watchedHealth(
   clusters: ClusterSet,
   timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis,
   now: () => number = Date.now,
 ): WatchedHealth {
   const controller = new AbortController();
-  // every wait listens for the close, and an apply may have thousands waiting at once
+  // every feed listens for the close, and a stack may span many kinds and namespaces
   setMaxListeners(0, controller.signal);
   const feeds = new Map<string, Feed>();
   const feed = (cluster: string, target: WatchTarget): Feed => {
@@ -173,8 +203,6 @@ export function watchedHealth(
         timers.clearTimeout(timer);
         if (graceTimer !== undefined) timers.clearTimeout(graceTimer);
         for (const stop of stops) stop();
-        signal.removeEventListener('abort', onAbort);
-        controller.signal.removeEventListener('abort', onAbort);
         if (!same(last, h)) onHealth(h);
         resolve(h);
       };
@@ -229,8 +257,7 @@ export function watchedHealth(
           message: `not healthy after ${Math.round(timeoutMs / 1000)} s (${why})`,
         });
       }, timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      controller.signal.addEventListener('abort', onAbort, { once: true });
+      stops.push(whenAborted(signal, onAbort), whenAborted(controller.signal, onAbort));
 
       const objects = feed(cluster, { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace });
       const fromFeed = () => {

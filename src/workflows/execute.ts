@@ -13,7 +13,6 @@
  * limit bounds the API calls in flight, not the resources being worked on: a resource waiting
  * to become healthy holds no slot, and its dependents start the moment it is healthy.
  */
-import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { refOf, type KubeObject } from '../model/kube-object.js';
 import { referencesIn } from '../graph/references.js';
@@ -88,8 +87,6 @@ export interface ExecuteResult {
 export async function executeChanges(input: ExecuteInput, emit: (e: EngineEvent) => void): Promise<ExecuteResult> {
   const now = input.now ?? (() => new Date().toISOString());
   const { changeSet, clusters } = input;
-  // every resource waiting for its health listens on the signal, and all of them may wait at once
-  setMaxListeners(changeSet.changes.length * 2 + 10, input.signal);
   const recorder = new StateRecorder(
     input.backend,
     (c) => keyFor(input.stack, c),

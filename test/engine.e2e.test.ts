@@ -53,6 +53,18 @@ async function until(check: () => boolean, what: string, limitMs = 30_000) {
   }
 }
 
+/** Starts an apply of nginx-example staging, from nothing, whose pods on sandbox-a are not ready for a minute. */
+async function applyStuckOnSandboxA() {
+  await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
+  sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
+  const args = ['--kubeconfig', sandbox.kubeconfigPath, 'apply', '-y', '--confirm', 'sandbox-b'];
+  const child = spawn(process.execPath, [CLI, ...args, '-w', 'appops/nginx-example/staging'], {
+    cwd: copy,
+    stdio: 'ignore',
+  });
+  return { child, exited: new Promise((r) => child.once('exit', r)) };
+}
+
 beforeAll(async () => {
   copySample(copy);
   sandbox = await startSandbox({ clusters: 2, timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 } });
@@ -253,24 +265,7 @@ describe('kdeck apply under faults', () => {
   });
 
   it('keeps the state intact when killed mid-apply, and a re-run converges; a second apply at once is refused naming the holder', async () => {
-    await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
-    sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        '--kubeconfig',
-        sandbox.kubeconfigPath,
-        'apply',
-        '-y',
-        '--confirm',
-        'sandbox-b',
-        '-w',
-        'appops/nginx-example/staging',
-      ],
-      { cwd: copy, stdio: 'ignore' },
-    );
-    const exited = new Promise((r) => child.once('exit', r));
+    const { child, exited } = await applyStuckOnSandboxA();
     try {
       const lock = stateFile('nginx-example', 'staging', 'sandbox-a').replace(/\.json$/, '.lock');
       await until(
@@ -296,24 +291,7 @@ describe('kdeck apply under faults', () => {
   });
 
   it('yields the CPU to a cluster served from this machine once the change starts', async () => {
-    await kdeck(['destroy', '-y', '--confirm', 'sandbox-b', '-w', 'appops/nginx-example/staging']);
-    sandbox.cluster('a').faults.set({ readinessDelayMs: 60_000 });
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        '--kubeconfig',
-        sandbox.kubeconfigPath,
-        'apply',
-        '-y',
-        '--confirm',
-        'sandbox-b',
-        '-w',
-        'appops/nginx-example/staging',
-      ],
-      { cwd: copy, stdio: 'ignore' },
-    );
-    const exited = new Promise((r) => child.once('exit', r));
+    const { child, exited } = await applyStuckOnSandboxA();
     try {
       await until(
         () =>

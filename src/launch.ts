@@ -83,11 +83,14 @@ const run = compiled.runInThisContext() as (
 const requireFromScript = createRequire(script);
 /** Node's modules the script loaded: each is loaded under the default flags the first time. */
 const loaded = new Set<string>();
-const required = Object.assign((id: string): unknown => {
-  if (!isBuiltin(id) || loaded.has(id)) return requireFromScript(id);
-  loaded.add(id);
-  return underDefaultFlags(() => requireFromScript(id));
-}, requireFromScript);
+// a long-running command runs under the defaults already: its requires need no look
+const required = oneShot
+  ? Object.assign((id: string): unknown => {
+      if (!isBuiltin(id) || loaded.has(id)) return requireFromScript(id);
+      loaded.add(id);
+      return underDefaultFlags(() => requireFromScript(id));
+    }, requireFromScript)
+  : requireFromScript;
 const module = { exports: {} };
 run.call(module.exports, module.exports, required, module, script, path.dirname(script));
 const keepCompiled = () => keep(underDefaultFlags(() => compiled.createCachedData()));

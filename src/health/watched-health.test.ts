@@ -29,14 +29,16 @@ function manualTimers() {
   return { timers, expire: () => pending.splice(0).forEach((fn) => fn()) };
 }
 
+/** One sandbox cluster, sandbox-a, whose pods turn ready `readinessDelayMs` after they start. */
+async function oneCluster(readinessDelayMs = 0) {
+  const sandbox = await startSandbox({ clusters: 1, timings: { podStartMs: 0, readinessDelayMs, terminationMs: 0 } });
+  const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
+  return { sandbox, clusters, client: clusters.client('sandbox-a') };
+}
+
 describe('health from shared watches', () => {
   it('follows many rollouts to Healthy from shared watches, and judges an update by its new spec', async () => {
-    const sandbox = await startSandbox({
-      clusters: 1,
-      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
-    });
-    const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
-    const client = clusters.client('sandbox-a');
+    const { sandbox, clusters, client } = await oneCluster();
     const clock = manualTimers();
     const health = watchedHealth(clusters, clock.timers);
     const follow = async (name: string, image: string) => {
@@ -71,13 +73,8 @@ describe('health from shared watches', () => {
 
 describe('health follower', () => {
   it('follows a rollout to Healthy, and turns a stuck one Degraded with its reason when the deadline passes', async () => {
-    const sandbox = await startSandbox({
-      clusters: 1,
-      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
-    });
+    const { sandbox, clusters, client } = await oneCluster();
     try {
-      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
-      const client = clusters.client('sandbox-a');
       const follow = (image: string, timers: ReturnType<typeof manualTimers>['timers']) => {
         const seen: Health[] = [];
         return {
@@ -114,12 +111,7 @@ describe('health follower', () => {
 
 describe('health follower interrupted', () => {
   it('settles every wait still Progressing when the run is interrupted, and the rest when the follower closes', async () => {
-    const sandbox = await startSandbox({
-      clusters: 1,
-      timings: { podStartMs: 0, readinessDelayMs: 60_000, terminationMs: 0 },
-    });
-    const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
-    const client = clusters.client('sandbox-a');
+    const { sandbox, clusters, client } = await oneCluster(60_000);
     const health = watchedHealth(clusters);
     const interrupt = new AbortController();
     const wait = async (name: string, signal: AbortSignal) =>
@@ -151,13 +143,8 @@ describe('health follower interrupted', () => {
 
 describe('health follower and the grace of a stuck pod', () => {
   it('fails a workload whose pod no node takes once the grace has passed, though nothing changes any more', async () => {
-    const sandbox = await startSandbox({
-      clusters: 1,
-      timings: { podStartMs: 0, readinessDelayMs: 0, terminationMs: 0 },
-    });
+    const { sandbox, clusters, client } = await oneCluster();
     try {
-      const clusters = new ClusterSet(loadKubeconfig(sandbox.kubeconfigPath));
-      const client = clusters.client('sandbox-a');
       // timers the test fires by hand, and a clock it moves: the grace ends when the test says so
       const pending: { fn: () => void; ms: number }[] = [];
       const timers = {

@@ -136,23 +136,18 @@ const abortCallbacks = new WeakMap<AbortSignal, Set<() => void>>();
  * milliseconds doing so. One listener per signal runs the waits' callbacks from a set.
  */
 function whenAborted(signal: AbortSignal, callback: () => void): () => void {
-  let callbacks = abortCallbacks.get(signal);
-  if (!callbacks) {
-    const added = new Set<() => void>();
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const c of [...added]) c();
-        added.clear();
-      },
-      { once: true },
-    );
-    abortCallbacks.set(signal, added);
-    callbacks = added;
-  }
-  const set = callbacks;
-  set.add(callback);
-  return () => set.delete(callback);
+  const callbacks = abortCallbacks.get(signal) ?? listenOnce(signal);
+  callbacks.add(callback);
+  return () => callbacks.delete(callback);
+}
+
+/** The set of a signal's callbacks, and the one listener that runs them. */
+function listenOnce(signal: AbortSignal): Set<() => void> {
+  const callbacks = new Set<() => void>();
+  // a callback that stops itself (or another) while they run is left out, as a Set's loop allows
+  signal.addEventListener('abort', () => callbacks.forEach((c) => c()), { once: true });
+  abortCallbacks.set(signal, callbacks);
+  return callbacks;
 }
 
 export function watchedHealth(

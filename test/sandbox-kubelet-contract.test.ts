@@ -3,8 +3,9 @@
  * answers: pod logs (timestamps, tail, a `--previous` that does not exist, `-f` that follows),
  * EndpointSlice port names, node Leases and node info, the cordon taint, the 1 MiB ConfigMap
  * limit, change-cause on ReplicaSets, a terminating namespace's conditions, a lowercase bearer
- * scheme, and pods whose ConfigMap comes late (CreateContainerConfigError, FailedMount, then
- * running). Runs against a real cluster too (see support/kube-target.ts).
+ * scheme, pods whose ConfigMap comes late (CreateContainerConfigError, FailedMount, then
+ * running), and a pod a readiness gate holds unready until another writes it True. Runs against
+ * a real cluster too (see support/kube-target.ts).
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,6 +250,36 @@ describe('small semantics', () => {
     );
     expect(r.status).toBe(200);
   });
+});
+
+describe('readiness gates', () => {
+  it('keeps a running pod unready until another writes its gate True, then its kubelet turns it Ready', async () => {
+    const gate = 'example.com/load-balancer-ready';
+    const body = ticker('gated');
+    body.spec!.readinessGates = [{ conditionType: gate }];
+    await t.core.createNamespacedPod({ namespace: ns(), body });
+    await running('gated');
+    const ready = async () =>
+      (await t.core.readNamespacedPod({ name: 'gated', namespace: ns() })).status?.conditions?.find(
+        (c) => c.type === 'Ready',
+      );
+    // the container is ready long before this: the gate alone holds the pod back
+    await eventually(
+      'the container ready',
+      async () =>
+        (await t.core.readNamespacedPod({ name: 'gated', namespace: ns() })).status?.containerStatuses?.[0]?.ready ||
+        undefined,
+      30_000,
+    );
+    expect((await ready())?.status).toBe('False');
+
+    const patch = JSON.stringify({ status: { conditions: [{ type: gate, status: 'True' }] } });
+    const r = await raw(t.kc, 'PATCH', `/api/v1/namespaces/${ns()}/pods/gated/status`, patch, {
+      'Content-Type': 'application/strategic-merge-patch+json',
+    });
+    expect(r.status).toBe(200);
+    await eventually('the pod Ready', async () => ((await ready())?.status === 'True' ? true : undefined), 30_000);
+  }, 70_000);
 });
 
 describe('what a pod refers to', () => {

@@ -15,6 +15,7 @@ import {
   controlledBy,
   create,
   get,
+  keyOf,
   ownedPods,
   ownerRef,
   remove,
@@ -96,6 +97,8 @@ export function deploymentController(ctx: ControllerContext): Controller {
     name: 'deployment',
     follows: { 'apps/deployments': byObject(), 'apps/replicasets': byOwner('Deployment') },
     initialKeys: () => allKeys(ctx, deployments),
+    // it rolls its ReplicaSets as far as they let it and works out the status from what it wrote
+    settlesItsOwnWrites: true,
     reconcile(key) {
       let d = get<Deployment>(ctx, deployments, key);
       if (!d || d.metadata.deletionTimestamp) return;
@@ -205,6 +208,7 @@ export function deploymentController(ctx: ControllerContext): Controller {
       if (!ctx.api.store.get('apps/replicasets', rs.metadata.namespace ?? '', rs.metadata.name ?? '')) return undefined;
       // a ReplicaSet of that name with another template: count a collision and hash again
       writeStatus(ctx, deployments, d, { ...d.status, collisionCount: collisions + 1 });
+      wake(ctx, c, keyOf(d), 0);
       return undefined;
     }
     ctx.events.record(

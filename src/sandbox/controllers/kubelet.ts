@@ -55,16 +55,6 @@ export function kubeletController(ctx: ControllerContext): Controller {
   const nodes = typeOf(ctx, '', 'nodes');
   const sources = { ConfigMap: typeOf(ctx, '', 'configmaps'), Secret: typeOf(ctx, '', 'secrets') };
   const memory = new Map<string, PodMemory>();
-  /** The pod whose status the kubelet is writing: the store tells its listeners within the write. */
-  let writing: string | undefined;
-  const ownStatus = (pod: Pod, status: unknown) => {
-    writing = keyOf(pod);
-    try {
-      writeStatus(ctx, pods, pod, status, KUBELET);
-    } finally {
-      writing = undefined;
-    }
-  };
 
   const lookupIn =
     (pod: Pod): ConfigLookup =>
@@ -153,12 +143,13 @@ export function kubeletController(ctx: ControllerContext): Controller {
   const c: Controller = {
     name: 'kubelet',
     follows: {
-      // its own status write tells it nothing new: what it does next, it has set already (wake)
-      '/pods': (e) => (e.type === 'MODIFIED' && keyOf(e.object) === writing ? [] : [keyOf(e.object)]),
+      '/pods': (e) => [keyOf(e.object)],
       // a node coming back wakes the pods its kubelet left alone
       '/nodes': (e) => (isNodeReady(e.object as Node) ? [...ctx.pods.podsOn(e.object.metadata.name ?? '')] : []),
     },
     initialKeys: () => ctx.api.store.list('/pods').map(keyOf),
+    // what a pod's containers do next is set by a wake-up, not by the status it just wrote
+    settlesItsOwnWrites: true,
     reconcile(key) {
       const pod = get<Pod>(ctx, pods, key);
       if (!pod) {
@@ -262,7 +253,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
         },
         now,
       );
-      ownStatus(pod, status);
+      writeStatus(ctx, pods, pod, status, KUBELET);
       if (!mem.mounted) next = mem.mountRetryAt;
       if (next !== Infinity) wake(ctx, c, key, next - now);
     },
@@ -281,7 +272,8 @@ export function kubeletController(ctx: ControllerContext): Controller {
           : x,
       );
       const statuses = (pod.status?.containerStatuses ?? []).map((s) => ({ ...s, ready: false }));
-      if (isMap(pod.status)) ownStatus(pod, { ...pod.status, conditions: conds, containerStatuses: statuses });
+      if (isMap(pod.status))
+        writeStatus(ctx, pods, pod, { ...pod.status, conditions: conds, containerStatuses: statuses }, KUBELET);
     }
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const doneAt = mem.stoppingSince + Math.min(grace, ctx.timings.terminationMs);

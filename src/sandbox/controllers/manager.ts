@@ -17,6 +17,12 @@ export interface Controller {
    */
   readonly follows: Readonly<Record<string, (e: StoreEvent) => readonly string[]>>;
   reconcile(key: string): void;
+  /**
+   * Its reconcile of a key does all that the key's objects ask for now, or asks to be woken for
+   * the rest: the store events of the writes it makes meanwhile tell it nothing, and do not queue
+   * that key for it again.
+   */
+  readonly settlesItsOwnWrites?: boolean;
   /** Keys to look at when the manager starts (objects restored from a snapshot, seeds). */
   initialKeys?(): string[];
 }
@@ -77,6 +83,8 @@ export class ControllerManager {
   private readonly deferred = new Fifo<() => void>();
   private readonly followers = new Map<string, readonly Follower[]>();
   private running = false;
+  /** The reconcile under way, whose own writes may not queue it again (`settlesItsOwnWrites`). */
+  private current: Item | undefined;
   private scheduled = false;
   private stopped = false;
   private waiters: (() => void)[] = [];
@@ -112,7 +120,9 @@ export class ControllerManager {
   }
 
   private onEvent(e: StoreEvent): void {
-    for (const [c, keysOf] of this.followersOf(e.resource)) for (const k of keysOf(e)) this.enqueue(c, k);
+    const own = this.current?.controller.settlesItsOwnWrites ? this.current : undefined;
+    for (const [c, keysOf] of this.followersOf(e.resource))
+      for (const k of keysOf(e)) if (c !== own?.controller || k !== own.key) this.enqueue(c, k);
   }
 
   /** Who follows a resource, in the order the controllers were added (a store event has many to ask). */
@@ -209,11 +219,14 @@ export class ControllerManager {
       }
       return;
     }
+    this.current = item;
     try {
       item.controller.reconcile(item.key);
     } catch (e) {
       this.failed(item.controller.name, item.key, e);
       this.enqueueAfter(item.controller, item.key, RETRY_MS);
+    } finally {
+      this.current = undefined;
     }
   }
 

@@ -42,6 +42,8 @@ export function replicaSetController(
     name: legacy ? 'replicationcontroller' : 'replicaset',
     follows: { [resourceKey(replicasets)]: byObject(), '/pods': byOwner(kind) },
     initialKeys: () => allKeys(ctx, replicasets),
+    // the pods it makes or deletes and the status it writes are counted as it goes
+    settlesItsOwnWrites: true,
     reconcile(key) {
       const rs = get<ReplicaSet>(ctx, replicasets, key);
       if (!rs || rs.metadata.deletionTimestamp) return;
@@ -70,6 +72,8 @@ export function replicaSetController(
         const gone = new Set(doomed);
         active.splice(0, active.length, ...active.filter((p) => !gone.has(p)));
       }
+      // a burst's own writes do not bring it back for the rest
+      if (Math.abs(diff) > BURST) wake(ctx, c, key, 0);
       const minReady = rs.spec.minReadySeconds ?? 0;
       const tplLabels = rs.spec.template.metadata?.labels ?? {};
       const status = withFields(rs.status, {
@@ -79,7 +83,8 @@ export function replicaSetController(
         ).length,
         readyReplicas: active.filter(isPodReady).length,
         availableReplicas: active.filter((p) => isPodAvailable(p, minReady, now)).length,
-        terminatingReplicas: owned.filter(
+        // the pods it has just deleted are terminating now (their events do not bring it back)
+        terminatingReplicas: (diff < 0 ? ownedPods(ctx, rs) : owned).filter(
           (p) =>
             p.metadata.deletionTimestamp !== undefined &&
             p.status?.phase !== 'Succeeded' &&

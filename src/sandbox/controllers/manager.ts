@@ -1,9 +1,10 @@
 /**
  * The controller manager: level-triggered reconcilers fed by the store's own events. An event
- * queues keys with the controllers that care; a worker drains the queue in small batches (so
- * HTTP requests keep being served), each key once however often it was queued. A controller
- * that must look again later asks for a wake-up on the cluster's clock. `settle()` resolves when
- * nothing is left to do now — with readiness delay 0 a rollout converges within it.
+ * queues keys with the controllers that care (but not the key a controller is reconciling, for
+ * the writes it makes meanwhile, if it settles them itself); a worker drains the queue in small
+ * batches (so HTTP requests keep being served), each key once however often it was queued. A
+ * controller that must look again later asks for a wake-up on the cluster's clock. `settle()`
+ * resolves when nothing is left to do now — with readiness delay 0 a rollout converges within it.
  */
 import type { Clock } from '../clock.js';
 import type { Store, StoreEvent } from '../api/store.js';

@@ -22,11 +22,17 @@ const template: PodTemplate = {
   spec: { containers: [{ name: 'main', image: 'nginx:1' }] },
 };
 
-const workload = (kind: string, name: string, replicas: number, tpl: PodTemplate): KubeObject => ({
+const workload = (
+  kind: string,
+  name: string,
+  replicas: number,
+  tpl: PodTemplate,
+  more: Record<string, unknown> = {},
+): KubeObject => ({
   apiVersion: 'apps/v1',
   kind,
   metadata: { name, namespace: 'default' },
-  spec: { replicas, selector: { matchLabels: tpl.metadata?.labels ?? {} }, template: tpl },
+  spec: { replicas, selector: { matchLabels: tpl.metadata?.labels ?? {} }, template: tpl, ...more },
 });
 
 const start = (objects: KubeObject[]) =>
@@ -41,12 +47,7 @@ const start = (objects: KubeObject[]) =>
 describe('controllers that settle their own writes', () => {
   it('counts a collision when its ReplicaSet name is taken by another template, and rolls out under the next hash', async () => {
     // paused, it makes no ReplicaSet yet: its template, defaulted, names the one it will make
-    cluster = await start([
-      {
-        ...workload('Deployment', 'web', 2, template),
-        spec: { ...workload('Deployment', 'web', 2, template).spec, paused: true },
-      },
-    ]);
+    cluster = await start([workload('Deployment', 'web', 2, template, { paused: true })]);
     const deployments = cluster.api.resources.forResource('apps', 'deployments')!;
     const replicasets = cluster.api.resources.forResource('apps', 'replicasets')!;
     const paused = cluster.store.get('apps/deployments', 'default', 'web') as Deployment;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { watchObjects } from '../src/cluster/watch.js';
 import { launchRun } from '../src/workflows/recovery/launch.js';
 import { median, runBench } from './report.js';
-import { READINESS_MS, podReady, startFleet, type Fleet } from './recovery-fleet.js';
+import { READINESS_MS, onFleet, podReady, type Fleet } from './recovery-fleet.js';
 import { onRequest } from './request-hook.js';
 
 interface Batch {
@@ -108,14 +108,8 @@ async function main(): Promise<void> {
   onRequest((method, _path, host) => requestSeen?.(method, host));
   const runs = Number(argument('runs', '3'));
   const f: Figures = { start: [], replaced: [], status: [], kdeck: [] };
-  // a run replaces every pod its plan names, so each run gets a fleet of its own
   for (let r = 0; r < runs; r++) {
-    const fleet = await startFleet();
-    try {
-      await once(fleet, f);
-    } finally {
-      await fleet.sandbox.stop();
-    }
+    await onFleet((fleet) => once(fleet, f));
   }
   const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
   console.log(`recovery batches (${runs} runs, ${f.replaced.length} batches; medians; readiness ${READINESS_MS} ms)`);

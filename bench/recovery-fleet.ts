@@ -57,6 +57,19 @@ export interface Fleet {
   batchesPerCluster: number;
 }
 
+/**
+ * `use` on a fleet of its own, stopped afterwards whatever happens: a run replaces every pod its
+ * plan names, so each run needs fresh clusters.
+ */
+export async function onFleet<T>(use: (fleet: Fleet) => Promise<T>): Promise<T> {
+  const fleet = await startFleet();
+  try {
+    return await use(fleet);
+  } finally {
+    await fleet.sandbox.stop();
+  }
+}
+
 /** Starts the clusters and their workloads (stop `sandbox` when done, whatever happens). */
 export async function startFleet(): Promise<Fleet> {
   const sandbox = await startSandboxProcess({

@@ -15,16 +15,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { median, printTargets, runBench } from './report.js';
 import { launchRun } from '../src/workflows/recovery/launch.js';
-import { CLUSTERS, READINESS_MS, startFleet } from './recovery-fleet.js';
+import { CLUSTERS, READINESS_MS, onFleet, type Fleet } from './recovery-fleet.js';
 import { recoveryPace } from './recovery-pace.js';
 
 /** The bar of issue 18. */
 const TARGET_RATIO = 1.2;
 const RUNS = 3;
 
-/** One run of the plan by kdeck on a fleet of its own (a run replaces every pod its plan names). */
-async function run(): Promise<{ wallMs: number; boundMs: number; pods: number; batchSize: number; batches: number }> {
-  const { sandbox, clusters, plan, batchesPerCluster } = await startFleet();
+interface Run {
+  wallMs: number;
+  /** The plan's shape, the same for every fleet. */
+  boundMs: number;
+  pods: number;
+  batchSize: number;
+  batches: number;
+}
+
+/** One run of the plan by kdeck: approval to the last cluster verified. */
+async function run({ clusters, plan, batchesPerCluster }: Fleet): Promise<Run> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kdeck-bench-recovery-'));
   try {
     const launched = await launchRun(root, 'bench', [], plan, clusters);
@@ -44,31 +52,19 @@ async function run(): Promise<{ wallMs: number; boundMs: number; pods: number; b
       batches: batchesPerCluster,
     };
   } finally {
-    await sandbox.stop();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
-/** The clusters' own pace on a fleet of its own. */
-async function pace(): Promise<number> {
-  const fleet = await startFleet();
-  try {
-    return await recoveryPace(fleet);
-  } finally {
-    await fleet.sandbox.stop();
-  }
-}
-
 async function main(): Promise<number> {
-  const walls: number[] = [];
+  const runs: Run[] = [];
   const paces: number[] = [];
-  let shape: Awaited<ReturnType<typeof run>> | undefined;
   for (let r = 0; r < RUNS; r++) {
-    shape = await run();
-    walls.push(shape.wallMs);
-    paces.push(await pace());
+    runs.push(await onFleet(run));
+    paces.push(await onFleet(recoveryPace));
   }
-  const { boundMs, pods, batchSize, batches } = shape!;
+  const { boundMs, pods, batchSize, batches } = runs[0]!;
+  const walls = runs.map((r) => r.wallMs);
   const wallMs = median(walls);
   const paceMs = median(paces);
   const ratio = wallMs / boundMs;

@@ -259,16 +259,12 @@ describe('readiness gates', () => {
     body.spec!.readinessGates = [{ conditionType: gate }];
     await t.core.createNamespacedPod({ namespace: ns(), body });
     await running('gated');
-    const ready = async () =>
-      (await t.core.readNamespacedPod({ name: 'gated', namespace: ns() })).status?.conditions?.find(
-        (c) => c.type === 'Ready',
-      );
+    const status = async () => (await t.core.readNamespacedPod({ name: 'gated', namespace: ns() })).status;
+    const ready = async () => (await status())?.conditions?.find((c) => c.type === 'Ready');
     // the container is ready long before this: the gate alone holds the pod back
     await eventually(
       'the container ready',
-      async () =>
-        (await t.core.readNamespacedPod({ name: 'gated', namespace: ns() })).status?.containerStatuses?.[0]?.ready ||
-        undefined,
+      async () => (await status())?.containerStatuses?.[0]?.ready || undefined,
       30_000,
     );
     expect((await ready())?.status).toBe('False');
